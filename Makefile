@@ -1,0 +1,78 @@
+# mgpu - build, test, bench. `make demo` and `make test` are the two set-up commands.
+CC      ?= cc
+CXX     ?= c++
+NVCC    ?= nvcc
+WARN     = -Wall -Wextra -pedantic -Werror
+CFLAGS  ?= -O2 -g
+BUILD    = build
+LIBS     = -ldl -lpthread -lm
+# Architectures nvcc 13 supports from sm_75 up, plus PTX of the newest for later GPUs.
+ARCHS    = 75 80 86 89 90 100 120
+GENCODE  = $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+           -gencode arch=compute_120,code=compute_120
+
+EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
+BENCHES  = $(patsubst bench/%.c,$(BUILD)/bench_%,$(wildcard bench/*.c))
+TEST_SRC = $(wildcard tests/*.c)
+HDRS     = mgpu.h kernels_fatbin.h
+
+.PHONY: all demo test test-unit test-asan test-matrix test-vendor examples bench kernels clean
+all: examples $(BUILD)/mgpu_tests
+
+$(BUILD):
+	mkdir -p $(BUILD)
+
+# ---- kernels: mgpu_kernels.cu -> fatbin -> kernels_fatbin.h (committed; needs nvcc)
+kernels: $(BUILD)/embed_fatbin
+	$(NVCC) -fatbin -O3 -std=c++17 $(GENCODE) -o $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu
+	$(BUILD)/embed_fatbin $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu "$(ARCHS)" \
+	  "$$($(NVCC) --version | tail -1)" > kernels_fatbin.h.tmp && mv kernels_fatbin.h.tmp kernels_fatbin.h
+$(BUILD)/embed_fatbin: tools/embed_fatbin.c tools/sha256.h | $(BUILD)
+	$(CC) -O2 $(WARN) -std=c99 -o $@ $<
+
+# ---- library objects: one translation unit holds the implementation
+$(BUILD)/mgpu.o: mgpu.c $(HDRS) | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 -c -o $@ mgpu.c
+
+# ---- examples
+examples: $(EXAMPLES)
+$(BUILD)/%: examples/%.c $(BUILD)/mgpu.o | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS)
+
+demo: $(BUILD)/demo
+	./$(BUILD)/demo
+
+# ---- tests
+$(BUILD)/mgpu_tests: $(TEST_SRC) tests/*.h tools/sha256.h $(BUILD)/mgpu.o | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $(TEST_SRC) $(BUILD)/mgpu.o $(LIBS)
+$(BUILD)/libfake_old_cuda.so: tests/fixtures/fake_old_cuda.c | $(BUILD)
+	$(CC) -shared -fPIC $(WARN) -o $@ $<
+
+test-unit: $(BUILD)/mgpu_tests $(BUILD)/libfake_old_cuda.so examples
+	MGPU_FAKE_OLD_DRIVER=$(BUILD)/libfake_old_cuda.so ./$(BUILD)/mgpu_tests
+
+# AddressSanitizer + UndefinedBehaviorSanitizer build of the whole suite.
+test-asan: $(BUILD)/libfake_old_cuda.so | $(BUILD)
+	$(CC) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+	  $(WARN) -std=c99 -I. -o $(BUILD)/mgpu_tests_asan $(TEST_SRC) mgpu.c $(LIBS)
+	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp \
+	  MGPU_FAKE_OLD_DRIVER=$(BUILD)/libfake_old_cuda.so ./$(BUILD)/mgpu_tests_asan
+
+# gcc and clang; C99, C11 and C++17; -Wall -Wextra -pedantic -Werror; plus MGPU_STATIC twice
+# in one program and the real cuda.h checked against mgpu's mirror.
+test-matrix: | $(BUILD)
+	sh tests/compile_matrix.sh
+
+# Copy the two files into an empty folder and build a ten-line program with one cc line.
+test-vendor: | $(BUILD)
+	sh tests/vendor_check.sh
+
+test: test-matrix test-vendor test-unit test-asan
+
+# ---- benchmarks (need a GPU; CUB/NCCL peers are built with nvcc when present)
+bench: $(BENCHES)
+$(BUILD)/bench_%: bench/%.c $(BUILD)/mgpu.o | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS)
+
+clean:
+	rm -rf $(BUILD)
