@@ -572,6 +572,7 @@ struct mgpu_thread_t {
     mgpu_device_fn fn;
     void *arg;
     mgpu_result result;
+    char message[1024];                /* the thread's mgpu_last_error() if fn failed */
 };
 
 /* A pinned, multi-buffered bounce path between two GPUs without peer access. */
@@ -1247,6 +1248,7 @@ static void *mgpu__thread_main(void *p)
     struct mgpu_thread_t *t = (struct mgpu_thread_t *)p;
     t->result = mgpu_set_device(t->dev);
     if (t->result == MGPU_SUCCESS) t->result = t->fn(t->dev, t->index, t->arg);
+    if (t->result != MGPU_SUCCESS) snprintf(t->message, sizeof t->message, "%s", mgpu__tls_error);
     mgpu_unbind();
     return NULL;
 }
@@ -1287,9 +1289,8 @@ MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgp
 {
     static const char *fn_name = "mgpu_run_on_devices";
     mgpu_thread threads[MGPU_MAX_DEVICES];
-    mgpu_result first = MGPU_SUCCESS, results[MGPU_MAX_DEVICES];
-    int i, started = 0;
-    char message[sizeof mgpu__tls_error] = "";
+    mgpu_result first = MGPU_SUCCESS;
+    int i, started = 0, failed = -1;
     MGPU__REQUIRE_INIT(fn_name);
     MGPU__REQUIRE(fn, fn_name, "fn is NULL");
     if (count < 1 || count > MGPU_MAX_DEVICES)
@@ -1303,18 +1304,17 @@ MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgp
         if (first != MGPU_SUCCESS) break;
         started++;
     }
-    for (i = 0; i < started; i++) {
-        results[i] = MGPU_ERROR_THREAD;
-        mgpu_thread_join(threads[i], &results[i]);
-    }
-    if (first != MGPU_SUCCESS) return first;
-    for (i = 0; i < started; i++)
-        if (results[i] != MGPU_SUCCESS) {
-            snprintf(message, sizeof message, "function failed on device %d (index %d) with %s",
-                     devs ? devs[i] : i, i, mgpu_result_string(results[i]));
-            return mgpu__fail(results[i], fn_name, "%s", message);
+    for (i = 0; i < started; i++) {      /* join all; report the first failure by index */
+        mgpu_thread t = threads[i];
+        if (pthread_join(t->thread, NULL) != 0) t->result = MGPU_ERROR_THREAD;
+        if (t->result != MGPU_SUCCESS && failed < 0 && first == MGPU_SUCCESS) {
+            failed = i;
+            first = mgpu__fail(t->result, fn_name, "index %d (device %d): %s", i, t->dev,
+                               t->message[0] ? t->message : mgpu_result_string(t->result));
         }
-    return MGPU_SUCCESS;
+        free(t);
+    }
+    return first;
 }
 
 /* >>streams -------------------------------------------------------------------- */
