@@ -16,7 +16,7 @@ BENCHES  = $(patsubst bench/%.c,$(BUILD)/bench_%,$(wildcard bench/*.c))
 TEST_SRC = $(wildcard tests/*.c)
 HDRS     = mgpu.h kernels_fatbin.h
 
-.PHONY: all demo test test-unit test-asan test-matrix test-vendor examples bench kernels clean
+.PHONY: all demo test test-unit test-asan test-matrix test-vendor test-examples examples bench kernels clean
 all: examples $(BUILD)/mgpu_tests
 
 $(BUILD):
@@ -41,6 +41,16 @@ $(BUILD)/%: examples/%.c $(BUILD)/mgpu.o | $(BUILD)
 
 demo: $(BUILD)/demo
 	./$(BUILD)/demo
+
+# Every example is a test: each runs with the default devices and with 4 CPU devices
+# (MGPU_CPU_DEVICES=4) and must exit 0. Output goes to build/<name>[.cpu4].log.
+test-examples: examples
+	@fail=0; for e in $(EXAMPLES); do \
+	  if env -u MGPU_CPU_DEVICES ./$$e > $$e.log 2>&1; then echo "ok   $$e"; \
+	  else echo "FAIL $$e (exit $$?)"; cat $$e.log; fail=1; fi; \
+	  if env MGPU_CPU_DEVICES=4 ./$$e > $$e.cpu4.log 2>&1; then echo "ok   MGPU_CPU_DEVICES=4 $$e"; \
+	  else echo "FAIL MGPU_CPU_DEVICES=4 $$e (exit $$?)"; cat $$e.cpu4.log; fail=1; fi; \
+	done; exit $$fail
 
 # ---- tests
 $(BUILD)/mgpu_tests: $(TEST_SRC) tests/*.h tools/sha256.h $(BUILD)/mgpu.o | $(BUILD)
@@ -67,7 +77,7 @@ test-matrix: | $(BUILD)
 test-vendor: | $(BUILD)
 	sh tests/vendor_check.sh
 
-test: test-matrix test-vendor test-unit test-asan
+test: test-matrix test-vendor test-examples test-unit test-asan
 
 # ---- benchmarks (need a GPU; CUB/NCCL peers are built with nvcc when present)
 bench: $(BENCHES)

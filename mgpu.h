@@ -1206,7 +1206,7 @@ MGPU_API mgpu_result mgpu_set_device(mgpu_device dev)
 MGPU_API mgpu_result mgpu_get_device(mgpu_device *dev)
 {
     static const char *fn = "mgpu_get_device";
-    mgpu_device d;
+    mgpu_device d = -1;
     MGPU__REQUIRE(dev, fn, "dev is NULL");
     MGPU__TRY(mgpu__current(fn, &d));
     *dev = d;
@@ -1216,7 +1216,7 @@ MGPU_API mgpu_result mgpu_get_device(mgpu_device *dev)
 MGPU_API mgpu_result mgpu_check_device(mgpu_device dev)
 {
     static const char *fn = "mgpu_check_device";
-    mgpu_device d;
+    mgpu_device d = -1;
     MGPU__DEVICE(fn, dev);
     MGPU__TRY(mgpu__current(fn, &d));
     if (d != dev) return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "this thread is bound to device %d, not %d", d, dev);
@@ -1321,7 +1321,7 @@ MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgp
 /* CPU devices run stream work at once, in the calling thread: in order, trivially. */
 static mgpu_result mgpu__stream(mgpu_stream s, mgpu_stream *out, const char *fn)
 {
-    mgpu_device d;
+    mgpu_device d = -1;
     if (s) {
         MGPU__REQUIRE_INIT(fn);
         if (!mgpu__valid_device(s->dev)) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "stream is not valid");
@@ -1344,7 +1344,7 @@ MGPU_API mgpu_result mgpu_default_stream(mgpu_device dev, mgpu_stream *stream)
 MGPU_API mgpu_result mgpu_stream_create(mgpu_stream *stream)
 {
     static const char *fn = "mgpu_stream_create";
-    mgpu_device d;
+    mgpu_device d = -1;
     struct mgpu_stream_t *s;
     MGPU__REQUIRE(stream, fn, "stream is NULL");
     MGPU__TRY(mgpu__current(fn, &d));
@@ -1392,7 +1392,7 @@ MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream s)
 MGPU_API mgpu_result mgpu_stream_synchronize(mgpu_stream stream)
 {
     static const char *fn = "mgpu_stream_synchronize";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamSynchronize, (s->cu), r);
@@ -1402,7 +1402,7 @@ MGPU_API mgpu_result mgpu_stream_synchronize(mgpu_stream stream)
 MGPU_API mgpu_result mgpu_stream_query(mgpu_stream stream)
 {
     static const char *fn = "mgpu_stream_query";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamQuery, (s->cu), r);
@@ -1411,7 +1411,7 @@ MGPU_API mgpu_result mgpu_stream_query(mgpu_stream stream)
 
 MGPU_API mgpu_result mgpu_stream_device(mgpu_stream stream, mgpu_device *dev)
 {
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     MGPU__REQUIRE(dev, "mgpu_stream_device", "dev is NULL");
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_stream_device"));
     *dev = s->dev;
@@ -1421,7 +1421,7 @@ MGPU_API mgpu_result mgpu_stream_device(mgpu_stream stream, mgpu_device *dev)
 MGPU_API mgpu_result mgpu_stream_wait_event(mgpu_stream stream, mgpu_event ev)
 {
     static const char *fn = "mgpu_stream_wait_event";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     MGPU__REQUIRE(ev, fn, "event is NULL");
@@ -1434,7 +1434,7 @@ MGPU_API mgpu_result mgpu_stream_wait_event(mgpu_stream stream, mgpu_event ev)
 MGPU_API mgpu_result mgpu_event_create(mgpu_event *ev)
 {
     static const char *fn = "mgpu_event_create";
-    mgpu_device d;
+    mgpu_device d = -1;
     struct mgpu_event_t *e;
     MGPU__REQUIRE(ev, fn, "ev is NULL");
     MGPU__TRY(mgpu__current(fn, &d));
@@ -1468,7 +1468,7 @@ MGPU_API mgpu_result mgpu_event_destroy(mgpu_event ev)
 MGPU_API mgpu_result mgpu_event_record(mgpu_event ev, mgpu_stream stream)
 {
     static const char *fn = "mgpu_event_record";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__REQUIRE(ev, fn, "event is NULL");
     MGPU__TRY(mgpu__stream(stream, &s, fn));
@@ -1710,7 +1710,7 @@ static mgpu_result mgpu__release(const char *fn, const mgpu__alloc *a, mgpu_stre
 
 static mgpu_result mgpu__alloc_current(const char *fn, int kind, void **ptr, size_t bytes)
 {
-    mgpu_device d;
+    mgpu_device d = -1;
     MGPU__REQUIRE(ptr, fn, "ptr is NULL");
     MGPU__REQUIRE(bytes > 0, fn, "bytes is 0");
     MGPU__TRY(mgpu__current(fn, &d));
@@ -1734,7 +1734,7 @@ MGPU_API mgpu_result mgpu_malloc_host(void **ptr, size_t bytes)
 MGPU_API mgpu_result mgpu_malloc_async(void **ptr, size_t bytes, mgpu_stream stream)
 {
     static const char *fn = "mgpu_malloc_async";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     MGPU__REQUIRE(ptr, fn, "ptr is NULL");
     MGPU__REQUIRE(bytes > 0, fn, "bytes is 0");
     MGPU__TRY(mgpu__stream(stream, &s, fn));
@@ -1763,7 +1763,7 @@ MGPU_API mgpu_result mgpu_free_host(void *ptr) { return mgpu__free("mgpu_free_ho
 MGPU_API mgpu_result mgpu_free_async(void *ptr, mgpu_stream stream)
 {
     static const char *fn = "mgpu_free_async";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     mgpu__where w;
     if (!ptr) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
@@ -1789,7 +1789,7 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
 {
     static const char *fn = "mgpu_memcpy";
     mgpu__where wd, ws;
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     if (!bytes) return MGPU_SUCCESS;
@@ -1814,7 +1814,7 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
 MGPU_API mgpu_result mgpu_memcpy_async(void *dst, const void *src, size_t bytes, mgpu_stream stream)
 {
     static const char *fn = "mgpu_memcpy_async";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (!bytes) return MGPU_SUCCESS;
@@ -1851,7 +1851,7 @@ static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t byt
 MGPU_API mgpu_result mgpu_memset(void *ptr, int value, size_t bytes) { return mgpu__memset("mgpu_memset", ptr, value, bytes, NULL); }
 MGPU_API mgpu_result mgpu_memset_async(void *ptr, int value, size_t bytes, mgpu_stream stream)
 {
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_memset_async"));
     return mgpu__memset("mgpu_memset_async", ptr, value, bytes, s);
 }
@@ -1990,7 +1990,7 @@ static mgpu_result mgpu__get_staging(int src, int dst, mgpu__staging **out, cons
    each buffer's reuse. The caller's stream waits for the last chunk. */
 static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const void *src, int sdev, size_t bytes, mgpu_stream s)
 {
-    mgpu__staging *st;
+    mgpu__staging *st = NULL;
     mgpu__CUcontext cs = mgpu__g.dev[sdev].ctx, cd = mgpu__g.dev[ddev].ctx, prev = NULL;
     mgpu__CUevent start = NULL;
     mgpu__CUresult e = MGPU__CUDA_SUCCESS;
@@ -2097,7 +2097,7 @@ MGPU_API mgpu_result mgpu_copy_peer(void *dst, const void *src, size_t bytes, un
 {
     static const char *fn = "mgpu_copy_peer";
     mgpu__where wd, ws;
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     if (flags & ~MGPU_COPY_FORCE_STAGED) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
@@ -2287,7 +2287,7 @@ static mgpu_result mgpu__launch(const char *fn, mgpu_kernel kernel, const mgpu_l
 MGPU_API mgpu_result mgpu_launch(mgpu_kernel kernel, const mgpu_launch_dims *dims, void **args, mgpu_stream stream)
 {
     static const char *fn = "mgpu_launch";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     MGPU__REQUIRE(kernel && dims, fn, "kernel or dims is NULL");
     MGPU__REQUIRE(dims->grid[0] && dims->grid[1] && dims->grid[2] && dims->block[0] && dims->block[1] && dims->block[2],
                   fn, "a grid or block dimension is 0");
@@ -2368,7 +2368,7 @@ static mgpu_result mgpu__launch_builtin(const char *fn, int which, size_t n, voi
 MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, mgpu_stream stream)
 {
     static const char *fn = "mgpu_axpy_f32";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n == 0) return MGPU_SUCCESS;
     if (n > SIZE_MAX / sizeof(float)) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu overflows", n);
@@ -2389,7 +2389,7 @@ MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, 
 MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_stream stream)
 {
     static const char *fn = "mgpu_iota_u32";
-    mgpu_stream s;
+    mgpu_stream s = NULL;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n == 0) return MGPU_SUCCESS;
     if (n > SIZE_MAX / sizeof(uint32_t)) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu overflows", n);
