@@ -43,12 +43,17 @@ demo: $(BUILD)/demo
 	./$(BUILD)/demo
 
 # Every example is a test: each runs with the default devices and with 4 CPU devices
-# (MGPU_CPU_DEVICES=4) and must exit 0. Output goes to build/<name>[.cpu4].log.
+# (MGPU_CPU_DEVICES=4) and must exit 0. Output goes to build/<name>[.cpu4].log. The API
+# tour in README.md must be examples/readme_tour.c, character for character.
 test-examples: examples
-	@fail=0; for e in $(EXAMPLES); do \
-	  if env -u MGPU_CPU_DEVICES ./$$e > $$e.log 2>&1; then echo "ok   $$e"; \
+	@fail=0; \
+	if awk '/^\/\* readme_tour\.c/ { f = 1 } f && /^```$$/ { exit } f' README.md | \
+	   diff -u - examples/readme_tour.c > $(BUILD)/readme_tour.diff; then echo "ok   README.md tour = examples/readme_tour.c"; \
+	else echo "FAIL README.md's tour differs from examples/readme_tour.c:"; cat $(BUILD)/readme_tour.diff; fail=1; fi; \
+	for e in $(EXAMPLES); do \
+	  if env -u MGPU_CPU_DEVICES $$e > $$e.log 2>&1; then echo "ok   $$e"; \
 	  else echo "FAIL $$e (exit $$?)"; cat $$e.log; fail=1; fi; \
-	  if env MGPU_CPU_DEVICES=4 ./$$e > $$e.cpu4.log 2>&1; then echo "ok   MGPU_CPU_DEVICES=4 $$e"; \
+	  if env MGPU_CPU_DEVICES=4 $$e > $$e.cpu4.log 2>&1; then echo "ok   MGPU_CPU_DEVICES=4 $$e"; \
 	  else echo "FAIL MGPU_CPU_DEVICES=4 $$e (exit $$?)"; cat $$e.cpu4.log; fail=1; fi; \
 	done; exit $$fail
 
@@ -80,9 +85,21 @@ test-vendor: | $(BUILD)
 test: test-matrix test-vendor test-examples test-unit test-asan
 
 # ---- benchmarks (need a GPU; CUB/NCCL peers are built with nvcc when present)
+# The raw-driver baselines use cuda.h. By default they take the driver's entry points from
+# libcuda.so.1 at run time (like mgpu), so -lcuda is linked --as-needed and drops out: the
+# binaries start without a driver and skip (exit 77). BENCH_LINK_CUDA=1 calls the linked
+# symbols instead (a hard dependency on libcuda.so.1). bench/run_all.sh runs them all.
+CUDA_HOME     ?= /usr/local/cuda
+BENCH_CFLAGS   = -D_POSIX_C_SOURCE=200809L -I$(CUDA_HOME)/include
+ifeq ($(BENCH_LINK_CUDA),1)
+BENCH_CFLAGS  += -DBENCH_LINK_CUDA
+BENCH_LIBS     = -L$(CUDA_HOME)/lib64/stubs -lcuda
+else
+BENCH_LIBS     = -L$(CUDA_HOME)/lib64/stubs -Wl,--as-needed -lcuda -Wl,--no-as-needed
+endif
 bench: $(BENCHES)
-$(BUILD)/bench_%: bench/%.c $(BUILD)/mgpu.o | $(BUILD)
-	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS)
+$(BUILD)/bench_%: bench/%.c bench/bench_util.h $(BUILD)/mgpu.o | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 $(BENCH_CFLAGS) -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS) $(BENCH_LIBS)
 
 clean:
 	rm -rf $(BUILD)

@@ -73,7 +73,11 @@
 
 #ifndef MGPU_API
 #ifdef MGPU_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define MGPU_API static __attribute__((unused))
+#else
 #define MGPU_API static
+#endif
 #else
 #define MGPU_API extern
 #endif
@@ -201,8 +205,9 @@ MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgp
 /* ---------------------------------------------------------------- streams and events */
 typedef struct mgpu_stream_t *mgpu_stream;
 typedef struct mgpu_event_t *mgpu_event;
-/* A NULL stream argument means the current device's default stream (created by mgpu,
-   non-blocking with respect to other streams). */
+/* A NULL stream argument means the current device's default stream: the CUDA context's
+   legacy default stream, which (as in CUDA) waits for and is waited on by every stream made
+   with mgpu_stream_create on that device. Use your own streams for concurrency. */
 MGPU_API mgpu_result mgpu_stream_create(mgpu_stream *stream);          /* on the current device */
 MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream stream);         /* waits for its work */
 MGPU_API mgpu_result mgpu_stream_synchronize(mgpu_stream stream);
@@ -449,7 +454,7 @@ typedef int mgpu__CUprocStatus;
     X(cuMemFreeHost, 2000, (void *p)) \
     X(cuMemPoolSetAttribute, 11020, (mgpu__CUmemoryPool pool, mgpu__CUpoolattr attr, void *value)) \
     X(cuMemPoolSetAccess, 11020, (mgpu__CUmemoryPool pool, const mgpu__CUmemAccessDesc *map, size_t count)) \
-    X(cuPointerGetAttribute, 4000, (void *data, mgpu__CUptrattr attr, mgpu__CUdeviceptr p)) \
+    X(cuPointerGetAttributes, 7000, (unsigned count, mgpu__CUptrattr *attrs, void **data, mgpu__CUdeviceptr p)) \
     X(cuMemsetD8, 3020, (mgpu__CUdeviceptr p, unsigned char v, size_t n)) \
     X(cuMemsetD8Async, 3020, (mgpu__CUdeviceptr p, unsigned char v, size_t n, mgpu__CUstream s)) \
     X(cuMemcpy, 4000, (mgpu__CUdeviceptr dst, mgpu__CUdeviceptr src, size_t bytes)) \
@@ -1613,11 +1618,16 @@ static mgpu__where mgpu__locate(const void *p)
     }
     pthread_mutex_unlock(&mgpu__lock);
     if (i < 0 && mgpu__g.ncuda) {        /* memory allocated by CUDA outside mgpu */
+        /* The plural query answers "not CUDA memory" with success and type 0 for plain
+           host memory, where the singular one reports an error. */
         unsigned type = 0;
         int ordinal = -1;
-        if (mgpu__cu.cuPointerGetAttribute(&type, MGPU__PTR_MEMORY_TYPE, mgpu__dptr(p)) == 0 &&
+        mgpu__CUptrattr attrs[2];
+        void *data[2];
+        attrs[0] = MGPU__PTR_MEMORY_TYPE; attrs[1] = MGPU__PTR_DEVICE_ORDINAL;
+        data[0] = &type; data[1] = &ordinal;
+        if (mgpu__cu.cuPointerGetAttributes(2, attrs, data, mgpu__dptr(p)) == 0 &&
             (type == MGPU__MEMORYTYPE_DEVICE || type == MGPU__MEMORYTYPE_UNIFIED) &&
-            mgpu__cu.cuPointerGetAttribute(&ordinal, MGPU__PTR_DEVICE_ORDINAL, mgpu__dptr(p)) == 0 &&
             ordinal >= 0 && ordinal < mgpu__g.ncuda) {
             w.dev = ordinal;
             w.cuda = 1;
