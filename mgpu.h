@@ -208,7 +208,10 @@ typedef struct mgpu_event_t *mgpu_event;
 /* A NULL stream argument means the current device's default stream: the CUDA context's
    legacy default stream, which (as in CUDA) waits for and is waited on by every stream made
    with mgpu_stream_create on that device. Use your own streams for concurrency. */
+#define MGPU_STREAM_NON_BLOCKING 1u      /* does not wait for / block the default stream */
+#define MGPU_EVENT_DISABLE_TIMING 2u     /* cheaper, for ordering only: no elapsed time */
 MGPU_API mgpu_result mgpu_stream_create(mgpu_stream *stream);          /* on the current device */
+MGPU_API mgpu_result mgpu_stream_create_flags(mgpu_stream *stream, unsigned flags);
 MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream stream);         /* waits for its work */
 MGPU_API mgpu_result mgpu_stream_synchronize(mgpu_stream stream);
 MGPU_API mgpu_result mgpu_stream_query(mgpu_stream stream);           /* SUCCESS or MGPU_NOT_READY */
@@ -217,6 +220,7 @@ MGPU_API mgpu_result mgpu_default_stream(mgpu_device dev, mgpu_stream *stream);
 /* The stream waits (on the device) until ev has completed; ev may be on another device. */
 MGPU_API mgpu_result mgpu_stream_wait_event(mgpu_stream stream, mgpu_event ev);
 MGPU_API mgpu_result mgpu_event_create(mgpu_event *ev);                /* on the current device */
+MGPU_API mgpu_result mgpu_event_create_flags(mgpu_event *ev, unsigned flags);
 MGPU_API mgpu_result mgpu_event_destroy(mgpu_event ev);
 MGPU_API mgpu_result mgpu_event_record(mgpu_event ev, mgpu_stream stream);
 MGPU_API mgpu_result mgpu_event_synchronize(mgpu_event ev);
@@ -224,6 +228,11 @@ MGPU_API mgpu_result mgpu_event_query(mgpu_event ev);                 /* SUCCESS
 MGPU_API mgpu_result mgpu_event_elapsed_ms(mgpu_event start, mgpu_event end, float *ms);
 MGPU_API mgpu_result mgpu_device_synchronize(mgpu_device dev);
 MGPU_API mgpu_result mgpu_synchronize_all(void);
+/* The driver handles behind mgpu objects, for interop with CUDA code (CUstream, CUcontext:
+   the device's primary context, as the runtime API uses). A default stream gives NULL (the
+   legacy stream). CPU devices: MGPU_ERROR_NOT_SUPPORTED. */
+MGPU_API mgpu_result mgpu_native_stream(mgpu_stream stream, void **custream);
+MGPU_API mgpu_result mgpu_native_context(mgpu_device dev, void **cucontext);
 
 /* ---------------------------------------------------------------- memory */
 /* Device memory on the current device. bytes == 0 is MGPU_ERROR_INVALID_ARGUMENT. */
@@ -283,14 +292,20 @@ MGPU_API mgpu_result mgpu_module_kernel(mgpu_module module, const char *name, mg
 /* Gives the kernel a C implementation so it can run on CPU devices too. */
 MGPU_API mgpu_result mgpu_kernel_set_cpu(mgpu_kernel kernel, mgpu_cpu_kernel_fn fn);
 /* Launches on the stream's device (NULL: current device's default stream). args as for
-   cuLaunchKernel: an array of pointers to each argument. */
+   cuLaunchKernel: an array of pointers to each argument (NULL for a kernel without any). */
 MGPU_API mgpu_result mgpu_launch(mgpu_kernel kernel, const mgpu_launch_dims *dims,
                                  void **args, mgpu_stream stream);
 
 /* ---------------------------------------------------------------- built-in kernels */
+/* The module of mgpu's embedded kernels (mgpu_kernels.cu), e.g. to launch mgpu_noop or a
+   built-in kernel with your own launch shape. MGPU_ERROR_NOT_SUPPORTED without embedded
+   kernels or CUDA devices. Do not destroy it. */
+MGPU_API mgpu_result mgpu_builtin_module(mgpu_module *module);
 /* The sha256 of the mgpu_kernels.cu the embedded fatbin was built from ("" if none). */
 MGPU_API const char *mgpu_kernels_source_sha256(void);
-/* y[i] = a * x[i] + y[i] for i < n, on the stream's device (CPU or CUDA). */
+/* y[i] = a * x[i] + y[i] for i < n, on the stream's device (CPU or CUDA); the product and
+   the sum are rounded separately on both, so results are bit-identical. GPU launch shape:
+   blocks of 256 threads, at most 8 blocks per multiprocessor, grid-stride. */
 MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, mgpu_stream stream);
 /* Writes v, v+1, v+2, ... to out[0..n). */
 MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_stream stream);
@@ -590,6 +605,7 @@ typedef struct mgpu__staging {
     mgpu__CUevent copied_out[MGPU__STAGE_BUFFERS];   /* device->host done (src context) */
     mgpu__CUevent copied_in[MGPU__STAGE_BUFFERS];    /* host->device done (dst context) */
     int used[MGPU__STAGE_BUFFERS];
+    mgpu__CUevent start[MGPU_MAX_DEVICES];           /* per caller-stream device, made on first use */
 } mgpu__staging;
 
 typedef struct mgpu__device {
@@ -785,7 +801,14 @@ static mgpu_result mgpu__load_driver(const char *path)
                  "the NVIDIA driver's libcuda.so.1", mgpu__g.driver_name);
         return MGPU_ERROR_NO_DRIVER;
     }
-    if (get_version(&version) != 0 || version < MGPU_MIN_DRIVER_VERSION) {
+    e = get_version(&version);
+    if (e == MGPU__CUDA_ERROR_STUB_LIBRARY) {
+        dlclose(h);
+        snprintf(msg, cap, "%s is the CUDA toolkit's stub library, not a driver: install the NVIDIA driver or "
+                 "point MGPU_CUDA_PATH at its libcuda.so.1", mgpu__g.driver_name);
+        return MGPU_ERROR_NO_DRIVER;
+    }
+    if (e != 0 || version < MGPU_MIN_DRIVER_VERSION) {
         dlclose(h);
         snprintf(msg, cap, "the CUDA driver %s supports CUDA %d.%d, mgpu needs %d.%d or newer: update the "
                  "NVIDIA driver (R525 or later)", mgpu__g.driver_name, version / 1000, version % 1000 / 10,
@@ -1346,12 +1369,14 @@ MGPU_API mgpu_result mgpu_default_stream(mgpu_device dev, mgpu_stream *stream)
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_stream_create(mgpu_stream *stream)
+MGPU_API mgpu_result mgpu_stream_create(mgpu_stream *stream) { return mgpu_stream_create_flags(stream, 0); }
+MGPU_API mgpu_result mgpu_stream_create_flags(mgpu_stream *stream, unsigned flags)
 {
-    static const char *fn = "mgpu_stream_create";
+    static const char *fn = "mgpu_stream_create_flags";
     mgpu_device d = -1;
     struct mgpu_stream_t *s;
     MGPU__REQUIRE(stream, fn, "stream is NULL");
+    if (flags & ~MGPU_STREAM_NON_BLOCKING) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
     MGPU__TRY(mgpu__current(fn, &d));
     s = (struct mgpu_stream_t *)calloc(1, sizeof *s);
     if (!s) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
@@ -1361,8 +1386,8 @@ MGPU_API mgpu_result mgpu_stream_create(mgpu_stream *stream)
         mgpu__CUresult e;
         mgpu_result r = mgpu__push(d, &prev, fn);
         if (r != MGPU_SUCCESS) { free(s); return r; }
-        /* Blocking like cudaStreamCreate: synchronous mgpu_memcpy/memset order with it. */
-        e = mgpu__cu.cuStreamCreate(&s->cu, 0);
+        /* Blocking by default, like cudaStreamCreate: synchronous mgpu_memcpy/memset order with it. */
+        e = mgpu__cu.cuStreamCreate(&s->cu, flags & MGPU_STREAM_NON_BLOCKING ? MGPU__STREAM_NON_BLOCKING : 0u);
         mgpu__pop(d, prev);
         if (e != 0) { free(s); return mgpu__cuda_fail(e, fn, "cuStreamCreate", d); }
     }
@@ -1436,12 +1461,14 @@ MGPU_API mgpu_result mgpu_stream_wait_event(mgpu_stream stream, mgpu_event ev)
     return r;
 }
 
-MGPU_API mgpu_result mgpu_event_create(mgpu_event *ev)
+MGPU_API mgpu_result mgpu_event_create(mgpu_event *ev) { return mgpu_event_create_flags(ev, 0); }
+MGPU_API mgpu_result mgpu_event_create_flags(mgpu_event *ev, unsigned flags)
 {
-    static const char *fn = "mgpu_event_create";
+    static const char *fn = "mgpu_event_create_flags";
     mgpu_device d = -1;
     struct mgpu_event_t *e;
     MGPU__REQUIRE(ev, fn, "ev is NULL");
+    if (flags & ~MGPU_EVENT_DISABLE_TIMING) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
     MGPU__TRY(mgpu__current(fn, &d));
     e = (struct mgpu_event_t *)calloc(1, sizeof *e);
     if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
@@ -1451,7 +1478,7 @@ MGPU_API mgpu_result mgpu_event_create(mgpu_event *ev)
         mgpu__CUresult err;
         mgpu_result r = mgpu__push(d, &prev, fn);
         if (r != MGPU_SUCCESS) { free(e); return r; }
-        err = mgpu__cu.cuEventCreate(&e->cu, 0);
+        err = mgpu__cu.cuEventCreate(&e->cu, flags & MGPU_EVENT_DISABLE_TIMING ? MGPU__EVENT_DISABLE_TIMING : 0u);
         mgpu__pop(d, prev);
         if (err != 0) { free(e); return mgpu__cuda_fail(err, fn, "cuEventCreate", d); }
     }
@@ -1540,6 +1567,28 @@ MGPU_API mgpu_result mgpu_synchronize_all(void)
         if (first == MGPU_SUCCESS) first = r;
     }
     return first;
+}
+
+MGPU_API mgpu_result mgpu_native_stream(mgpu_stream stream, void **custream)
+{
+    mgpu_stream s = NULL;
+    MGPU__REQUIRE(custream, "mgpu_native_stream", "custream is NULL");
+    MGPU__TRY(mgpu__stream(stream, &s, "mgpu_native_stream"));
+    if (!mgpu__is_cuda(s->dev)) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, "mgpu_native_stream", "device %d is a CPU device", s->dev);
+    *custream = (void *)s->cu;
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_native_context(mgpu_device dev, void **cucontext)
+{
+    static const char *fn = "mgpu_native_context";
+    mgpu__CUcontext ctx;
+    MGPU__DEVICE(fn, dev);
+    MGPU__REQUIRE(cucontext, fn, "cucontext is NULL");
+    if (!mgpu__is_cuda(dev)) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "device %d is a CPU device", dev);
+    MGPU__TRY(mgpu__context(dev, &ctx, fn));
+    *cucontext = (void *)ctx;
+    return MGPU_SUCCESS;
 }
 
 /* >>memory --------------------------------------------------------------------- */
@@ -1949,6 +1998,8 @@ static void mgpu__free_staging(mgpu__staging *st, int src, int dst)
     if (st->dst_stream) { mgpu__cu.cuStreamSynchronize(st->dst_stream); mgpu__cu.cuStreamDestroy(st->dst_stream); }
     for (k = 0; k < MGPU__STAGE_BUFFERS; k++)
         if (st->copied_in[k]) mgpu__cu.cuEventDestroy(st->copied_in[k]);
+    for (k = 0; k < MGPU_MAX_DEVICES; k++)
+        if (st->start[k]) mgpu__cu.cuEventDestroy(st->start[k]);
     mgpu__cu.cuCtxSetCurrent(prev);
     pthread_mutex_destroy(&st->lock);
     free(st);
@@ -2002,19 +2053,20 @@ static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const 
 {
     mgpu__staging *st = NULL;
     mgpu__CUcontext cs = mgpu__g.dev[sdev].ctx, cd = mgpu__g.dev[ddev].ctx, prev = NULL;
-    mgpu__CUevent start = NULL;
     mgpu__CUresult e = MGPU__CUDA_SUCCESS;
     const char *call = "cuEventCreate";
     size_t off = 0;
     int k = 0, last = -1, on = s->dev;
+    mgpu__CUcontext caller;
     MGPU__TRY(mgpu__get_staging(sdev, ddev, &st, fn));
+    MGPU__TRY(mgpu__context(s->dev, &caller, fn));
     pthread_mutex_lock(&st->lock);
     mgpu__cu.cuCtxGetCurrent(&prev);
-    mgpu__cu.cuCtxSetCurrent(mgpu__g.dev[s->dev].ctx);
-    e = mgpu__cu.cuEventCreate(&start, MGPU__EVENT_DISABLE_TIMING);
-    if (!e) { call = "cuEventRecord"; e = mgpu__cu.cuEventRecord(start, s->cu); }
-    if (!e) { call = "cuStreamWaitEvent"; e = mgpu__cu.cuStreamWaitEvent(st->src_stream, start, 0); }
-    if (!e) e = mgpu__cu.cuStreamWaitEvent(st->dst_stream, start, 0);
+    mgpu__cu.cuCtxSetCurrent(caller);
+    if (!st->start[s->dev]) e = mgpu__cu.cuEventCreate(&st->start[s->dev], MGPU__EVENT_DISABLE_TIMING);
+    if (!e) { call = "cuEventRecord"; e = mgpu__cu.cuEventRecord(st->start[s->dev], s->cu); }
+    if (!e) { call = "cuStreamWaitEvent"; e = mgpu__cu.cuStreamWaitEvent(st->src_stream, st->start[s->dev], 0); }
+    if (!e) e = mgpu__cu.cuStreamWaitEvent(st->dst_stream, st->start[s->dev], 0);
     while (!e && off < bytes) {
         size_t n = bytes - off < MGPU__STAGE_CHUNK ? bytes - off : MGPU__STAGE_CHUNK;
         mgpu__cu.cuCtxSetCurrent(cs);
@@ -2040,7 +2092,6 @@ static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const 
         call = "cuStreamWaitEvent";
         e = mgpu__cu.cuStreamWaitEvent(s->cu, st->copied_in[last], 0);
     }
-    if (start) mgpu__cu.cuEventDestroy(start);   /* released once its work completes */
     mgpu__cu.cuCtxSetCurrent(prev);
     pthread_mutex_unlock(&st->lock);
     return e ? mgpu__cuda_fail(e, fn, call, on) : MGPU_SUCCESS;
@@ -2330,6 +2381,17 @@ static mgpu_result mgpu__create_builtin_module(void)
     }
     return MGPU_SUCCESS;
 #endif
+}
+
+MGPU_API mgpu_result mgpu_builtin_module(mgpu_module *module)
+{
+    MGPU__REQUIRE_INIT("mgpu_builtin_module");
+    MGPU__REQUIRE(module, "mgpu_builtin_module", "module is NULL");
+    if (!mgpu__g.builtin)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, "mgpu_builtin_module", "no embedded kernels (no CUDA device, or "
+                          "built with MGPU_NO_EMBEDDED_KERNELS)");
+    *module = mgpu__g.builtin;
+    return MGPU_SUCCESS;
 }
 
 MGPU_API const char *mgpu_kernels_source_sha256(void)

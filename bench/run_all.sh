@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# bench/run_all.sh - build and run every mgpu benchmark on a GPU machine.
+#
+#   bench/run_all.sh                     logs in build/bench_logs/
+#   OUT=/some/dir bench/run_all.sh       logs in $OUT/bench_*.log
+#   BENCH_P2P_ARGS="--pairs all" BENCH_LAUNCH_ARGS="--device 1" bench/run_all.sh
+#
+# Each benchmark exits 0 (ran, targets met), 3 (ran, a target missed), 77 (skipped: no
+# usable GPU), 1 (error or copied data did not match) or 2 (bad arguments). This script
+# exits 0 when all ran and met their targets, 3 when a target was missed, 77 when all were
+# skipped, and 1 when the build or any benchmark failed. The summary comes last.
+set -u -o pipefail
+export NCCL_NVLS_ENABLE=0              # NVLink multicast stays off on shared hosts
+cd "$(dirname "$0")/.." || exit 1
+
+logdir=${OUT:-build/bench_logs}
+mkdir -p "$logdir"
+benches="p2p launch"
+
+{
+    echo "== $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname)"
+    if command -v nvidia-smi > /dev/null 2>&1; then
+        nvidia-smi -L
+        nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv
+        nvidia-smi topo -m
+    else
+        echo "nvidia-smi not found"
+    fi
+} 2>&1 | tee "$logdir/bench_env.log"
+
+echo "== make bench"
+if ! make bench 2>&1 | tee "$logdir/bench_build.log"; then
+    echo "== summary"
+    echo "make bench FAILED: see $logdir/bench_build.log"
+    exit 1
+fi
+
+declare -A rc
+for b in $benches; do
+    var="BENCH_$(echo "$b" | tr '[:lower:]' '[:upper:]')_ARGS"
+    args=${!var:-}
+    echo
+    echo "== build/bench_$b $args"
+    # shellcheck disable=SC2086  # the arguments are meant to split
+    ./build/bench_$b $args 2>&1 | tee "$logdir/bench_$b.log"
+    rc[$b]=${PIPESTATUS[0]}
+done
+
+echo
+echo "== summary (logs in $logdir)"
+worst=0
+all_skipped=1
+for b in $benches; do
+    case ${rc[$b]} in
+    0) what="ran, targets met"; all_skipped=0 ;;
+    3) what="ran, a target MISSED"; all_skipped=0; [ "$worst" -eq 0 ] && worst=3 ;;
+    77) what="skipped" ;;
+    *) what="FAILED (exit ${rc[$b]})"; all_skipped=0; worst=1 ;;
+    esac
+    echo "bench_$b: $what"
+    grep -E 'summary:|: skipped:' "$logdir/bench_$b.log" | sed 's/^/    /'
+done
+if [ "$worst" -eq 0 ] && [ "$all_skipped" -eq 1 ]; then exit 77; fi
+exit "$worst"
