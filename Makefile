@@ -5,7 +5,7 @@ NVCC    ?= nvcc
 WARN     = -Wall -Wextra -pedantic -Werror
 CFLAGS  ?= -O2 -g
 BUILD    = build
-LIBS     = -ldl -lpthread -lm
+LIBS     = -ldl -lpthread
 # Architectures nvcc 13 supports from sm_75 up, plus PTX of the newest for later GPUs.
 ARCHS    = 75 80 86 89 90 100 120
 GENCODE  = $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
@@ -59,7 +59,7 @@ test-examples: examples
 
 # ---- tests
 $(BUILD)/mgpu_tests: $(TEST_SRC) tests/*.h tools/sha256.h $(BUILD)/mgpu.o | $(BUILD)
-	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $(TEST_SRC) $(BUILD)/mgpu.o $(LIBS)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $(TEST_SRC) $(BUILD)/mgpu.o $(LIBS) -lm
 $(BUILD)/libfake_old_cuda.so: tests/fixtures/fake_old_cuda.c | $(BUILD)
 	$(CC) -shared -fPIC $(WARN) -o $@ $<
 
@@ -69,7 +69,7 @@ test-unit: $(BUILD)/mgpu_tests $(BUILD)/libfake_old_cuda.so examples
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole suite.
 test-asan: $(BUILD)/libfake_old_cuda.so | $(BUILD)
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-	  $(WARN) -std=c99 -I. -o $(BUILD)/mgpu_tests_asan $(TEST_SRC) mgpu.c $(LIBS)
+	  $(WARN) -std=c99 -I. -o $(BUILD)/mgpu_tests_asan $(TEST_SRC) mgpu.c $(LIBS) -lm
 	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp \
 	  MGPU_FAKE_OLD_DRIVER=$(BUILD)/libfake_old_cuda.so ./$(BUILD)/mgpu_tests_asan
 
@@ -99,7 +99,7 @@ BENCH_LIBS     = -L$(CUDA_HOME)/lib64/stubs -Wl,--as-needed -lcuda -Wl,--no-as-n
 endif
 bench: $(BENCHES)
 $(BUILD)/bench_%: bench/%.c bench/bench_util.h $(BUILD)/mgpu.o | $(BUILD)
-	$(CC) $(CFLAGS) $(WARN) -std=c99 $(BENCH_CFLAGS) -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS) $(BENCH_LIBS)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 $(BENCH_CFLAGS) -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS) -lm $(BENCH_LIBS)
 
 clean:
 	rm -rf $(BUILD)
