@@ -1001,9 +1001,10 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
     memset(mgpu__g.can_peer, 0, sizeof mgpu__g.can_peer);
     memset(mgpu__g.peer_on, 0, sizeof mgpu__g.peer_on);
     memset(mgpu__g.staging, 0, sizeof mgpu__g.staging);
-    mgpu__g.log = d.log;
+    mgpu__g.log = d.log;                 /* this cycle's callback: cleared by shutdown or a failed init */
     mgpu__g.log_user_data = d.log_user_data;
     mgpu__g.ncuda = 0;
+    mgpu__g.driver_version = 0;
 
     /* CUDA: loaded unless the CPU backend is forced. */
     if (backend == MGPU_BACKEND_CPU) {
@@ -1013,8 +1014,11 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
     } else {
         path = d.driver_path ? d.driver_path : getenv("MGPU_CUDA_PATH");
         cuda = mgpu__load_driver(path);
-        if (cuda != MGPU_SUCCESS && backend == MGPU_BACKEND_CUDA)
-            return mgpu__fail(cuda, fn, "%s", mgpu__g.cuda_message);
+        if (cuda != MGPU_SUCCESS && backend == MGPU_BACKEND_CUDA) {
+            mgpu__fail(cuda, fn, "%s", mgpu__g.cuda_message);
+            mgpu__g.log = NULL;
+            return cuda;
+        }
         if (cuda == MGPU_SUCCESS) {
             int count = 0;
             mgpu__cu.cuDeviceGetCount(&count);
@@ -1093,6 +1097,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
             mgpu__g.dev[i].ctx = NULL;
         }
     mgpu__g.initialized = 0;
+    mgpu__g.log = NULL;
     mgpu__g.ndev = mgpu__g.ncuda = mgpu__g.ncpu = 0;
     mgpu__g.generation++;
     mgpu__tls_bound = -1;
@@ -1701,6 +1706,8 @@ MGPU_API mgpu_result mgpu_pointer_device(const void *ptr, mgpu_device *dev)
     return MGPU_SUCCESS;
 }
 
+static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgpu__where *w, const void *p, size_t bytes);
+
 /* Allocates on dev, registers, and undoes the allocation if registering fails. */
 static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, size_t bytes, mgpu_stream s, void **ptr)
 {
@@ -1833,6 +1840,15 @@ MGPU_API mgpu_result mgpu_free_async(void *ptr, mgpu_stream stream)
 }
 
 /* >>copies --------------------------------------------------------------------- */
+/* A copy or fill of `bytes` at p must stay inside p's allocation (when mgpu knows it). */
+static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgpu__where *w, const void *p, size_t bytes)
+{
+    if (w->kind >= 0 && bytes > w->size - ((uintptr_t)p - w->base))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s: %zu bytes from %p run past the end of its allocation "
+                          "(%zu bytes at %p)", what, bytes, p, w->size, (void *)w->base);
+    return MGPU_SUCCESS;
+}
+
 static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu_stream s);
 
 /* The stream that carries a copy: the caller's, else the default stream of the CUDA
@@ -1854,6 +1870,8 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
     if (!bytes) return MGPU_SUCCESS;
     wd = mgpu__locate(dst);
     ws = mgpu__locate(src);
+    MGPU__TRY(mgpu__check_range(fn, "dst", &wd, dst, bytes));
+    MGPU__TRY(mgpu__check_range(fn, "src", &ws, src, bytes));
     s = mgpu__copy_stream(&wd, &ws);
     if (!s) { memmove(dst, src, bytes); return MGPU_SUCCESS; }
     if (wd.cuda && ws.cuda && wd.dev != ws.dev) {
@@ -1889,8 +1907,7 @@ static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t byt
     MGPU__REQUIRE(ptr, fn, "ptr is NULL");
     if (!bytes) return MGPU_SUCCESS;
     w = mgpu__locate(ptr);
-    if (w.kind >= 0 && bytes > w.size - ((uintptr_t)ptr - w.base))
-        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes from %p run past the end of its allocation", bytes, ptr);
+    MGPU__TRY(mgpu__check_range(fn, "ptr", &w, ptr, bytes));
     if (!w.cuda) {
         if (s && mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s));
         memset(ptr, value, bytes);
@@ -2105,10 +2122,8 @@ static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, 
     mgpu__CUcontext prev;
     mgpu__CUresult e;
     mgpu_result r = MGPU_SUCCESS;
-    if ((wd.kind >= 0 && bytes > wd.size - ((uintptr_t)dst - wd.base)) ||
-        (ws.kind >= 0 && bytes > ws.size - ((uintptr_t)src - ws.base)))
-        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes run past the end of the %s allocation", bytes,
-                          (wd.kind >= 0 && bytes > wd.size - ((uintptr_t)dst - wd.base)) ? "destination" : "source");
+    MGPU__TRY(mgpu__check_range(fn, "dst", &wd, dst, bytes));
+    MGPU__TRY(mgpu__check_range(fn, "src", &ws, src, bytes));
     if (!wd.cuda && !ws.cuda) {
         if (mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s));
         memmove(dst, src, bytes);
@@ -2409,8 +2424,7 @@ static mgpu_result mgpu__check_buffer(const char *fn, const char *what, const vo
     mgpu__where w;
     MGPU__REQUIRE(p, fn, "a buffer is NULL");
     w = mgpu__locate(p);
-    if (w.kind >= 0 && bytes > w.size - ((uintptr_t)p - w.base))
-        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s: %zu bytes run past the end of its allocation", what, bytes);
+    MGPU__TRY(mgpu__check_range(fn, what, &w, p, bytes));
     if (mgpu__is_cuda(dev)) {
         if (w.kind == MGPU__ALLOC_HOST || w.kind == MGPU__ALLOC_MANAGED) return MGPU_SUCCESS;
         if (!w.cuda) return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%s is host memory a GPU cannot reach "
