@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# One call on a GPU machine: build, `make test`'s suite on every GPU and on one GPU, the
+# examples, the sanitizer build, and the benchmarks. Logs under $OUT (or build/gpu_logs).
+# Run: bash tools/gpu_check.sh    (the lead's device command; prints a short table last)
+set -u -o pipefail
+export NCCL_NVLS_ENABLE=0
+cd "$(dirname "$0")/.." || exit 1
+out=${OUT:-build/gpu_logs}
+mkdir -p "$out"
+nvidia-smi -L | tee "$out/gpus.txt"
+fake="MGPU_FAKE_OLD_DRIVER=build/libfake_old_cuda.so"
+if ! make -s build/mgpu_tests build/libfake_old_cuda.so examples > "$out/build.log" 2>&1; then
+    tail -40 "$out/build.log"; exit 1
+fi
+run() {  # name, command...
+    local name=$1; shift
+    local t0=$SECONDS
+    env "$@" > "$out/$name.log" 2>&1
+    local rc=$?
+    printf '%-14s rc=%-3s %4ss  %s\n' "$name" "$rc" "$((SECONDS - t0))" "$(tail -1 "$out/$name.log")" | tee -a "$out/summary.txt"
+}
+run test_all_gpus $fake ./build/mgpu_tests
+run test_one_gpu CUDA_VISIBLE_DEVICES=0 $fake ./build/mgpu_tests
+run examples make -s test-examples
+run test_asan make -s test-asan
+OUT=$out bash bench/run_all.sh > "$out/bench.log" 2>&1
+echo "bench rc=$?" | tee -a "$out/summary.txt"
+grep -E "FAIL" "$out"/test_*.log | head -20
+sed -n '/== summary/,$p' "$out/bench.log"
+cat "$out/summary.txt"
