@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build, `make test`'s suite on every GPU and on one GPU, the
-# examples, the sanitizer build, and the benchmarks. Logs under $OUT (or build/gpu_logs).
+# examples, the sanitizer build, and the benchmarks. Logs in build/gpu_logs (and, where
+# $OUT is set, packed into $OUT/gpu_logs.tgz).
 # Run: bash tools/gpu_check.sh    (the lead's device command; prints a short table last)
 set -u -o pipefail
 export NCCL_NVLS_ENABLE=0
 cd "$(dirname "$0")/.." || exit 1
-out=${OUT:-build/gpu_logs}
-mkdir -p "$out"
+out=build/gpu_logs
+rm -rf "$out"; mkdir -p "$out"
 nvidia-smi -L | tee "$out/gpus.txt"
 fake="MGPU_FAKE_OLD_DRIVER=build/libfake_old_cuda.so"
 if ! make -s build/mgpu_tests build/libfake_old_cuda.so examples > "$out/build.log" 2>&1; then
@@ -28,3 +29,4 @@ echo "bench rc=$?" | tee -a "$out/summary.txt"
 grep -E "FAIL" "$out"/test_*.log | head -20
 sed -n '/== summary/,$p' "$out/bench.log"
 cat "$out/summary.txt"
+[ -n "${OUT:-}" ] && tar czf "$OUT/gpu_logs.tgz" -C build gpu_logs
