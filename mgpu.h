@@ -1374,28 +1374,34 @@ MGPU_API mgpu_result mgpu_default_stream(mgpu_device dev, mgpu_stream *stream)
     return MGPU_SUCCESS;
 }
 
+/* The driver stream or event behind a new mgpu stream or event on the current device
+   (none for a CPU device), made in that device's context. */
+static mgpu_result mgpu__new_handle(const char *fn, int stream, unsigned flags, mgpu_device *dev,
+                                    mgpu__CUstream *cs, mgpu__CUevent *ce)
+{
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    MGPU__TRY(mgpu__current(fn, dev));
+    if (!mgpu__is_cuda(*dev)) return MGPU_SUCCESS;
+    MGPU__TRY(mgpu__push(*dev, &prev, fn));
+    e = stream ? mgpu__cu.cuStreamCreate(cs, flags) : mgpu__cu.cuEventCreate(ce, flags);
+    mgpu__pop(*dev, prev);
+    return e ? mgpu__cuda_fail(e, fn, stream ? "cuStreamCreate" : "cuEventCreate", *dev) : MGPU_SUCCESS;
+}
+
 MGPU_API mgpu_result mgpu_stream_create(mgpu_stream *stream) { return mgpu_stream_create_flags(stream, 0); }
 MGPU_API mgpu_result mgpu_stream_create_flags(mgpu_stream *stream, unsigned flags)
 {
     static const char *fn = "mgpu_stream_create_flags";
-    mgpu_device d = -1;
     struct mgpu_stream_t *s;
+    mgpu_result r;
     MGPU__REQUIRE(stream, fn, "stream is NULL");
     if (flags & ~MGPU_STREAM_NON_BLOCKING) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
-    MGPU__TRY(mgpu__current(fn, &d));
     s = (struct mgpu_stream_t *)calloc(1, sizeof *s);
     if (!s) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-    s->dev = d;
-    if (mgpu__is_cuda(d)) {
-        mgpu__CUcontext prev;
-        mgpu__CUresult e;
-        mgpu_result r = mgpu__push(d, &prev, fn);
-        if (r != MGPU_SUCCESS) { free(s); return r; }
-        /* Blocking by default, like cudaStreamCreate: synchronous mgpu_memcpy/memset order with it. */
-        e = mgpu__cu.cuStreamCreate(&s->cu, flags & MGPU_STREAM_NON_BLOCKING ? MGPU__STREAM_NON_BLOCKING : 0u);
-        mgpu__pop(d, prev);
-        if (e != 0) { free(s); return mgpu__cuda_fail(e, fn, "cuStreamCreate", d); }
-    }
+    /* Blocking by default, like cudaStreamCreate: synchronous mgpu_memcpy/memset order with it. */
+    r = mgpu__new_handle(fn, 1, flags & MGPU_STREAM_NON_BLOCKING ? MGPU__STREAM_NON_BLOCKING : 0u, &s->dev, &s->cu, NULL);
+    if (r != MGPU_SUCCESS) { free(s); return r; }
     mgpu__list_add(&mgpu__g.streams, &s->link);
     *stream = s;
     return MGPU_SUCCESS;
@@ -1470,23 +1476,14 @@ MGPU_API mgpu_result mgpu_event_create(mgpu_event *ev) { return mgpu_event_creat
 MGPU_API mgpu_result mgpu_event_create_flags(mgpu_event *ev, unsigned flags)
 {
     static const char *fn = "mgpu_event_create_flags";
-    mgpu_device d = -1;
     struct mgpu_event_t *e;
+    mgpu_result r;
     MGPU__REQUIRE(ev, fn, "ev is NULL");
     if (flags & ~MGPU_EVENT_DISABLE_TIMING) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
-    MGPU__TRY(mgpu__current(fn, &d));
     e = (struct mgpu_event_t *)calloc(1, sizeof *e);
     if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-    e->dev = d;
-    if (mgpu__is_cuda(d)) {
-        mgpu__CUcontext prev;
-        mgpu__CUresult err;
-        mgpu_result r = mgpu__push(d, &prev, fn);
-        if (r != MGPU_SUCCESS) { free(e); return r; }
-        err = mgpu__cu.cuEventCreate(&e->cu, flags & MGPU_EVENT_DISABLE_TIMING ? MGPU__EVENT_DISABLE_TIMING : 0u);
-        mgpu__pop(d, prev);
-        if (err != 0) { free(e); return mgpu__cuda_fail(err, fn, "cuEventCreate", d); }
-    }
+    r = mgpu__new_handle(fn, 0, flags & MGPU_EVENT_DISABLE_TIMING ? MGPU__EVENT_DISABLE_TIMING : 0u, &e->dev, NULL, &e->cu);
+    if (r != MGPU_SUCCESS) { free(e); return r; }
     mgpu__list_add(&mgpu__g.events, &e->link);
     *ev = e;
     return MGPU_SUCCESS;
