@@ -24,7 +24,7 @@ $(BUILD):
 
 # ---- kernels: mgpu_kernels.cu -> fatbin -> kernels_fatbin.h (committed; needs nvcc)
 kernels: $(BUILD)/embed_fatbin
-	$(NVCC) -fatbin -O3 -std=c++17 $(GENCODE) -o $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu
+	$(NVCC) -fatbin -O3 -std=c++17 -Xfatbin=-compress-all $(GENCODE) -o $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu
 	$(BUILD)/embed_fatbin $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu "$(ARCHS)" \
 	  "$$($(NVCC) --version | tail -1)" > kernels_fatbin.h.tmp && mv kernels_fatbin.h.tmp kernels_fatbin.h
 $(BUILD)/embed_fatbin: tools/embed_fatbin.c tools/sha256.h | $(BUILD)
@@ -63,11 +63,24 @@ $(BUILD)/mgpu_tests: $(TEST_SRC) tests/*.h tools/sha256.h $(BUILD)/mgpu.o | $(BU
 $(BUILD)/libfake_old_cuda.so: tests/fixtures/fake_old_cuda.c | $(BUILD)
 	$(CC) -shared -fPIC $(WARN) -o $@ $<
 
-test-unit: $(BUILD)/mgpu_tests $(BUILD)/libfake_old_cuda.so examples
+# Suites of one operation family each (tests/suites/*.c, one program each, the
+# implementation in their own translation unit): same ok/FAIL/skip lines and summary.
+SUITES = $(patsubst tests/suites/%.c,$(BUILD)/suite_%,$(wildcard tests/suites/*.c))
+$(BUILD)/suite_%: tests/suites/%.c $(HDRS) | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
+$(BUILD)/suite_asan_%: tests/suites/%.c $(HDRS) | $(BUILD)
+	$(CC) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+	  $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
+
+test-unit: $(BUILD)/mgpu_tests $(BUILD)/libfake_old_cuda.so examples $(SUITES)
+	@for s in $(SUITES); do echo "== $$s"; $$s > $$s.log 2>&1 || { cat $$s.log; exit 1; }; tail -1 $$s.log; done
 	MGPU_FAKE_OLD_DRIVER=$(BUILD)/libfake_old_cuda.so ./$(BUILD)/mgpu_tests
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole suite.
-test-asan: $(BUILD)/libfake_old_cuda.so | $(BUILD)
+test-asan: $(BUILD)/libfake_old_cuda.so $(subst suite_,suite_asan_,$(SUITES)) | $(BUILD)
+	@for s in $(subst suite_,suite_asan_,$(SUITES)); do echo "== $$s"; \
+	  ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp \
+	  $$s > $$s.log 2>&1 || { cat $$s.log; exit 1; }; tail -1 $$s.log; done
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
 	  $(WARN) -std=c99 -I. -o $(BUILD)/mgpu_tests_asan $(TEST_SRC) mgpu.c $(LIBS) -lm
 	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp \
@@ -100,6 +113,58 @@ endif
 bench: $(BENCHES)
 $(BUILD)/bench_%: bench/%.c bench/bench_util.h $(BUILD)/mgpu.o | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 $(BENCH_CFLAGS) -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS) -lm $(BENCH_LIBS)
+
+# Peers: bench/peers/*.cu -> build/peers/*.o with C entry points (bench/peers/peers.h), on
+# the CUDA runtime: cub_reduce (CUB DeviceReduce, a read-only ceiling kernel) for
+# bench_reduce, nccl_peer (NCCL) for bench_collectives. `make bench ARCH=sm_100` builds them
+# for another GPU (default sm_90, H100/H200). Without nvcc they compile to stubs (the
+# benchmarks then say so and skip those baselines); without nccl.h / libnccl the NCCL peer
+# is a stub. NCCL is looked for in NCCL_HOME (default CUDA_HOME), /usr, /usr/local and the
+# pip package nvidia-nccl-cu*; NCCL_INCDIR= / NCCL_LIBDIR= override the search.
+PEER_ARCH     = $(if $(filter command line,$(origin ARCH)),$(ARCH),sm_90)
+HAVE_NVCC    := $(shell command -v $(NVCC) 2> /dev/null)
+NCCL_HOME    ?= $(CUDA_HOME)
+NCCL_PIP      = $(shell python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2> /dev/null)
+nccl_find_inc = $(firstword $(foreach d,$(1),$(if $(wildcard $(d)/nccl.h),$(d))))
+nccl_find_lib = $(firstword $(foreach d,$(1),$(if $(wildcard $(d)/libnccl.so $(d)/libnccl.so.2),$(d))))
+NCCL_INCDIR   ?= $(or $(call nccl_find_inc,$(NCCL_HOME)/include /usr/include /usr/local/include),$(call nccl_find_inc,$(NCCL_PIP)/include))
+NCCL_LIBDIR   ?= $(or $(call nccl_find_lib,$(NCCL_HOME)/lib64 $(NCCL_HOME)/lib /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/local/lib),$(call nccl_find_lib,$(NCCL_PIP)/lib))
+NCCL_OK       = $(and $(HAVE_NVCC),$(NCCL_INCDIR),$(NCCL_LIBDIR))
+comma        := ,
+CUDART_LIBS   = $(if $(HAVE_NVCC),-L$(CUDA_HOME)/lib64 -Wl$(comma)-rpath$(comma)$(CUDA_HOME)/lib64 -lcudart) -lstdc++
+NCCL_LIBS     = $(if $(NCCL_OK),-L$(NCCL_LIBDIR) -Wl$(comma)-rpath$(comma)$(NCCL_LIBDIR) $(if $(wildcard $(NCCL_LIBDIR)/libnccl.so),-lnccl,-l:libnccl.so.2))
+PEER_DEFS_cub_reduce =
+PEER_DEFS_nccl_peer  = $(if $(NCCL_OK),-I$(NCCL_INCDIR),-DBENCH_NO_NCCL='"nccl.h/libnccl not found (NCCL_HOME=$(NCCL_HOME): set NCCL_HOME or NCCL_INCDIR and NCCL_LIBDIR)"')
+$(BUILD)/peers:
+	mkdir -p $@
+# build/peers/<peer>.cfg holds the peer's build configuration and changes only with it, so a
+# new ARCH, nvcc or NCCL rebuilds the peer.
+peer_neq      = $(if $(subst x$(1),,x$(2))$(subst x$(2),,x$(1)),1)
+PEER_CFG      = $(HAVE_NVCC) $(PEER_ARCH) $(PEER_DEFS_$*) $(if $(filter nccl_peer,$*),$(NCCL_LIBS))
+$(BUILD)/peers/%.cfg: FORCE | $(BUILD)/peers
+	$(if $(call peer_neq,$(PEER_CFG),$(file < $@)),$(file > $@,$(PEER_CFG)))
+FORCE:
+.PHONY: FORCE
+.PRECIOUS: $(BUILD)/peers/%.cfg
+$(BUILD)/peers/%.o: bench/peers/%.cu bench/peers/peers.h $(BUILD)/peers/%.cfg | $(BUILD)/peers
+ifneq ($(HAVE_NVCC),)
+	$(NVCC) -O3 -std=c++17 -arch=$(PEER_ARCH) -Ibench/peers $(PEER_DEFS_$*) -c -o $@ $<
+else
+	@echo "note: $(NVCC) not found: $@ is a stub (its baseline is skipped at run time)"
+	$(CXX) -x c++ -std=c++17 -O2 -Ibench/peers -DBENCH_PEER_STUB='"no nvcc at build time"' \
+	  -DBENCH_NO_NCCL='"no nvcc at build time"' -c -o $@ $<
+endif
+
+
+$(BUILD)/bench_reduce: bench/reduce.c bench/bench_util.h bench/peers/peers.h $(BUILD)/mgpu.o \
+                       $(BUILD)/peers/cub_reduce.o | $(BUILD)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 $(BENCH_CFLAGS) -I. -o $@ $< $(BUILD)/mgpu.o \
+	  $(BUILD)/peers/cub_reduce.o $(LIBS) -lm $(BENCH_LIBS) $(CUDART_LIBS)
+$(BUILD)/bench_collectives: bench/collectives.c bench/bench_util.h bench/peers/peers.h $(BUILD)/mgpu.o \
+                            $(BUILD)/peers/nccl_peer.o | $(BUILD)
+	@$(if $(NCCL_OK),true,echo "note: no NCCL peer (nvcc: $(or $(HAVE_NVCC),missing); nccl.h: $(or $(NCCL_INCDIR),not found); libnccl: $(or $(NCCL_LIBDIR),not found); NCCL_HOME=$(NCCL_HOME)): bench_collectives measures mgpu only")
+	$(CC) $(CFLAGS) $(WARN) -std=c99 $(BENCH_CFLAGS) -I. -o $@ $< $(BUILD)/mgpu.o \
+	  $(BUILD)/peers/nccl_peer.o $(LIBS) -lm $(BENCH_LIBS) $(CUDART_LIBS) $(NCCL_LIBS)
 
 clean:
 	rm -rf $(BUILD)

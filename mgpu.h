@@ -310,6 +310,236 @@ MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, 
 /* Writes v, v+1, v+2, ... to out[0..n). */
 MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_stream stream);
 
+/* ---------------------------------------------------------------- reductions */
+#define MGPU_HAS_REDUCE 1                /* this mgpu.h has mgpu_reduce_async and friends */
+typedef enum mgpu_dtype { MGPU_F32 = 1, MGPU_F64, MGPU_I32, MGPU_U32, MGPU_I64, MGPU_U64 } mgpu_dtype;
+typedef enum mgpu_op { MGPU_OP_SUM = 1, MGPU_OP_MIN, MGPU_OP_MAX } mgpu_op;
+/* Bytes per element: 4 (F32, I32, U32) or 8 (F64, I64, U64); 0 for an unknown dtype. */
+MGPU_API size_t mgpu_dtype_size(mgpu_dtype t);
+
+/* Reduces the n elements at src to one value of the same type, written to result, in order
+   on the stream (NULL: the current device's default stream), on the stream's device, CPU
+   or CUDA. Every op works on every dtype, with the same rules on every device:
+   - F32 sum: each element is widened to double and accumulated in double (per thread and
+     up the tree); the total is rounded to float once. F64 sum: double, tree order (the
+     CPU device sums pairwise). No floating-point atomics: a sum is the same bits on every
+     run on one device, as its order depends only on n, the device's multiprocessor count
+     and src's address modulo 16 (CPU device: on n). Different devices agree to about
+     1e-7 relative for F32, and to the rounding of the summation order for F64.
+   - Integer sums wrap modulo 2^32 or 2^64 (I32/I64: two's complement).
+   - Float min/max: NaN if any element is NaN (which NaN is unspecified); -0 counts as
+     less than +0, so min over {-0, +0} is -0 and max is +0 whatever the order.
+   - n = 0 gives the identity: 0 for sum; +inf / -inf for float min / max; the type's
+     largest / smallest value for integer min / max.
+   src: memory the stream's device can read (its own, pinned, managed, or a peer's after
+   mgpu_enable_peer_access; the CPU device reads host memory); NULL allowed when n = 0.
+   src must be aligned to the element size.
+   result: one element (any alignment) anywhere mgpu can copy to. On a CUDA stream the
+   kernel writes it directly when it is aligned and is the device's memory (or a peer's
+   with access enabled), pinned (mgpu_malloc_host) or managed memory; other memory gets it
+   by a copy on the stream, and for pageable host memory that copy (cuMemcpyAsync) makes
+   this call wait.
+   Errors (nothing written, nothing allocated): MGPU_ERROR_INVALID_ARGUMENT for a NULL
+   result, a NULL src with n > 0, an unknown dtype ("unknown dtype") or op ("unknown op"),
+   a misaligned src, or a buffer that runs past its allocation; SIZE_OVERFLOW when
+   n * element size overflows size_t; WRONG_DEVICE when src is memory of a device the
+   stream's device cannot read; INVALID_POINTER for host memory a GPU cannot read.
+   GPU: one launch of at most 4 blocks of 256 threads per multiprocessor, 16-byte loads;
+   the last block combines the per-block partials. A stream that reduces more than one
+   block's work (4096 4-byte or 2048 8-byte elements), or into memory that needs the copy,
+   keeps a small workspace (8 bytes per block plus 512 bytes of device memory, and 256
+   pinned bytes for mgpu_reduce into pageable memory) for its later calls, freed at
+   mgpu_shutdown or lazily once the stream is destroyed. Streams may reduce concurrently.
+   CPU devices reduce at once, in the calling thread. */
+MGPU_API mgpu_result mgpu_reduce_async(const void *src, size_t n, mgpu_dtype t, mgpu_op op,
+                                       void *result, mgpu_stream stream);
+/* mgpu_reduce_async, then waits for the stream: result_host (any memory, as above) holds
+   the value on return. Into pageable host memory it goes through pinned memory. */
+MGPU_API mgpu_result mgpu_reduce(const void *src, size_t n, mgpu_dtype t, mgpu_op op,
+                                 void *result_host, mgpu_stream stream);
+/* y[i] = op(y[i], x[i]) for i < n, in order on the stream's device: the step of a
+   cross-device reduction. Float sums are one IEEE addition in the element type, so every
+   device gives the same bits; integer sums wrap; min/max as mgpu_reduce_async (NaN
+   propagates, -0 < +0). x may be another device's memory once the stream's device has
+   peer access to it (mgpu_enable_peer_access). x and y must be aligned to the element
+   size and must not overlap unless x == y. n = 0 does nothing. Errors as for
+   mgpu_reduce_async (NULL x or y with n > 0: INVALID_ARGUMENT). */
+MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_dtype t, mgpu_op op,
+                                        mgpu_stream stream);
+/* ---------------------------------------------------------------- multi-device operations
+   Splitting work over devices, reductions over several devices, broadcast, scatter/gather
+   and all-reduce. They work on CUDA and CPU devices alike (on CPU devices memory is host
+   memory, peer copies are memcpy and the work runs at once in the calling thread).
+
+   Device lists: `devs, ndev`. devs NULL with ndev 0 means every device of the default
+   backend (0..mgpu_device_count()-1); devs NULL with ndev > 0 means devices 0..ndev-1 (as
+   mgpu_run_on_devices). A device may appear once: a repeat is MGPU_ERROR_INVALID_ARGUMENT.
+   Per-device arrays (bufs, counts, streams, ...) are indexed like the device list.
+
+   Streams: the _async calls take one stream per device (`streams` NULL, or an entry NULL,
+   means that device's default stream; streams[i] must be a stream of device i, else
+   MGPU_ERROR_WRONG_DEVICE). The operation is ordered after the work already queued on
+   every streams[i], and work queued on streams[i] afterwards sees the result on device i.
+   Between those points the operation may use mgpu's own streams, events and pool scratch.
+   The calls without _async are ordered after all work queued on the devices involved (like
+   mgpu_memcpy) and return when the operation is complete.
+
+   Buffers: a buffer for device d must be memory of d (mgpu_malloc / mgpu_malloc_async on
+   d, or memory the CUDA runtime allocated on d); another device's memory is
+   MGPU_ERROR_WRONG_DEVICE, host memory a GPU cannot reach MGPU_ERROR_INVALID_POINTER, a
+   size past the end of the allocation MGPU_ERROR_INVALID_ARGUMENT. For a CUDA device,
+   pinned (mgpu_malloc_host) and managed memory are accepted too; for a CPU device any host
+   memory is. Buffers of one call must not overlap.
+
+   Types and operations: every mgpu_dtype with MGPU_OP_SUM, MGPU_OP_MIN and MGPU_OP_MAX,
+   by the rules of mgpu_reduce_async / mgpu_combine_async (integer sums wrap; float min/max
+   propagate NaN and order -0 < +0; the reduction of zero elements is the identity). An
+   unknown dtype or op is MGPU_ERROR_INVALID_ARGUMENT, as there. Buffers of typed
+   operations must be aligned to the element size.
+
+   Determinism: for the same inputs, device list, split and tuning every result here is
+   bit-identical from run to run; each operation documents its combination order.
+
+   Thread safety: the calls may come from any thread. They share mgpu's internal streams
+   and events, so their enqueueing is serialized (one call at a time): two threads calling
+   _async operations at once wait for each other's enqueueing, not for each other's GPU
+   work; mgpu_reduce_multi and mgpu_reduce_resident hold the turn until they return.
+
+   Errors: a rejected call (bad argument, device, type, size or buffer) changes nothing and
+   leaves nothing allocated. A failure after work was queued (a driver error) leaves the
+   destination buffers unspecified. */
+
+/* ---- work splitting */
+typedef enum mgpu_split_strategy {
+    MGPU_SPLIT_EVEN = 1,                /* equal shares */
+    MGPU_SPLIT_WEIGHTED = 2,            /* shares proportional to weights */
+    MGPU_SPLIT_MEMORY_AWARE = 3         /* weighted, and no device gets more than fits in its free memory */
+} mgpu_split_strategy;
+
+/* Elements [offset, offset + count) of the whole go to `device`. */
+typedef struct mgpu_range {
+    mgpu_device device;
+    size_t offset;
+    size_t count;                       /* may be 0 */
+} mgpu_range;
+
+/* Splits n elements over the devices into contiguous ranges, one per device in list order:
+   out[i].device = devs[i], out[0].offset = 0, out[i + 1].offset = out[i].offset +
+   out[i].count, and the counts add up to n. Every offset is a multiple of align (0 or 1:
+   no alignment), so every count is a multiple of align except where the range reaches n.
+   `out` holds one entry per device (mgpu_device_count() entries for devs NULL, ndev 0).
+     EVEN          counts differ by at most align; earlier devices get the extra.
+     WEIGHTED      counts proportional to weights[i] (>= 0, finite, not all 0), or to each
+                   device's mgpu_device_info.throughput_weight when weights is NULL (equal
+                   weights if those are unknown). Pass measured rates (elements/s of your
+                   kernel per device) for mixed devices. Largest-remainder rounding in units
+                   of align, ties to earlier devices: deterministic.
+     MEMORY_AWARE  as WEIGHTED, but device i never gets more than
+                   floor(free_memory_i / elem_bytes) elements rounded down to a multiple of
+                   align (free memory as mgpu_device_info_get reports it now); what a full
+                   device cannot take goes to the others by weight. MGPU_ERROR_OUT_OF_MEMORY
+                   when the devices together cannot hold n elements. elem_bytes: the device
+                   bytes one element needs (inputs, outputs, scratch), > 0.
+   elem_bytes is ignored by EVEN and WEIGHTED. Errors: out NULL or a bad weight,
+   strategy or elem_bytes: MGPU_ERROR_INVALID_ARGUMENT; unknown device:
+   MGPU_ERROR_INVALID_DEVICE. */
+MGPU_API mgpu_result mgpu_split(size_t n, const mgpu_device *devs, int ndev, mgpu_split_strategy strategy,
+                                const double *weights, size_t elem_bytes, size_t align, mgpu_range *out);
+
+/* ---- reductions over several devices */
+/* Reduces the host array src[0..n) over several devices into *result (host memory, one
+   element of type t). Each device reduces its range (ranges NULL: mgpu_split WEIGHTED over
+   the devices) in chunks of mgpu_collective_tuning.chunk_bytes: per device, a host thread
+   copies chunk k+1 into one of two pinned buffers and the copy engine moves it to the GPU
+   while the GPU reduces chunk k into a per-chunk partial in device memory; when src is
+   pinned (mgpu_malloc_host) or managed the chunks are copied straight from it. CPU devices
+   reduce their range in place, in parallel threads. The partials (device order, then chunk
+   order) are combined on the host by a pairwise tree: float sums are accurate and the
+   result is identical run to run for the same n, ranges and chunk size.
+   ranges, when given, holds one range per device (ranges[i].device == the i-th device)
+   that together tile [0, n) in order, as mgpu_split returns. src may be any host memory
+   (pageable, pinned, managed or a CPU device's); device memory of a GPU is
+   MGPU_ERROR_INVALID_POINTER (use mgpu_reduce on its device). Synchronous: returns when
+   *result is written. */
+MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
+                                       const mgpu_device *devs, int ndev, const mgpu_range *ranges);
+
+/* Reduces buffers already resident on several devices: bufs[i] holds counts[i] elements on
+   device i (counts[i] may be 0, and bufs[i] NULL then). Each device reduces its own buffer
+   on streams[i] (ordered after the work already there), all in parallel; the per-device
+   results are combined on the host by a pairwise tree in device order into *result (host
+   memory). Returns when *result is written. */
+MGPU_API mgpu_result mgpu_reduce_resident(const void *const *bufs, const size_t *counts, mgpu_dtype t, mgpu_op op,
+                                          void *result, const mgpu_device *devs, int ndev, const mgpu_stream *streams);
+
+/* ---- broadcast, scatter, gather */
+/* Copies `bytes` from bufs[root] (root: an index into the device list) into every other
+   bufs[i]. A pipelined chain, not a star: root -> next -> next ... in list order from root
+   (wrapping), in chunks; device i forwards chunk k to device i+1 while chunk k+1 arrives,
+   so each device sends and receives the data once and the time is about
+   bytes / (slowest link bandwidth) plus one chunk per hop. Each hop takes mgpu_copy_peer's
+   path (direct P2P, or staged through pinned host memory where a pair has no peer access).
+   bufs[root] is not written. */
+MGPU_API mgpu_result mgpu_broadcast_async(void *const *bufs, size_t bytes, int root, const mgpu_device *devs,
+                                          int ndev, const mgpu_stream *streams);
+MGPU_API mgpu_result mgpu_broadcast(void *const *bufs, size_t bytes, int root, const mgpu_device *devs, int ndev);
+
+/* Scatter: for each i < nranges, copies elements [ranges[i].offset, +count) of src (host
+   memory or any device's memory) into dsts[i], memory of ranges[i].device. Gather: the
+   reverse, from srcs[i] into dst. Ranges usually come from mgpu_split; they need not tile
+   anything, and a device may appear in several. elem_bytes: bytes per element, > 0. The
+   copy for range i runs on streams[i] (a stream of ranges[i].device; NULL: its default
+   stream); when src (dst) is memory of another GPU, the _async calls do not order against
+   that GPU's streams: make sure its data is ready (its writes done) first. dsts[i] / srcs[i]
+   may be NULL where ranges[i].count is 0. */
+MGPU_API mgpu_result mgpu_scatter_async(const void *src, size_t elem_bytes, const mgpu_range *ranges, int nranges,
+                                        void *const *dsts, const mgpu_stream *streams);
+MGPU_API mgpu_result mgpu_scatter(const void *src, size_t elem_bytes, const mgpu_range *ranges, int nranges,
+                                  void *const *dsts);
+MGPU_API mgpu_result mgpu_gather_async(void *dst, size_t elem_bytes, const mgpu_range *ranges, int nranges,
+                                       const void *const *srcs, const mgpu_stream *streams);
+MGPU_API mgpu_result mgpu_gather(void *dst, size_t elem_bytes, const mgpu_range *ranges, int nranges,
+                                 const void *const *srcs);
+
+/* ---- all-reduce */
+/* In place: afterwards every bufs[i][0..n) holds op over all devices of the elements at
+   that index, and the buffers are bit-identical across devices.
+   Algorithm (direct reduce-scatter + all-gather, chosen for all-to-all NVLink/NVSwitch and
+   correct everywhere): [0, n) is split evenly into one slice per device (boundaries at
+   multiples of 256 bytes) and each slice into chunks. Device r owns slice r: for each chunk
+   it folds in the other devices' chunks in the fixed order r+1, r+2, ..., r+ndev-1 (mod
+   ndev; list indices), so element e of slice r is
+       op(...op(op(b_r[e], b_{r+1}[e]), b_{r+2}[e])..., b_{r+ndev-1}[e])
+   computed on device r only; then device r copies the finished chunk into every other
+   device's buffer (in the order r+1, r+2, ...) while it reduces the next chunk. At every
+   step each device reads from a different peer and writes to a different peer, so all
+   links carry traffic in both directions; each device receives (and sends) 2(ndev-1)/ndev
+   of the buffer, the minimum, as a ring would.
+   Where device r has peer access to device p (all pairs on NVLink), r's combine kernel
+   reads p's chunk directly over the link; elsewhere (no P2P, a CPU/GPU pair, or
+   mgpu_collective_tuning.allreduce_copy set) the chunk is first copied into r's pool
+   scratch (two chunks, double-buffered with the reduction) by mgpu_copy_peer's path.
+   Result copies take mgpu_copy_peer's path (direct or staged). Scratch: at most two chunks
+   per device that needs it, from its pool, freed (stream-ordered) before the call ends. */
+MGPU_API mgpu_result mgpu_allreduce_async(void *const *bufs, size_t n, mgpu_dtype t, mgpu_op op,
+                                          const mgpu_device *devs, int ndev, const mgpu_stream *streams);
+MGPU_API mgpu_result mgpu_allreduce(void *const *bufs, size_t n, mgpu_dtype t, mgpu_op op,
+                                    const mgpu_device *devs, int ndev);
+
+/* ---- tuning (process-wide; zero fields mean the defaults) */
+typedef struct mgpu_collective_tuning {
+    /* Pipeline chunk in bytes. 0: chosen per call -- all-reduce: about 8 chunks per slice,
+       4..64 MiB; broadcast: about 32 chunks, 4..64 MiB; mgpu_reduce_multi: 16 MiB. A
+       non-zero value (>= 256) is used as given by all three. Float sums of
+       mgpu_reduce_multi depend on it (the per-chunk partials). */
+    size_t chunk_bytes;
+    /* 1: all-reduce always copies peer chunks into local scratch with the copy engine and
+       combines locally; 0: combine kernels read peer memory directly where they can. */
+    int allreduce_copy;
+} mgpu_collective_tuning;
+/* NULL restores the defaults. Affects calls made afterwards. */
+MGPU_API mgpu_result mgpu_collective_tuning_set(const mgpu_collective_tuning *tuning);
+MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning);
 #ifdef __cplusplus
 }
 #endif
@@ -2423,7 +2653,7 @@ static mgpu_result mgpu__check_buffer(const char *fn, const char *what, const vo
     w = mgpu__locate(p);
     MGPU__TRY(mgpu__check_range(fn, what, &w, p, bytes));
     if (mgpu__is_cuda(dev)) {
-        if (w.kind == MGPU__ALLOC_HOST || w.kind == MGPU__ALLOC_MANAGED) return MGPU_SUCCESS;
+        if (w.kind == MGPU__ALLOC_HOST || (w.kind == MGPU__ALLOC_MANAGED && w.cuda)) return MGPU_SUCCESS;
         if (!w.cuda) return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%s is host memory a GPU cannot reach "
                                        "(use mgpu_malloc, mgpu_malloc_host or mgpu_malloc_managed)", what);
         if (w.dev != dev && !MGPU__LOAD(mgpu__g.peer_on[dev][w.dev]))
@@ -2490,6 +2720,1407 @@ MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_str
     }
 }
 
+/* >>reductions ------------------------------------------------------------------
+   mgpu_reduce_async / mgpu_reduce / mgpu_combine_async. CPU devices run the portable C
+   below; CUDA devices run mgpu_reduce_<op>_<dtype> / mgpu_combine_<op>_<dtype> from
+   mgpu_kernels.cu, looked up by name in the built-in module (cached per init cycle).
+
+   GPU reduce: one launch of `grid` blocks of MGPU__RED_BLOCK threads, grid a function of n
+   and the device only (so float sums are deterministic). With more than one block, each
+   block writes a partial to the stream's workspace and the last block to take a ticket
+   from the workspace's counter combines the partials in index order and resets the
+   counter. A workspace belongs to one stream: work on one stream runs in order, so a
+   stream never overlaps itself, and different streams never share one. */
+#define MGPU__RED_BLOCK 256u           /* = MGPU_RED_BLOCK in mgpu_kernels.cu */
+#define MGPU__RED_PER_SM 4u            /* = MGPU_RED_MIN_BLOCKS: the whole grid is resident */
+#define MGPU__RED_UNROLL 4u            /* = MGPU_RED_UNROLL: 16-byte loads per thread per step */
+#define MGPU__COMBINE_PER_SM 8u        /* combine: at most this many blocks per multiprocessor */
+#define MGPU__RED_SWEEP 8              /* workspaces on a device before dead streams' are freed */
+#define MGPU__RED_SLOT 256u            /* counter and scratch result: one 256-byte slot each */
+
+static const char *const mgpu__dtype_name[7] = { "?", "f32", "f64", "i32", "u32", "i64", "u64" };
+static const char *const mgpu__op_name[4] = { "?", "sum", "min", "max" };
+
+MGPU_API size_t mgpu_dtype_size(mgpu_dtype t)
+{
+    switch (t) {
+    case MGPU_F32: case MGPU_I32: case MGPU_U32: return 4;
+    case MGPU_F64: case MGPU_I64: case MGPU_U64: return 8;
+    }
+    return 0;
+}
+
+/* ---- the CPU device: the same rules as the kernels, in portable C */
+static float mgpu__f32_of(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
+static uint32_t mgpu__f32_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
+static double mgpu__f64_of(uint64_t u) { double f; memcpy(&f, &u, sizeof f); return f; }
+static uint64_t mgpu__f64_bits(double f) { uint64_t u; memcpy(&u, &f, sizeof u); return u; }
+
+/* NaN if either is NaN (a + b is then NaN); -0 < +0: equal operands merge bitwise, which
+   only changes the pair {-0, +0}. Commutative and associative, so order-independent. */
+static float mgpu__min_f32(float a, float b)
+{
+    if (a < b) return a;
+    if (b < a) return b;
+    return a == b ? mgpu__f32_of(mgpu__f32_bits(a) | mgpu__f32_bits(b)) : a + b;
+}
+static float mgpu__max_f32(float a, float b)
+{
+    if (a > b) return a;
+    if (b > a) return b;
+    return a == b ? mgpu__f32_of(mgpu__f32_bits(a) & mgpu__f32_bits(b)) : a + b;
+}
+static double mgpu__min_f64(double a, double b)
+{
+    if (a < b) return a;
+    if (b < a) return b;
+    return a == b ? mgpu__f64_of(mgpu__f64_bits(a) | mgpu__f64_bits(b)) : a + b;
+}
+static double mgpu__max_f64(double a, double b)
+{
+    if (a > b) return a;
+    if (b > a) return b;
+    return a == b ? mgpu__f64_of(mgpu__f64_bits(a) & mgpu__f64_bits(b)) : a + b;
+}
+
+/* Pairwise sums in double: halves split on 256-element boundaries down to leaves of at
+   most 1024 elements, each summed with four accumulators. */
+static double mgpu__sum_f32_cpu(const float *x, size_t n)
+{
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    size_t i;
+    if (n > 1024) {
+        size_t h = (n / 2) & ~(size_t)255;
+        return mgpu__sum_f32_cpu(x, h) + mgpu__sum_f32_cpu(x + h, n - h);
+    }
+    for (i = 0; i + 4 <= n; i += 4) {
+        a0 += (double)x[i]; a1 += (double)x[i + 1]; a2 += (double)x[i + 2]; a3 += (double)x[i + 3];
+    }
+    for (; i < n; i++) a0 += (double)x[i];
+    return (a0 + a1) + (a2 + a3);
+}
+static double mgpu__sum_f64_cpu(const double *x, size_t n)
+{
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    size_t i;
+    if (n > 1024) {
+        size_t h = (n / 2) & ~(size_t)255;
+        return mgpu__sum_f64_cpu(x, h) + mgpu__sum_f64_cpu(x + h, n - h);
+    }
+    for (i = 0; i + 4 <= n; i += 4) { a0 += x[i]; a1 += x[i + 1]; a2 += x[i + 2]; a3 += x[i + 3]; }
+    for (; i < n; i++) a0 += x[i];
+    return (a0 + a1) + (a2 + a3);
+}
+
+static void mgpu__red_cpu_f32(const void *src, size_t n, mgpu_op op, void *out)
+{
+    const float *x = (const float *)src;
+    float r;
+    size_t i;
+    if (op == MGPU_OP_SUM) {
+        r = (float)mgpu__sum_f32_cpu(x, n);
+    } else if (op == MGPU_OP_MIN) {
+        r = mgpu__f32_of(0x7f800000u);
+        for (i = 0; i < n; i++) r = mgpu__min_f32(r, x[i]);
+    } else {
+        r = mgpu__f32_of(0xff800000u);
+        for (i = 0; i < n; i++) r = mgpu__max_f32(r, x[i]);
+    }
+    memcpy(out, &r, sizeof r);
+}
+static void mgpu__red_cpu_f64(const void *src, size_t n, mgpu_op op, void *out)
+{
+    const double *x = (const double *)src;
+    double r;
+    size_t i;
+    if (op == MGPU_OP_SUM) {
+        r = mgpu__sum_f64_cpu(x, n);
+    } else if (op == MGPU_OP_MIN) {
+        r = mgpu__f64_of(0x7ff0000000000000ull);
+        for (i = 0; i < n; i++) r = mgpu__min_f64(r, x[i]);
+    } else {
+        r = mgpu__f64_of(0xfff0000000000000ull);
+        for (i = 0; i < n; i++) r = mgpu__max_f64(r, x[i]);
+    }
+    memcpy(out, &r, sizeof r);
+}
+/* Integers: sums in the unsigned type of the same width (wrapping), stored bit for bit. */
+#define MGPU__RED_CPU_INT(name, T, U, TMIN, TMAX) \
+static void name(const void *src, size_t n, mgpu_op op, void *out) \
+{ \
+    const T *x = (const T *)src; \
+    size_t i; \
+    if (op == MGPU_OP_SUM) { \
+        U s = 0; \
+        for (i = 0; i < n; i++) s = (U)(s + (U)x[i]); \
+        memcpy(out, &s, sizeof s); \
+    } else { \
+        T r = op == MGPU_OP_MIN ? (TMAX) : (TMIN); \
+        if (op == MGPU_OP_MIN) { for (i = 0; i < n; i++) if (x[i] < r) r = x[i]; } \
+        else { for (i = 0; i < n; i++) if (x[i] > r) r = x[i]; } \
+        memcpy(out, &r, sizeof r); \
+    } \
+}
+MGPU__RED_CPU_INT(mgpu__red_cpu_i32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
+MGPU__RED_CPU_INT(mgpu__red_cpu_u32, uint32_t, uint32_t, 0u, UINT32_MAX)
+MGPU__RED_CPU_INT(mgpu__red_cpu_i64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
+MGPU__RED_CPU_INT(mgpu__red_cpu_u64, uint64_t, uint64_t, (uint64_t)0, UINT64_MAX)
+#undef MGPU__RED_CPU_INT
+
+static void mgpu__combine_cpu_f32(void *yv, const void *xv, size_t n, mgpu_op op)
+{
+    float *y = (float *)yv;
+    const float *x = (const float *)xv;
+    size_t i;
+    if (op == MGPU_OP_SUM) { for (i = 0; i < n; i++) y[i] = y[i] + x[i]; }
+    else if (op == MGPU_OP_MIN) { for (i = 0; i < n; i++) y[i] = mgpu__min_f32(y[i], x[i]); }
+    else { for (i = 0; i < n; i++) y[i] = mgpu__max_f32(y[i], x[i]); }
+}
+static void mgpu__combine_cpu_f64(void *yv, const void *xv, size_t n, mgpu_op op)
+{
+    double *y = (double *)yv;
+    const double *x = (const double *)xv;
+    size_t i;
+    if (op == MGPU_OP_SUM) { for (i = 0; i < n; i++) y[i] = y[i] + x[i]; }
+    else if (op == MGPU_OP_MIN) { for (i = 0; i < n; i++) y[i] = mgpu__min_f64(y[i], x[i]); }
+    else { for (i = 0; i < n; i++) y[i] = mgpu__max_f64(y[i], x[i]); }
+}
+#define MGPU__COMBINE_CPU_INT(name, T, U) \
+static void name(void *yv, const void *xv, size_t n, mgpu_op op) \
+{ \
+    T *y = (T *)yv; \
+    const T *x = (const T *)xv; \
+    size_t i; \
+    if (op == MGPU_OP_SUM) { \
+        for (i = 0; i < n; i++) { U s = (U)((U)y[i] + (U)x[i]); memcpy(&y[i], &s, sizeof s); } \
+    } else if (op == MGPU_OP_MIN) { \
+        for (i = 0; i < n; i++) if (x[i] < y[i]) y[i] = x[i]; \
+    } else { \
+        for (i = 0; i < n; i++) if (x[i] > y[i]) y[i] = x[i]; \
+    } \
+}
+MGPU__COMBINE_CPU_INT(mgpu__combine_cpu_i32, int32_t, uint32_t)
+MGPU__COMBINE_CPU_INT(mgpu__combine_cpu_u32, uint32_t, uint32_t)
+MGPU__COMBINE_CPU_INT(mgpu__combine_cpu_i64, int64_t, uint64_t)
+MGPU__COMBINE_CPU_INT(mgpu__combine_cpu_u64, uint64_t, uint64_t)
+#undef MGPU__COMBINE_CPU_INT
+
+typedef void (*mgpu__red_cpu_fn)(const void *src, size_t n, mgpu_op op, void *out);
+typedef void (*mgpu__combine_cpu_fn)(void *y, const void *x, size_t n, mgpu_op op);
+static const mgpu__red_cpu_fn mgpu__red_cpu[7] = {
+    NULL, mgpu__red_cpu_f32, mgpu__red_cpu_f64, mgpu__red_cpu_i32, mgpu__red_cpu_u32, mgpu__red_cpu_i64, mgpu__red_cpu_u64
+};
+static const mgpu__combine_cpu_fn mgpu__combine_cpu[7] = {
+    NULL, mgpu__combine_cpu_f32, mgpu__combine_cpu_f64, mgpu__combine_cpu_i32, mgpu__combine_cpu_u32,
+    mgpu__combine_cpu_i64, mgpu__combine_cpu_u64
+};
+
+/* ---- CUDA devices: kernels and per-stream workspaces */
+/* Device memory: [ticket counter | partials (8 bytes x max grid) | scratch result]. */
+typedef struct mgpu__red_ws {
+    struct mgpu__red_ws *next;
+    mgpu_stream stream;                /* the stream served; with cu and dev, the key (a */
+    mgpu__CUstream cu;                 /* destroyed stream's address may come back)     */
+    mgpu_device dev;
+    unsigned char *mem;                /* mgpu allocation on dev: mgpu_shutdown frees it */
+    void *pinned;                      /* MGPU__RED_SLOT pinned bytes, made on first need */
+    pthread_mutex_t lock;              /* holds a launch and the copy of its result together */
+} mgpu__red_ws;
+
+static pthread_mutex_t mgpu__red_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    unsigned generation;               /* mgpu__g.generation the contents belong to */
+    mgpu__red_ws *ws;
+    mgpu_kernel kernel[2][6][3];       /* [combine][dtype - 1][op - 1] */
+} mgpu__red;
+
+/* Drops what an earlier init cycle left (its memory went with mgpu_shutdown). Caller holds
+   mgpu__red_lock. */
+static void mgpu__red_sync_locked(void)
+{
+    if (mgpu__red.generation == mgpu__g.generation) return;
+    while (mgpu__red.ws) {
+        mgpu__red_ws *w = mgpu__red.ws;
+        mgpu__red.ws = w->next;
+        pthread_mutex_destroy(&w->lock);
+        free(w);
+    }
+    memset(mgpu__red.kernel, 0, sizeof mgpu__red.kernel);
+    mgpu__red.generation = mgpu__g.generation;
+}
+
+static mgpu_result mgpu__red_kernel(const char *fn, int combine, mgpu_dtype t, mgpu_op op, mgpu_kernel *out)
+{
+    char name[64];
+    mgpu_kernel k = NULL;
+    mgpu_result r;
+    if (!mgpu__g.builtin)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
+    pthread_mutex_lock(&mgpu__red_lock);
+    mgpu__red_sync_locked();
+    k = mgpu__red.kernel[combine][t - 1][op - 1];
+    pthread_mutex_unlock(&mgpu__red_lock);
+    if (k) { *out = k; return MGPU_SUCCESS; }
+    snprintf(name, sizeof name, "mgpu_%s_%s_%s", combine ? "combine" : "reduce", mgpu__op_name[op], mgpu__dtype_name[t]);
+    r = mgpu_module_kernel(mgpu__g.builtin, name, &k);     /* outside the lock: it may load the module */
+    if (r != MGPU_SUCCESS) {
+        char why[sizeof mgpu__tls_error];
+        snprintf(why, sizeof why, "%s", mgpu__tls_error);
+        return mgpu__fail(r, fn, "%s%s", why, r == MGPU_ERROR_NOT_FOUND ?
+                          " (kernels_fatbin.h is older than mgpu.h: run make kernels)" : "");
+    }
+    pthread_mutex_lock(&mgpu__red_lock);
+    mgpu__red_sync_locked();
+    if (!mgpu__red.kernel[combine][t - 1][op - 1]) mgpu__red.kernel[combine][t - 1][op - 1] = k;
+    else k = mgpu__red.kernel[combine][t - 1][op - 1];    /* another thread won; ours stays in the module */
+    pthread_mutex_unlock(&mgpu__red_lock);
+    *out = k;
+    return MGPU_SUCCESS;
+}
+
+/* The largest reduce grid on dev, and the grid for n elements of `size` bytes. */
+static size_t mgpu__red_cap(mgpu_device dev)
+{
+    int sms = mgpu__g.dev[dev].info.multiprocessors;
+    return (size_t)(sms > 0 ? sms : 1) * MGPU__RED_PER_SM;
+}
+static unsigned mgpu__red_grid(size_t n, size_t size, mgpu_device dev)
+{
+    size_t per_block = MGPU__RED_BLOCK * MGPU__RED_UNROLL * (16 / size), cap = mgpu__red_cap(dev);
+    size_t blocks = n / per_block + (n % per_block != 0);
+    if (blocks < 1) blocks = 1;
+    return (unsigned)(blocks < cap ? blocks : cap);
+}
+static size_t mgpu__red_scratch_offset(mgpu_device dev)
+{
+    return MGPU__RED_SLOT + ((mgpu__red_cap(dev) * 8 + MGPU__RED_SLOT - 1) & ~(size_t)(MGPU__RED_SLOT - 1));
+}
+
+static void mgpu__red_ws_free(mgpu__red_ws *w)
+{
+    mgpu_free(w->mem);
+    if (w->pinned) mgpu_free_host(w->pinned);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+}
+
+/* Whether the stream a workspace serves still exists. */
+static int mgpu__red_alive(const mgpu__red_ws *w)
+{
+    const mgpu__list *l;
+    int alive = 0;
+    if (w->stream == &mgpu__g.dev[w->dev].default_stream) return 1;
+    pthread_mutex_lock(&mgpu__lock);
+    for (l = mgpu__g.streams.next; l != &mgpu__g.streams && !alive; l = l->next)
+        alive = (const struct mgpu_stream_t *)(const void *)l == w->stream && w->stream->cu == w->cu;
+    pthread_mutex_unlock(&mgpu__lock);
+    return alive;
+}
+
+/* A new workspace for stream s, its counter zeroed on s. Frees those of destroyed streams
+   first when the device has many (a destroyed stream was synchronized: nothing pending
+   uses them). Caller holds mgpu__red_lock. */
+static mgpu_result mgpu__red_ws_new(const char *fn, mgpu_stream s, mgpu__red_ws **out)
+{
+    mgpu__red_ws *w, **pp;
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    mgpu_result r;
+    void *mem = NULL;
+    int count = 0;
+    for (w = mgpu__red.ws; w; w = w->next) count += w->dev == s->dev;
+    if (count >= MGPU__RED_SWEEP)
+        for (pp = &mgpu__red.ws; *pp;) {
+            w = *pp;
+            if (w->dev == s->dev && !mgpu__red_alive(w)) { *pp = w->next; mgpu__red_ws_free(w); }
+            else pp = &w->next;
+        }
+    w = (mgpu__red_ws *)calloc(1, sizeof *w);
+    if (!w) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    r = mgpu__allocate(fn, s->dev, MGPU__ALLOC_DEVICE, mgpu__red_scratch_offset(s->dev) + MGPU__RED_SLOT, NULL, &mem);
+    if (r != MGPU_SUCCESS) { free(w); return r; }
+    r = mgpu__push(s->dev, &prev, fn);
+    if (r == MGPU_SUCCESS) {
+        e = mgpu__cu.cuMemsetD8Async(mgpu__dptr(mem), 0, MGPU__RED_SLOT, s->cu);
+        mgpu__pop(s->dev, prev);
+        if (e) r = mgpu__cuda_fail(e, fn, "cuMemsetD8Async", s->dev);
+    }
+    if (r != MGPU_SUCCESS) { mgpu_free(mem); free(w); return r; }
+    w->stream = s;
+    w->cu = s->cu;
+    w->dev = s->dev;
+    w->mem = (unsigned char *)mem;
+    pthread_mutex_init(&w->lock, NULL);
+    w->next = mgpu__red.ws;
+    mgpu__red.ws = w;
+    *out = w;
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__red_ws_get(const char *fn, mgpu_stream s, mgpu__red_ws **out)
+{
+    mgpu__red_ws *w;
+    mgpu_result r = MGPU_SUCCESS;
+    pthread_mutex_lock(&mgpu__red_lock);
+    mgpu__red_sync_locked();
+    for (w = mgpu__red.ws; w; w = w->next)
+        if (w->stream == s && w->cu == s->cu && w->dev == s->dev) break;
+    if (!w) r = mgpu__red_ws_new(fn, s, &w);
+    pthread_mutex_unlock(&mgpu__red_lock);
+    if (r == MGPU_SUCCESS) *out = w;
+    return r;
+}
+
+static mgpu_result mgpu__red_launch(const char *fn, mgpu_kernel k, size_t blocks, void **args, mgpu_stream s)
+{
+    mgpu_launch_dims d;
+    memset(&d, 0, sizeof d);
+    d.grid[0] = (unsigned)blocks;
+    d.grid[1] = d.grid[2] = 1;
+    d.block[0] = MGPU__RED_BLOCK;
+    d.block[1] = d.block[2] = 1;
+    return mgpu__launch(fn, k, &d, args, s);
+}
+
+/* The reduction on a CUDA stream; wr: where result is. */
+static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
+                                 const mgpu__where *wr, mgpu_stream s, int wait)
+{
+    size_t size = mgpu_dtype_size(t);
+    unsigned blocks = mgpu__red_grid(n, size, s->dev);
+    /* Memory the kernel can write (aligned): pinned, or device / managed memory this device
+       reaches. Anything else gets the value by a copy. */
+    int direct = (uintptr_t)result % size == 0 &&
+                 (wr->kind == MGPU__ALLOC_HOST ||
+                  (wr->cuda && (wr->kind == MGPU__ALLOC_MANAGED || wr->dev == s->dev ||
+                                MGPU__LOAD(mgpu__g.peer_on[s->dev][wr->dev]))));
+    mgpu__red_ws *w = NULL;
+    mgpu_kernel k = NULL;
+    mgpu_result r = MGPU_SUCCESS;
+    const void *a_src = src;
+    unsigned long long a_n = n;
+    void *a_partials = NULL, *a_counter = NULL, *a_out = result;
+    void *args[5];
+    args[0] = (void *)&a_src; args[1] = &a_n; args[2] = &a_partials; args[3] = &a_counter; args[4] = &a_out;
+    MGPU__TRY(mgpu__red_kernel(fn, 0, t, op, &k));
+    if (blocks > 1 || !direct) {
+        MGPU__TRY(mgpu__red_ws_get(fn, s, &w));
+        a_counter = w->mem;
+        a_partials = w->mem + MGPU__RED_SLOT;
+    }
+    if (direct) {
+        MGPU__TRY(mgpu__red_launch(fn, k, blocks, args, s));
+        return wait ? mgpu_stream_synchronize(s) : MGPU_SUCCESS;
+    }
+    pthread_mutex_lock(&w->lock);
+    if (wait && !wr->cuda) {
+        /* Pageable host memory: the kernel writes pinned memory, read after the sync. */
+        if (!w->pinned) r = mgpu__allocate(fn, s->dev, MGPU__ALLOC_HOST, MGPU__RED_SLOT, NULL, &w->pinned);
+        a_out = w->pinned;
+        if (r == MGPU_SUCCESS) r = mgpu__red_launch(fn, k, blocks, args, s);
+        if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s);
+        if (r == MGPU_SUCCESS) memcpy(result, w->pinned, size);
+        wait = 0;
+    } else {
+        /* Elsewhere (pageable memory, another GPU): the scratch slot, then a copy on s. */
+        a_out = w->mem + mgpu__red_scratch_offset(s->dev);
+        r = mgpu__red_launch(fn, k, blocks, args, s);
+        if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, result, a_out, size, 0, s);
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (r == MGPU_SUCCESS && wait) r = mgpu_stream_synchronize(s);
+    return r;
+}
+
+static mgpu_result mgpu__red_args(const char *fn, mgpu_dtype t, mgpu_op op)
+{
+    if (!mgpu_dtype_size(t))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown dtype %d: use MGPU_F32, MGPU_F64, MGPU_I32, "
+                          "MGPU_U32, MGPU_I64 or MGPU_U64", (int)t);
+    if ((int)op < (int)MGPU_OP_SUM || (int)op > (int)MGPU_OP_MAX)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown op %d: use MGPU_OP_SUM, MGPU_OP_MIN or MGPU_OP_MAX", (int)op);
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__red_aligned(const char *fn, const char *what, const void *p, size_t size)
+{
+    if ((uintptr_t)p % size)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s (%p) is not aligned to its %zu-byte elements", what, p, size);
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
+                                mgpu_stream stream, int wait)
+{
+    mgpu_stream s = NULL;
+    mgpu__where wr;
+    size_t size;
+    unsigned char value[8];
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(result, fn, "result is NULL");
+    MGPU__REQUIRE(src || !n, fn, "src is NULL and n > 0");
+    MGPU__TRY(mgpu__red_args(fn, t, op));
+    size = mgpu_dtype_size(t);
+    if (n > SIZE_MAX / size)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu elements of %zu bytes overflow size_t", n, size);
+    if (n) MGPU__TRY(mgpu__red_aligned(fn, "src", src, size));
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    if (n) MGPU__TRY(mgpu__check_buffer(fn, "src", src, n * size, s->dev));
+    wr = mgpu__locate(result);
+    if (wr.kind >= 0 && size > wr.size - ((uintptr_t)result - wr.base))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "result: %zu bytes run past the end of its allocation", size);
+    if (mgpu__is_cuda(s->dev)) return mgpu__red_gpu(fn, src, n, t, op, result, &wr, s, wait);
+    mgpu__red_cpu[t](src, n, op, value);
+    if (wr.cuda) return mgpu__copy_async(fn, result, value, size, 0, s);   /* synchronous from a CPU stream */
+    memcpy(result, value, size);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_reduce_async(const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result, mgpu_stream stream)
+{
+    return mgpu__reduce("mgpu_reduce_async", src, n, t, op, result, stream, 0);
+}
+
+MGPU_API mgpu_result mgpu_reduce(const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result_host, mgpu_stream stream)
+{
+    return mgpu__reduce("mgpu_reduce", src, n, t, op, result_host, stream, 1);
+}
+
+MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_dtype t, mgpu_op op, mgpu_stream stream)
+{
+    static const char *fn = "mgpu_combine_async";
+    mgpu_stream s = NULL;
+    size_t size, bytes;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE((y && x) || !n, fn, "y or x is NULL and n > 0");
+    MGPU__TRY(mgpu__red_args(fn, t, op));
+    size = mgpu_dtype_size(t);
+    if (n > SIZE_MAX / size)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu elements of %zu bytes overflow size_t", n, size);
+    bytes = n * size;
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    if (!n) return MGPU_SUCCESS;
+    MGPU__TRY(mgpu__red_aligned(fn, "y", y, size));
+    MGPU__TRY(mgpu__red_aligned(fn, "x", x, size));
+    if (x != y && (uintptr_t)x < (uintptr_t)y + bytes && (uintptr_t)y < (uintptr_t)x + bytes)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "x and y overlap (and are not the same array)");
+    MGPU__TRY(mgpu__check_buffer(fn, "y", y, bytes, s->dev));
+    MGPU__TRY(mgpu__check_buffer(fn, "x", x, bytes, s->dev));
+    if (!mgpu__is_cuda(s->dev)) {
+        mgpu__combine_cpu[t](y, x, n, op);
+        return MGPU_SUCCESS;
+    } else {
+        size_t per_block = MGPU__RED_BLOCK * (16 / size), blocks = n / per_block + (n % per_block != 0);
+        size_t cap = (size_t)(mgpu__g.dev[s->dev].info.multiprocessors > 0 ? mgpu__g.dev[s->dev].info.multiprocessors : 1)
+                     * MGPU__COMBINE_PER_SM;
+        mgpu_kernel k = NULL;
+        unsigned long long a_n = n;
+        void *args[3];
+        args[0] = &y; args[1] = (void *)&x; args[2] = &a_n;
+        MGPU__TRY(mgpu__red_kernel(fn, 1, t, op, &k));
+        return mgpu__red_launch(fn, k, blocks < cap ? blocks : cap, args, s);
+    }
+}
+/* >>collectives ---------------------------------------------------------------- */
+/* Internal state: per device two non-blocking streams, a few events and (for
+   mgpu_reduce_multi) two pinned staging buffers, made on first use and kept. They are made
+   like the user's (listed in mgpu__g.streams / events / allocs), so mgpu_shutdown releases
+   them; a new mgpu__g.generation tells this cache to forget them. */
+#define MGPU__COLL_MIB ((size_t)1 << 20)
+#define MGPU__COLL_HOST_CHUNK (16 * MGPU__COLL_MIB)       /* mgpu_reduce_multi */
+#define MGPU__COLL_ALIGN_BYTES 256      /* slice and chunk boundaries, for vector loads */
+#define MGPU__COLL_THREAD_BYTES ((size_t)1 << 20)  /* mgpu_reduce_multi: one thread per device above this */
+enum {
+    MGPU__EV_START, MGPU__EV_CHUNK, MGPU__EV_DONE, MGPU__EV_A0, MGPU__EV_A1, MGPU__EV_B0, MGPU__EV_B1,
+    MGPU__EV_ALLOC, MGPU__EV_COUNT
+};
+typedef struct mgpu__coll_dev {
+    mgpu_stream aux[2];
+    mgpu_event ev[MGPU__EV_COUNT];
+    void *pinned[2];
+    size_t pinned_bytes;
+} mgpu__coll_dev;
+static struct {
+    unsigned generation;
+    mgpu__coll_dev dev[MGPU_MAX_DEVICES];
+    mgpu_collective_tuning tuning;
+} mgpu__coll;
+/* Serializes the enqueueing of collectives (they share the streams and events above).
+   Taken before mgpu__lock, never while holding it. */
+static pthread_mutex_t mgpu__coll_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void mgpu__coll_enter(void)
+{
+    pthread_mutex_lock(&mgpu__coll_lock);
+    if (mgpu__coll.generation != mgpu__g.generation) {   /* released by mgpu_shutdown */
+        memset(mgpu__coll.dev, 0, sizeof mgpu__coll.dev);
+        mgpu__coll.generation = mgpu__g.generation;
+    }
+}
+static void mgpu__coll_leave(void) { pthread_mutex_unlock(&mgpu__coll_lock); }
+
+/* Internal stream i of device d: non-blocking; a CPU device's default stream. */
+static mgpu_result mgpu__coll_aux(mgpu_device d, int i, mgpu_stream *out, const char *fn)
+{
+    mgpu__coll_dev *c = &mgpu__coll.dev[d];
+    if (!mgpu__is_cuda(d)) { *out = &mgpu__g.dev[d].default_stream; return MGPU_SUCCESS; }
+    if (!c->aux[i]) {
+        struct mgpu_stream_t *s = (struct mgpu_stream_t *)calloc(1, sizeof *s);
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        mgpu_result r;
+        if (!s) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+        s->dev = d;
+        r = mgpu__push(d, &prev, fn);
+        if (r != MGPU_SUCCESS) { free(s); return r; }
+        e = mgpu__cu.cuStreamCreate(&s->cu, MGPU__STREAM_NON_BLOCKING);
+        mgpu__pop(d, prev);
+        if (e != 0) { free(s); return mgpu__cuda_fail(e, fn, "cuStreamCreate", d); }
+        mgpu__list_add(&mgpu__g.streams, &s->link);
+        c->aux[i] = s;
+    }
+    *out = c->aux[i];
+    return MGPU_SUCCESS;
+}
+
+/* Internal event i of device d (ordering only, no timing). */
+static mgpu_result mgpu__coll_ev(mgpu_device d, int i, mgpu_event *out, const char *fn)
+{
+    mgpu__coll_dev *c = &mgpu__coll.dev[d];
+    if (!c->ev[i]) {
+        struct mgpu_event_t *e = (struct mgpu_event_t *)calloc(1, sizeof *e);
+        if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+        e->dev = d;
+        if (mgpu__is_cuda(d)) {
+            mgpu__CUcontext prev;
+            mgpu__CUresult err;
+            mgpu_result r = mgpu__push(d, &prev, fn);
+            if (r != MGPU_SUCCESS) { free(e); return r; }
+            err = mgpu__cu.cuEventCreate(&e->cu, MGPU__EVENT_DISABLE_TIMING);
+            mgpu__pop(d, prev);
+            if (err != 0) { free(e); return mgpu__cuda_fail(err, fn, "cuEventCreate", d); }
+        }
+        mgpu__list_add(&mgpu__g.events, &e->link);
+        c->ev[i] = e;
+    }
+    *out = c->ev[i];
+    return MGPU_SUCCESS;
+}
+
+/* Stream-ordered scratch on s's device: pool memory where the device has pools. */
+static mgpu_result mgpu__coll_scratch(const char *fn, mgpu_stream s, size_t bytes, void **p)
+{
+    int pool = !mgpu__is_cuda(s->dev) || mgpu__g.dev[s->dev].info.memory_pools;
+    return mgpu__allocate(fn, s->dev, pool ? MGPU__ALLOC_POOL : MGPU__ALLOC_DEVICE, bytes, s, p);
+}
+static void mgpu__coll_release(const char *fn, void *p, mgpu_stream s)
+{
+    if (p) (void)mgpu__free(fn, p, 0, s);
+}
+
+/* ---- types: the rules of mgpu_reduce_async / mgpu_combine_async (>>reductions) */
+static size_t mgpu__coll_esize(mgpu_dtype t) { return mgpu_dtype_size(t); }
+static mgpu_result mgpu__coll_type(const char *fn, mgpu_dtype t, mgpu_op op) { return mgpu__red_args(fn, t, op); }
+/* The result of reducing zero elements. */
+static void mgpu__coll_identity(mgpu_dtype t, mgpu_op op, void *out) { mgpu__red_cpu[t](NULL, 0, op, out); }
+/* *acc = op(*acc, *x), exactly as the CPU device's mgpu_combine_async. */
+static void mgpu__coll_fold(mgpu_dtype t, mgpu_op op, void *acc, const void *x)
+{
+    unsigned char a[8], b[8];                        /* aligned copies */
+    size_t es = mgpu_dtype_size(t);
+    memcpy(a, acc, es);
+    memcpy(b, x, es);
+    mgpu__combine_cpu[t](a, b, 1, op);
+    memcpy(acc, a, es);
+}
+
+/* Pairwise tree over the partials v[0..m) (destroys v): level by level, v[i] = op(v[2i],
+   v[2i+1]), an odd last element carried up; *out = the identity when m is 0. F32 sums run
+   in double (like mgpu_reduce_async's accumulation) and are rounded to float once. */
+static void mgpu__coll_tree(mgpu_dtype t, mgpu_op op, unsigned char *v, size_t m, void *out)
+{
+    size_t es = mgpu__coll_esize(t), count = m, i;
+    if (m == 0) { mgpu__coll_identity(t, op, out); return; }
+    if (t == MGPU_F32 && op == MGPU_OP_SUM) {
+        double *d = (double *)malloc(m * sizeof *d), s;
+        float f;
+        if (d) {
+            for (i = 0; i < m; i++) { memcpy(&f, v + i * 4, 4); d[i] = (double)f; }
+            while (count > 1) {
+                size_t half = count / 2;
+                for (i = 0; i < half; i++) d[i] = d[2 * i] + d[2 * i + 1];
+                if (count & 1) d[half] = d[count - 1];
+                count = half + (count & 1);
+            }
+            s = d[0];
+            free(d);
+            f = (float)s;
+            memcpy(out, &f, 4);
+            return;
+        }                                            /* no memory for doubles: float tree */
+    }
+    while (count > 1) {
+        size_t half = count / 2;
+        for (i = 0; i < half; i++) {
+            if (i) memmove(v + i * es, v + 2 * i * es, es);
+            mgpu__coll_fold(t, op, v + i * es, v + (2 * i + 1) * es);
+        }
+        if (count & 1) memmove(v + half * es, v + (count - 1) * es, es);
+        count = half + (count & 1);
+    }
+    memcpy(out, v, es);
+}
+
+/* ---- argument checks */
+/* The device list: devs, or 0..ndev-1, or every default device. */
+static mgpu_result mgpu__coll_devices(const char *fn, const mgpu_device *devs, int ndev, mgpu_device *list, int *count)
+{
+    int i, j, n;
+    MGPU__REQUIRE_INIT(fn);
+    if (ndev < 0 || ndev > MGPU_MAX_DEVICES || (devs && ndev == 0))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "ndev = %d: use 1..%d (or devs NULL and ndev 0 for all devices)",
+                          ndev, MGPU_MAX_DEVICES);
+    n = (!devs && ndev == 0) ? mgpu_device_count() : ndev;
+    for (i = 0; i < n; i++) {
+        mgpu_device d = devs ? devs[i] : i;
+        if (!mgpu__valid_device(d))
+            return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "device %d (list index %d) does not exist (%d devices)",
+                              (int)d, i, mgpu__g.ndev);
+        for (j = 0; j < i; j++)
+            if (list[j] == d) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "device %d is listed twice", (int)d);
+        list[i] = d;
+    }
+    *count = n;
+    return MGPU_SUCCESS;
+}
+
+/* out[i] = streams[i] (validated: a stream of list[i]) or list[i]'s default stream. */
+static mgpu_result mgpu__coll_streams(const char *fn, const mgpu_stream *streams, const mgpu_device *list, int n,
+                                      mgpu_stream *out)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        mgpu_stream s = streams ? streams[i] : NULL;
+        if (!s) { out[i] = &mgpu__g.dev[list[i]].default_stream; continue; }
+        MGPU__TRY(mgpu__stream(s, &s, fn));
+        if (s->dev != list[i])
+            return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "streams[%d] is a stream of device %d, not of device %d",
+                              i, s->dev, list[i]);
+        out[i] = s;
+    }
+    return MGPU_SUCCESS;
+}
+
+/* A buffer of `bytes` that device d works on: its own memory (or, for a GPU, pinned or
+   managed memory; for a CPU device, host memory), aligned to `align` bytes. */
+static mgpu_result mgpu__coll_buffer(const char *fn, const char *name, int index, const void *p, size_t bytes,
+                                     size_t align, mgpu_device d)
+{
+    char what[48];
+    mgpu__where w;
+    snprintf(what, sizeof what, "%s[%d]", name, index);
+    if (!p) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s is NULL", what);
+    if ((uintptr_t)p % align)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s (%p) is not aligned to its %zu-byte elements", what, p, align);
+    w = mgpu__locate(p);
+    if (w.dev >= 0 && w.dev != d)
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "%s is memory of device %d, not of device %d", what, w.dev, d);
+    return mgpu__check_buffer(fn, what, p, bytes, d);
+}
+
+/* A reduction's result: host memory (not a GPU's device memory). */
+static mgpu_result mgpu__coll_host_result(const char *fn, const void *result, size_t es)
+{
+    mgpu__where w;
+    MGPU__REQUIRE(result, fn, "result is NULL");
+    w = mgpu__locate(result);
+    if (w.cuda && (w.kind == MGPU__ALLOC_DEVICE || w.kind == MGPU__ALLOC_POOL))
+        return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "result is memory of device %d: it must be host memory", w.dev);
+    if (w.kind >= 0 && es > w.size - ((uintptr_t)result - w.base))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "result: %zu bytes run past the end of its allocation", es);
+    return MGPU_SUCCESS;
+}
+
+/* Distinct buffers of one call must not overlap. */
+static mgpu_result mgpu__coll_disjoint(const char *fn, const char *name, const void *const *p, const size_t *bytes, int n)
+{
+    int i, j;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            uintptr_t a = (uintptr_t)p[i], b = (uintptr_t)p[j];
+            if (!bytes[i] || !bytes[j]) continue;
+            if (a < b + bytes[j] && b < a + bytes[i])
+                return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s[%d] and %s[%d] overlap", name, i, name, j);
+        }
+    return MGPU_SUCCESS;
+}
+
+/* Elements per pipeline chunk: the tuned size, else total / target (about `target` chunks)
+   clamped to [lo, hi] bytes; a multiple of align. */
+static size_t mgpu__coll_chunk(size_t total, size_t es, size_t align, size_t target, size_t lo, size_t hi)
+{
+    size_t c;
+    if (mgpu__coll.tuning.chunk_bytes) c = mgpu__coll.tuning.chunk_bytes / es;
+    else {
+        c = total / target + 1;
+        if (c < lo / es) c = lo / es;
+        if (c > hi / es) c = hi / es;
+    }
+    if (c < 1) c = 1;
+    if (c > SIZE_MAX / 2 / es) c = SIZE_MAX / 2 / es;
+    return (c + align - 1) / align * align;
+}
+
+/* ---- work splitting */
+/* Gives R units to the devices: proportional to w (those with w > 0), none above cap,
+   largest remainders first, ties to the lower index. Caller made sure the caps suffice. */
+static void mgpu__coll_distribute(size_t R, const double *w, const size_t *cap, size_t *k, int nd)
+{
+    double share[MGPU_MAX_DEVICES];
+    int active[MGPU_MAX_DEVICES], i, changed;
+    size_t sum = 0;
+    for (i = 0; i < nd; i++) { k[i] = 0; share[i] = 0; active[i] = w[i] > 0 && cap[i] > 0; }
+    do {                                 /* devices whose share exceeds the cap take the cap */
+        double W = 0;
+        changed = 0;
+        for (i = 0; i < nd; i++) if (active[i]) W += w[i];
+        if (W <= 0 || R == 0) break;
+        for (i = 0; i < nd; i++) if (active[i]) share[i] = (double)R * (w[i] / W);
+        for (i = 0; i < nd; i++)
+            if (active[i] && share[i] >= (double)cap[i]) {
+                k[i] = cap[i] < R ? cap[i] : R;
+                R -= k[i];
+                active[i] = 0;
+                changed = 1;
+            }
+    } while (changed);
+    for (i = 0; i < nd; i++) {
+        if (!active[i]) continue;
+        k[i] = share[i] >= (double)R ? R : (size_t)share[i];
+        if (k[i] > cap[i]) k[i] = cap[i];
+        sum += k[i];
+    }
+    for (i = nd - 1; i >= 0 && sum > R; i--)       /* rounding went over: take back */
+        while (active[i] && k[i] > 0 && sum > R) { k[i]--; sum--; }
+    while (sum < R) {                              /* the rest by largest remainder */
+        int best = -1;
+        double frac = 0;
+        for (i = 0; i < nd; i++)
+            if (active[i] && k[i] < cap[i] && (best < 0 || share[i] - (double)k[i] > frac)) {
+                best = i;
+                frac = share[i] - (double)k[i];
+            }
+        if (best < 0) break;
+        k[best]++;
+        sum++;
+    }
+}
+
+static mgpu_result mgpu__split(const char *fn, size_t n, const mgpu_device *list, int nd, mgpu_split_strategy st,
+                               const double *weights, size_t elem_bytes, size_t align, mgpu_range *out)
+{
+    double w[MGPU_MAX_DEVICES];
+    size_t cap[MGPU_MAX_DEVICES], k[MGPU_MAX_DEVICES], a = align ? align : 1, units, total = 0, off = 0;
+    int i, any = 0;
+    units = n / a + (n % a != 0);
+    for (i = 0; i < nd; i++) {
+        cap[i] = SIZE_MAX;
+        if (st == MGPU_SPLIT_EVEN) w[i] = 1.0;
+        else if (weights) {
+            if (!(weights[i] >= 0) || weights[i] - weights[i] != 0)
+                return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "weights[%d] = %g: use a finite value >= 0", i, weights[i]);
+            w[i] = weights[i];
+        } else {
+            w[i] = mgpu__g.dev[list[i]].info.throughput_weight;
+        }
+        if (w[i] > 0) any = 1;
+    }
+    if (!any && weights && st != MGPU_SPLIT_EVEN)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "every weight is 0");
+    if (st != MGPU_SPLIT_EVEN && !weights) {       /* unknown throughput: equal weights */
+        for (i = 0; i < nd; i++) if (!(w[i] > 0) || w[i] - w[i] != 0) break;
+        if (i < nd) for (i = 0; i < nd; i++) w[i] = 1.0;
+    }
+    if (st == MGPU_SPLIT_MEMORY_AWARE) {
+        for (i = 0; i < nd; i++) {
+            mgpu_device_info info;
+            MGPU__TRY(mgpu_device_info_get(list[i], &info));
+            cap[i] = info.free_memory / elem_bytes / a;
+            if (w[i] > 0) total = total > SIZE_MAX - cap[i] ? SIZE_MAX : total + cap[i];
+        }
+        if (total < units)
+            return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "%zu elements of %zu bytes do not fit in the free memory "
+                              "of the %d device(s) (room for %zu in units of %zu)", n, elem_bytes, nd, total * a, a);
+    }
+    mgpu__coll_distribute(units, w, cap, k, nd);
+    for (i = 0; i < nd; i++) {
+        size_t left = n - off, c = k[i] > left / a ? left : k[i] * a;
+        out[i].device = list[i];
+        out[i].offset = off;
+        out[i].count = c;
+        off += c;
+    }
+    MGPU_ASSERT(off == n);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_split(size_t n, const mgpu_device *devs, int ndev, mgpu_split_strategy strategy,
+                                const double *weights, size_t elem_bytes, size_t align, mgpu_range *out)
+{
+    static const char *fn = "mgpu_split";
+    mgpu_device list[MGPU_MAX_DEVICES];
+    int nd = 0;
+    MGPU__REQUIRE(out, fn, "out is NULL");
+    MGPU__TRY(mgpu__coll_devices(fn, devs, ndev, list, &nd));
+    if (strategy != MGPU_SPLIT_EVEN && strategy != MGPU_SPLIT_WEIGHTED && strategy != MGPU_SPLIT_MEMORY_AWARE)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown strategy %d", (int)strategy);
+    MGPU__REQUIRE(strategy != MGPU_SPLIT_MEMORY_AWARE || elem_bytes > 0, fn, "MGPU_SPLIT_MEMORY_AWARE needs elem_bytes > 0");
+    return mgpu__split(fn, n, list, nd, strategy, weights, elem_bytes, align, out);
+}
+
+/* ranges: one per listed device, in order, tiling [0, n). */
+static mgpu_result mgpu__coll_check_tiling(const char *fn, const mgpu_range *ranges, const mgpu_device *list, int nd, size_t n)
+{
+    size_t off = 0;
+    int i;
+    for (i = 0; i < nd; i++) {
+        if (ranges[i].device != list[i])
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "ranges[%d] is for device %d, the device list has %d there",
+                              i, ranges[i].device, list[i]);
+        if (ranges[i].offset != off || ranges[i].count > n - off)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "ranges[%d] = [%zu, +%zu) does not continue the tiling of "
+                              "[0, %zu) at %zu", i, ranges[i].offset, ranges[i].count, n, off);
+        off += ranges[i].count;
+    }
+    if (off != n) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "the ranges cover %zu of %zu elements", off, n);
+    return MGPU_SUCCESS;
+}
+
+/* ---- reductions over several devices */
+typedef struct mgpu__rm_job {
+    const char *fn;
+    const unsigned char *src;
+    mgpu_dtype t;
+    mgpu_op op;
+    size_t es, chunk;                   /* element size; elements per chunk */
+    int direct;                         /* src is pinned or managed: copy straight from it */
+    mgpu_range r[MGPU_MAX_DEVICES];
+    unsigned char *parts[MGPU_MAX_DEVICES];    /* host: one partial per chunk */
+} mgpu__rm_job;
+
+/* One device's share of mgpu_reduce_multi; runs in its own thread (or the caller's). */
+static mgpu_result mgpu__rm_worker(mgpu_device dev, int index, void *arg)
+{
+    const mgpu__rm_job *j = (const mgpu__rm_job *)arg;
+    const char *fn = j->fn;
+    size_t count = j->r[index].count, es = j->es, ch = j->chunk, k, nch = (count + ch - 1) / ch;
+    const unsigned char *src = j->src + j->r[index].offset * es;
+    unsigned char *parts = j->parts[index];
+    mgpu__coll_dev *c = &mgpu__coll.dev[dev];
+    mgpu_stream A = c->aux[0], B = c->aux[1];
+    mgpu_event *ev = c->ev;
+    void *dbuf[2] = { NULL, NULL }, *dpart = NULL;
+    mgpu_result r = MGPU_SUCCESS;
+    if (count == 0) return MGPU_SUCCESS;
+    if (!mgpu__is_cuda(dev)) {                       /* CPU: reduce the host array in place */
+        mgpu_stream s = &mgpu__g.dev[dev].default_stream;
+        for (k = 0; k < nch && r == MGPU_SUCCESS; k++) {
+            size_t m = count - k * ch < ch ? count - k * ch : ch;
+            r = mgpu_reduce_async(src + k * ch * es, m, j->t, j->op, parts + k * es, s);
+        }
+        return r;
+    }
+    /* GPU: B copies chunk k into dbuf[k & 1] while A reduces chunk k - 1 into dpart[k - 1]. */
+    r = mgpu__coll_scratch(fn, A, (ch < count ? ch : count) * es, &dbuf[0]);
+    if (r == MGPU_SUCCESS && nch > 1) r = mgpu__coll_scratch(fn, A, ch * es, &dbuf[1]);
+    if (r == MGPU_SUCCESS) r = mgpu__coll_scratch(fn, A, nch * es, &dpart);
+    if (r == MGPU_SUCCESS) r = mgpu_event_record(ev[MGPU__EV_ALLOC], A);
+    if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(B, ev[MGPU__EV_ALLOC]);
+    for (k = 0; k < nch && r == MGPU_SUCCESS; k++) {
+        size_t m = count - k * ch < ch ? count - k * ch : ch, b = k & 1;
+        const void *p = src + k * ch * es;
+        if (!j->direct) {                            /* pageable: through pinned buffer b */
+            if (k >= 2 && (r = mgpu_event_synchronize(ev[MGPU__EV_A0 + b])) != MGPU_SUCCESS) break;
+            memcpy(c->pinned[b], p, m * es);
+            p = c->pinned[b];
+        }
+        if (k >= 2 && (r = mgpu_stream_wait_event(B, ev[MGPU__EV_B0 + b])) != MGPU_SUCCESS) break;
+        if ((r = mgpu__copy_async(fn, dbuf[b], p, m * es, 0, B)) != MGPU_SUCCESS) break;
+        if ((r = mgpu_event_record(ev[MGPU__EV_A0 + b], B)) != MGPU_SUCCESS) break;
+        if ((r = mgpu_stream_wait_event(A, ev[MGPU__EV_A0 + b])) != MGPU_SUCCESS) break;
+        if ((r = mgpu_reduce_async(dbuf[b], m, j->t, j->op, (unsigned char *)dpart + k * es, A)) != MGPU_SUCCESS) break;
+        r = mgpu_event_record(ev[MGPU__EV_B0 + b], A);
+    }
+    if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, parts, dpart, nch * es, 0, A);
+    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(A);
+    if (r != MGPU_SUCCESS) {                         /* nothing may still use the buffers */
+        (void)mgpu_stream_synchronize(B);
+        (void)mgpu_stream_synchronize(A);
+    }
+    mgpu__coll_release(fn, dbuf[0], A);
+    mgpu__coll_release(fn, dbuf[1], A);
+    mgpu__coll_release(fn, dpart, A);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
+                                       const mgpu_device *devs, int ndev, const mgpu_range *ranges)
+{
+    static const char *fn = "mgpu_reduce_multi";
+    mgpu_device list[MGPU_MAX_DEVICES];
+    mgpu__rm_job job;
+    mgpu__where w;
+    unsigned char *all = NULL;
+    size_t es, total = 0;
+    int nd = 0, i, threads = 0;
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__TRY(mgpu__coll_type(fn, t, op));
+    MGPU__TRY(mgpu__coll_host_result(fn, result, mgpu__coll_esize(t)));
+    MGPU__TRY(mgpu__coll_devices(fn, devs, ndev, list, &nd));
+    es = mgpu__coll_esize(t);
+    if (n > SIZE_MAX / es) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu elements of %zu bytes overflows", n, es);
+    memset(&job, 0, sizeof job);
+    if (n) {
+        MGPU__REQUIRE(src, fn, "src is NULL");
+        if ((uintptr_t)src % es)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "src (%p) is not aligned to its %zu-byte elements", src, es);
+        w = mgpu__locate(src);
+        if (w.cuda && (w.kind == MGPU__ALLOC_DEVICE || w.kind == MGPU__ALLOC_POOL))
+            return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "src is memory of device %d, not host memory: reduce it "
+                              "there with mgpu_reduce", w.dev);
+        if (w.kind >= 0 && n * es > w.size - ((uintptr_t)src - w.base))
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes from src run past the end of its allocation", n * es);
+        job.direct = w.cuda && (w.kind == MGPU__ALLOC_HOST || w.kind == MGPU__ALLOC_MANAGED);
+    }
+    if (ranges) MGPU__TRY(mgpu__coll_check_tiling(fn, ranges, list, nd, n));
+    else {
+        size_t a = MGPU__COLL_ALIGN_BYTES / es;
+        MGPU__TRY(mgpu__split(fn, n, list, nd, MGPU_SPLIT_WEIGHTED, NULL, 0, a, job.r));
+    }
+    if (ranges) memcpy(job.r, ranges, (size_t)nd * sizeof *ranges);
+    if (n == 0) { mgpu__coll_identity(t, op, result); return MGPU_SUCCESS; }
+
+    mgpu__coll_enter();
+    job.fn = fn;
+    job.src = (const unsigned char *)src;
+    job.t = t;
+    job.op = op;
+    job.es = es;
+    job.chunk = mgpu__coll_chunk(n, es, 1, 1, MGPU__COLL_HOST_CHUNK, MGPU__COLL_HOST_CHUNK);
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) {  /* everything a worker needs, made here */
+        mgpu_device d = list[i];
+        size_t nch = (job.r[i].count + job.chunk - 1) / job.chunk;
+        mgpu__coll_dev *c = &mgpu__coll.dev[d];
+        if (!job.r[i].count) continue;
+        job.parts[i] = (unsigned char *)malloc(nch * es);
+        if (!job.parts[i]) { r = mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory"); break; }
+        total += nch;
+        if (!mgpu__is_cuda(d)) continue;
+        {
+            mgpu_stream s;
+            mgpu_event ev;
+            int e;
+            if ((r = mgpu__coll_aux(d, 0, &s, fn)) != MGPU_SUCCESS) break;
+            if ((r = mgpu__coll_aux(d, 1, &s, fn)) != MGPU_SUCCESS) break;
+            for (e = 0; e < MGPU__EV_COUNT && r == MGPU_SUCCESS; e++) r = mgpu__coll_ev(d, e, &ev, fn);
+            if (r != MGPU_SUCCESS) break;
+        }
+        if (!job.direct && c->pinned_bytes < job.chunk * es) {
+            int b;
+            for (b = 0; b < 2; b++) {
+                if (c->pinned[b]) (void)mgpu_free_host(c->pinned[b]);
+                c->pinned[b] = NULL;
+            }
+            c->pinned_bytes = 0;
+            r = mgpu__allocate(fn, d, MGPU__ALLOC_HOST, job.chunk * es, NULL, &c->pinned[0]);
+            if (r == MGPU_SUCCESS) r = mgpu__allocate(fn, d, MGPU__ALLOC_HOST, job.chunk * es, NULL, &c->pinned[1]);
+            if (r != MGPU_SUCCESS) break;
+            c->pinned_bytes = job.chunk * es;
+        }
+    }
+    if (r == MGPU_SUCCESS) {
+        for (i = 0; i < nd; i++) threads += job.r[i].count > 0;
+        if (threads > 1 && n * es >= MGPU__COLL_THREAD_BYTES) {
+            r = mgpu_run_on_devices(list, nd, mgpu__rm_worker, &job);
+            if (r != MGPU_SUCCESS) {                 /* name this call, keep the worker's words */
+                char why[sizeof mgpu__tls_error];
+                memcpy(why, mgpu__tls_error, sizeof why);
+                r = mgpu__fail(r, fn, "%s", why);
+            }
+        } else for (i = 0; i < nd && r == MGPU_SUCCESS; i++) r = mgpu__rm_worker(list[i], i, &job);
+    }
+    if (r == MGPU_SUCCESS) {                         /* partials in device order, then a tree */
+        size_t at = 0;
+        all = (unsigned char *)malloc(total * es);
+        if (!all) r = mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+        for (i = 0; i < nd && all; i++) {
+            size_t nch = (job.r[i].count + job.chunk - 1) / job.chunk;
+            if (nch) memcpy(all + at * es, job.parts[i], nch * es);
+            at += nch;
+        }
+        if (all) mgpu__coll_tree(t, op, all, total, result);
+    }
+    mgpu__coll_leave();
+    free(all);
+    for (i = 0; i < nd; i++) free(job.parts[i]);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_reduce_resident(const void *const *bufs, const size_t *counts, mgpu_dtype t, mgpu_op op,
+                                          void *result, const mgpu_device *devs, int ndev, const mgpu_stream *streams)
+{
+    static const char *fn = "mgpu_reduce_resident";
+    mgpu_device list[MGPU_MAX_DEVICES];
+    mgpu_stream S[MGPU_MAX_DEVICES];
+    void *dres[MGPU_MAX_DEVICES];
+    unsigned char parts[MGPU_MAX_DEVICES * 8];
+    size_t es, m = 0;
+    int nd = 0, i;
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__TRY(mgpu__coll_type(fn, t, op));
+    MGPU__REQUIRE(bufs && counts, fn, "bufs or counts is NULL");
+    MGPU__TRY(mgpu__coll_host_result(fn, result, mgpu__coll_esize(t)));
+    MGPU__TRY(mgpu__coll_devices(fn, devs, ndev, list, &nd));
+    MGPU__TRY(mgpu__coll_streams(fn, streams, list, nd, S));
+    es = mgpu__coll_esize(t);
+    for (i = 0; i < nd; i++) {
+        if (counts[i] > SIZE_MAX / es)
+            return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "counts[%d] = %zu elements of %zu bytes overflows", i, counts[i], es);
+        if (counts[i]) MGPU__TRY(mgpu__coll_buffer(fn, "bufs", i, bufs[i], counts[i] * es, es, list[i]));
+        dres[i] = NULL;
+    }
+    mgpu__coll_enter();
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) {  /* every device reduces at once ... */
+        if (!counts[i]) continue;
+        if (mgpu__is_cuda(list[i])) {
+            r = mgpu__coll_scratch(fn, S[i], es, &dres[i]);
+            if (r == MGPU_SUCCESS) r = mgpu_reduce_async(bufs[i], counts[i], t, op, dres[i], S[i]);
+        } else {
+            r = mgpu_reduce_async(bufs[i], counts[i], t, op, parts + (size_t)i * es, S[i]);
+        }
+    }
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++)    /* ... then each result comes back */
+        if (dres[i]) {
+            r = mgpu__copy_async(fn, parts + (size_t)i * es, dres[i], es, 0, S[i]);
+            if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(S[i]);
+        }
+    for (i = 0; i < nd; i++) {
+        if (r != MGPU_SUCCESS && dres[i]) (void)mgpu_stream_synchronize(S[i]);
+        mgpu__coll_release(fn, dres[i], S[i]);
+    }
+    mgpu__coll_leave();
+    if (r != MGPU_SUCCESS) return r;
+    for (i = 0; i < nd; i++)                         /* the non-empty partials, in device order */
+        if (counts[i]) memmove(parts + m++ * es, parts + (size_t)i * es, es);
+    mgpu__coll_tree(t, op, parts, m, result);
+    return MGPU_SUCCESS;
+}
+
+/* The calls without _async: ordered after everything queued on the devices. */
+static mgpu_result mgpu__coll_sync_devices(const mgpu_device *list, int n, const void *extra)
+{
+    int i;
+    mgpu__where w;
+    for (i = 0; i < n; i++) MGPU__TRY(mgpu_device_synchronize(list[i]));
+    if (extra && (w = mgpu__locate(extra)).cuda && w.dev >= 0) MGPU__TRY(mgpu_device_synchronize(w.dev));
+    return MGPU_SUCCESS;
+}
+static mgpu_result mgpu__coll_sync_streams(const mgpu_stream *S, int n, mgpu_result r)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        mgpu_result q = mgpu_stream_synchronize(S[i]);
+        if (r == MGPU_SUCCESS) r = q;
+    }
+    return r;
+}
+
+/* ---- broadcast */
+static mgpu_result mgpu__broadcast(const char *fn, void *const *bufs, size_t bytes, int root, const mgpu_device *devs,
+                                   int ndev, const mgpu_stream *streams, int sync)
+{
+    mgpu_device list[MGPU_MAX_DEVICES];
+    mgpu_stream S[MGPU_MAX_DEVICES];
+    mgpu_event ev[MGPU_MAX_DEVICES], start = NULL;
+    size_t sizes[MGPU_MAX_DEVICES], ch, off;
+    int nd = 0, i;
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(bufs, fn, "bufs is NULL");
+    MGPU__TRY(mgpu__coll_devices(fn, devs, ndev, list, &nd));
+    if (root < 0 || root >= nd) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "root = %d: use 0..%d", root, nd - 1);
+    MGPU__TRY(mgpu__coll_streams(fn, streams, list, nd, S));
+    for (i = 0; i < nd; i++) {
+        if (bytes) MGPU__TRY(mgpu__coll_buffer(fn, "bufs", i, bufs[i], bytes, 1, list[i]));
+        sizes[i] = bytes;
+    }
+    MGPU__TRY(mgpu__coll_disjoint(fn, "bufs", (const void *const *)bufs, sizes, nd));
+    if (!bytes || nd == 1) return MGPU_SUCCESS;
+    if (sync) MGPU__TRY(mgpu__coll_sync_devices(list, nd, NULL));
+    mgpu__coll_enter();
+    ch = mgpu__coll_chunk(bytes, 1, MGPU__COLL_ALIGN_BYTES, 32, 4 * MGPU__COLL_MIB, 64 * MGPU__COLL_MIB);
+    r = mgpu__coll_ev(list[root], MGPU__EV_START, &start, fn);
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) r = mgpu__coll_ev(list[i], MGPU__EV_CHUNK, &ev[i], fn);
+    /* chain: c[0] = root, c[i] = root + i (mod nd); device c[i] pulls each chunk from c[i-1]
+       as soon as c[i-1] has it. One event per device is enough: it is re-recorded for the
+       next chunk only after its successor's wait for this chunk has been queued. */
+    if (r == MGPU_SUCCESS) r = mgpu_event_record(start, S[root]);
+    for (i = 1; i < nd && r == MGPU_SUCCESS; i++) r = mgpu_stream_wait_event(S[(root + i) % nd], start);
+    for (off = 0; off < bytes && r == MGPU_SUCCESS; off += ch) {
+        size_t len = bytes - off < ch ? bytes - off : ch;
+        for (i = 1; i < nd && r == MGPU_SUCCESS; i++) {
+            int d = (root + i) % nd, p = (root + i - 1) % nd;
+            if (i >= 2 && (r = mgpu_stream_wait_event(S[d], ev[p])) != MGPU_SUCCESS) break;
+            if ((r = mgpu__copy_async(fn, (char *)bufs[d] + off, (const char *)bufs[p] + off, len, 0, S[d])) != MGPU_SUCCESS) break;
+            r = mgpu_event_record(ev[d], S[d]);
+        }
+    }
+    /* Later work on c[i] may overwrite its buffer only after c[i+1] has read all of it. */
+    for (i = 0; i + 1 < nd && r == MGPU_SUCCESS; i++) r = mgpu_stream_wait_event(S[(root + i) % nd], ev[(root + i + 1) % nd]);
+    mgpu__coll_leave();
+    return sync ? mgpu__coll_sync_streams(S, nd, r) : r;
+}
+
+MGPU_API mgpu_result mgpu_broadcast_async(void *const *bufs, size_t bytes, int root, const mgpu_device *devs, int ndev,
+                                          const mgpu_stream *streams)
+{
+    return mgpu__broadcast("mgpu_broadcast_async", bufs, bytes, root, devs, ndev, streams, 0);
+}
+MGPU_API mgpu_result mgpu_broadcast(void *const *bufs, size_t bytes, int root, const mgpu_device *devs, int ndev)
+{
+    return mgpu__broadcast("mgpu_broadcast", bufs, bytes, root, devs, ndev, NULL, 1);
+}
+
+/* ---- scatter and gather */
+/* gather = 0: src -> dsts[i]; gather = 1: srcs[i] -> dst. `one` is src or dst, `many` the array. */
+static mgpu_result mgpu__scatter_gather(const char *fn, int gather, void *one, size_t eb, const mgpu_range *ranges,
+                                        int nr, void *const *many, const mgpu_stream *streams, int sync)
+{
+    mgpu_device devs[MGPU_MAX_DEVICES];
+    mgpu_stream S[MGPU_MAX_DEVICES];
+    size_t sizes[MGPU_MAX_DEVICES], span = 0;
+    int i;
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(ranges && many, fn, gather ? "ranges or srcs is NULL" : "ranges or dsts is NULL");
+    if (nr < 1 || nr > MGPU_MAX_DEVICES)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "nranges = %d: use 1..%d", nr, MGPU_MAX_DEVICES);
+    MGPU__REQUIRE(eb > 0, fn, "elem_bytes is 0");
+    for (i = 0; i < nr; i++) {
+        size_t end;
+        if (!mgpu__valid_device(ranges[i].device))
+            return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "ranges[%d].device = %d does not exist (%d devices)",
+                              i, ranges[i].device, mgpu__g.ndev);
+        if (ranges[i].offset > SIZE_MAX - ranges[i].count || (end = ranges[i].offset + ranges[i].count) > SIZE_MAX / eb)
+            return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "ranges[%d] = [%zu, +%zu) of %zu-byte elements overflows",
+                              i, ranges[i].offset, ranges[i].count, eb);
+        if (ranges[i].count && end > span) span = end;
+        devs[i] = ranges[i].device;
+        sizes[i] = ranges[i].count * eb;
+    }
+    MGPU__TRY(mgpu__coll_streams(fn, streams, devs, nr, S));
+    if (span) {
+        mgpu__where w;
+        MGPU__REQUIRE(one, fn, gather ? "dst is NULL" : "src is NULL");
+        w = mgpu__locate(one);
+        if (w.kind >= 0 && span * eb > w.size - ((uintptr_t)one - w.base))
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes from %s run past the end of its allocation",
+                              span * eb, gather ? "dst" : "src");
+    }
+    for (i = 0; i < nr; i++)
+        if (ranges[i].count) MGPU__TRY(mgpu__coll_buffer(fn, gather ? "srcs" : "dsts", i, many[i], sizes[i], 1, devs[i]));
+    if (!gather) MGPU__TRY(mgpu__coll_disjoint(fn, "dsts", (const void *const *)many, sizes, nr));
+    if (!span) return MGPU_SUCCESS;
+    if (sync) {
+        for (i = 0; i < nr; i++) MGPU__TRY(mgpu_device_synchronize(devs[i]));
+        MGPU__TRY(mgpu__coll_sync_devices(NULL, 0, one));
+    }
+    for (i = 0; i < nr && r == MGPU_SUCCESS; i++) {
+        char *at = (char *)one + ranges[i].offset * eb;
+        if (!ranges[i].count) continue;
+        r = gather ? mgpu__copy_async(fn, at, many[i], sizes[i], 0, S[i])
+                   : mgpu__copy_async(fn, many[i], at, sizes[i], 0, S[i]);
+    }
+    return sync ? mgpu__coll_sync_streams(S, nr, r) : r;
+}
+
+MGPU_API mgpu_result mgpu_scatter_async(const void *src, size_t elem_bytes, const mgpu_range *ranges, int nranges,
+                                        void *const *dsts, const mgpu_stream *streams)
+{
+    return mgpu__scatter_gather("mgpu_scatter_async", 0, (void *)(uintptr_t)src, elem_bytes, ranges, nranges, dsts, streams, 0);
+}
+MGPU_API mgpu_result mgpu_scatter(const void *src, size_t elem_bytes, const mgpu_range *ranges, int nranges, void *const *dsts)
+{
+    return mgpu__scatter_gather("mgpu_scatter", 0, (void *)(uintptr_t)src, elem_bytes, ranges, nranges, dsts, NULL, 1);
+}
+MGPU_API mgpu_result mgpu_gather_async(void *dst, size_t elem_bytes, const mgpu_range *ranges, int nranges,
+                                       const void *const *srcs, const mgpu_stream *streams)
+{
+    return mgpu__scatter_gather("mgpu_gather_async", 1, dst, elem_bytes, ranges, nranges, (void *const *)(uintptr_t)srcs,
+                                streams, 0);
+}
+MGPU_API mgpu_result mgpu_gather(void *dst, size_t elem_bytes, const mgpu_range *ranges, int nranges, const void *const *srcs)
+{
+    return mgpu__scatter_gather("mgpu_gather", 1, dst, elem_bytes, ranges, nranges, (void *const *)(uintptr_t)srcs, NULL, 1);
+}
+
+/* ---- all-reduce */
+/* Can device a's kernels read device b's memory? Enables the access (once) if so. */
+static int mgpu__coll_can_load(mgpu_device a, mgpu_device b, const char *fn)
+{
+    char saved[sizeof mgpu__tls_error];
+    if (!mgpu__is_cuda(a) && !mgpu__is_cuda(b)) return 1;      /* host memory */
+    if (!mgpu__is_cuda(a) || !mgpu__is_cuda(b) || !mgpu__g.can_peer[a][b]) return 0;
+    memcpy(saved, mgpu__tls_error, sizeof saved);
+    if (mgpu__enable_peer(a, b, fn) == MGPU_SUCCESS) return 1;
+    memcpy(mgpu__tls_error, saved, sizeof saved);               /* not an error: copy instead */
+    return 0;
+}
+
+static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, mgpu_dtype t, mgpu_op op,
+                                   const mgpu_device *devs, int ndev, const mgpu_stream *streams, int sync)
+{
+    mgpu_device L[MGPU_MAX_DEVICES];
+    mgpu_stream S[MGPU_MAX_DEVICES], push[MGPU_MAX_DEVICES], pull[MGPU_MAX_DEVICES];
+    mgpu_range slice[MGPU_MAX_DEVICES];
+    void *scratch[MGPU_MAX_DEVICES];
+    size_t sizes[MGPU_MAX_DEVICES], es, a, ce, jmax = 0, j;
+    unsigned char direct[MGPU_MAX_DEVICES][MGPU_MAX_DEVICES];
+    unsigned use[MGPU_MAX_DEVICES];
+    int N = 0, r, p, k;
+    mgpu_result res = MGPU_SUCCESS;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__TRY(mgpu__coll_type(fn, t, op));
+    MGPU__REQUIRE(bufs, fn, "bufs is NULL");
+    MGPU__TRY(mgpu__coll_devices(fn, devs, ndev, L, &N));
+    MGPU__TRY(mgpu__coll_streams(fn, streams, L, N, S));
+    es = mgpu__coll_esize(t);
+    if (n > SIZE_MAX / es) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu elements of %zu bytes overflows", n, es);
+    for (r = 0; r < N; r++) {
+        if (n) MGPU__TRY(mgpu__coll_buffer(fn, "bufs", r, bufs[r], n * es, es, L[r]));
+        sizes[r] = n * es;
+    }
+    MGPU__TRY(mgpu__coll_disjoint(fn, "bufs", (const void *const *)bufs, sizes, N));
+    if (!n || N == 1) return MGPU_SUCCESS;
+    if (sync) MGPU__TRY(mgpu__coll_sync_devices(L, N, NULL));
+
+    mgpu__coll_enter();
+    /* Slices: even, boundaries at multiples of 256 bytes; chunks within a slice likewise. */
+    a = MGPU__COLL_ALIGN_BYTES / es;
+    (void)mgpu__split(fn, n, L, N, MGPU_SPLIT_EVEN, NULL, 0, a, slice);
+    for (r = 0; r < N; r++) if (slice[r].count > jmax) jmax = slice[r].count;
+    ce = mgpu__coll_chunk(jmax, es, a, 8, 4 * MGPU__COLL_MIB, 64 * MGPU__COLL_MIB);
+    jmax = (jmax + ce - 1) / ce;
+    for (r = 0; r < N; r++) {
+        int need = 0;
+        scratch[r] = NULL;
+        use[r] = 0;
+        for (p = 0; p < N; p++) {
+            direct[r][p] = (unsigned char)(p == r || (!mgpu__coll.tuning.allreduce_copy && mgpu__coll_can_load(L[r], L[p], fn)));
+            if (!direct[r][p] && slice[r].count) need = 1;
+        }
+        if (res == MGPU_SUCCESS) res = mgpu__coll_aux(L[r], 0, &push[r], fn);
+        pull[r] = NULL;
+        if (need && res == MGPU_SUCCESS) res = mgpu__coll_aux(L[r], 1, &pull[r], fn);
+        for (k = 0; k < MGPU__EV_ALLOC && res == MGPU_SUCCESS; k++) {
+            mgpu_event e;
+            res = mgpu__coll_ev(L[r], k, &e, fn);
+        }
+        if (need && res == MGPU_SUCCESS) res = mgpu__coll_scratch(fn, S[r], 2 * ce * es, &scratch[r]);
+    }
+#define MGPU__EV(d, i) (mgpu__coll.dev[L[d]].ev[i])
+#define MGPU__STEP(call) do { if (res == MGPU_SUCCESS) res = (call); } while (0)
+    /* Start: every device's reads and writes of peer buffers wait for all callers' work. */
+    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_START), S[r]));
+    for (r = 0; r < N; r++)
+        for (p = 0; p < N; p++) if (p != r) MGPU__STEP(mgpu_stream_wait_event(S[r], MGPU__EV(p, MGPU__EV_START)));
+    for (r = 0; r < N; r++)
+        if (pull[r]) {
+            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]));
+            MGPU__STEP(mgpu_stream_wait_event(pull[r], MGPU__EV(r, MGPU__EV_CHUNK)));
+        }
+    /* Chunk j of every slice, device by device so that all devices start at once. */
+    for (j = 0; j < jmax && res == MGPU_SUCCESS; j++)
+        for (r = 0; r < N && res == MGPU_SUCCESS; r++) {
+            size_t first = j * ce, m, o;
+            char *y;
+            if (first >= slice[r].count) continue;
+            m = slice[r].count - first < ce ? slice[r].count - first : ce;
+            o = (slice[r].offset + first) * es;
+            y = (char *)bufs[r] + o;
+            for (k = 1; k < N; k++) {                /* reduce-scatter: fold in r+1, r+2, ... */
+                const char *x = (const char *)bufs[(r + k) % N] + o;
+                if (direct[r][(r + k) % N]) {
+                    MGPU__STEP(mgpu_combine_async(y, x, m, t, op, S[r]));
+                } else {                             /* through scratch slot b, double-buffered */
+                    unsigned b = use[r]++ & 1u;
+                    char *sc = (char *)scratch[r] + b * ce * es;
+                    if (use[r] > 2) MGPU__STEP(mgpu_stream_wait_event(pull[r], MGPU__EV(r, MGPU__EV_B0 + b)));
+                    MGPU__STEP(mgpu__copy_async(fn, sc, x, m * es, 0, pull[r]));
+                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_A0 + b), pull[r]));
+                    MGPU__STEP(mgpu_stream_wait_event(S[r], MGPU__EV(r, MGPU__EV_A0 + b)));
+                    MGPU__STEP(mgpu_combine_async(y, sc, m, t, op, S[r]));
+                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_B0 + b), S[r]));
+                }
+            }
+            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]));
+            MGPU__STEP(mgpu_stream_wait_event(push[r], MGPU__EV(r, MGPU__EV_CHUNK)));
+            for (k = 1; k < N; k++)                  /* all-gather: the finished chunk to r+1, r+2, ... */
+                MGPU__STEP(mgpu__copy_async(fn, (char *)bufs[(r + k) % N] + o, y, m * es, 0, push[r]));
+        }
+    /* End: each caller's stream waits for every device's pushes (which follow its reads). */
+    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_DONE), push[r]));
+    for (r = 0; r < N; r++)
+        for (p = 0; p < N; p++) MGPU__STEP(mgpu_stream_wait_event(S[r], MGPU__EV(p, MGPU__EV_DONE)));
+    for (r = 0; r < N; r++) {
+        if (res != MGPU_SUCCESS && scratch[r]) {     /* nothing may still use it */
+            if (pull[r]) (void)mgpu_stream_synchronize(pull[r]);
+            (void)mgpu_stream_synchronize(S[r]);
+        }
+        mgpu__coll_release(fn, scratch[r], S[r]);
+    }
+#undef MGPU__STEP
+#undef MGPU__EV
+    mgpu__coll_leave();
+    return sync ? mgpu__coll_sync_streams(S, N, res) : res;
+}
+
+MGPU_API mgpu_result mgpu_allreduce_async(void *const *bufs, size_t n, mgpu_dtype t, mgpu_op op,
+                                          const mgpu_device *devs, int ndev, const mgpu_stream *streams)
+{
+    return mgpu__allreduce("mgpu_allreduce_async", bufs, n, t, op, devs, ndev, streams, 0);
+}
+MGPU_API mgpu_result mgpu_allreduce(void *const *bufs, size_t n, mgpu_dtype t, mgpu_op op, const mgpu_device *devs, int ndev)
+{
+    return mgpu__allreduce("mgpu_allreduce", bufs, n, t, op, devs, ndev, NULL, 1);
+}
+
+/* ---- tuning */
+MGPU_API mgpu_result mgpu_collective_tuning_set(const mgpu_collective_tuning *tuning)
+{
+    static const char *fn = "mgpu_collective_tuning_set";
+    mgpu_collective_tuning t;
+    memset(&t, 0, sizeof t);
+    if (tuning) t = *tuning;
+    if (t.chunk_bytes && t.chunk_bytes < 256)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "chunk_bytes = %zu: use 0 (default) or >= 256", t.chunk_bytes);
+    if (t.allreduce_copy != 0 && t.allreduce_copy != 1)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "allreduce_copy = %d: use 0 or 1", t.allreduce_copy);
+    pthread_mutex_lock(&mgpu__coll_lock);
+    mgpu__coll.tuning = t;
+    pthread_mutex_unlock(&mgpu__coll_lock);
+    return MGPU_SUCCESS;
+}
+MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
+{
+    MGPU__REQUIRE(tuning, "mgpu_collective_tuning_get", "tuning is NULL");
+    pthread_mutex_lock(&mgpu__coll_lock);
+    *tuning = mgpu__coll.tuning;
+    pthread_mutex_unlock(&mgpu__coll_lock);
+    return MGPU_SUCCESS;
+}
 #ifdef __cplusplus
 }
 #endif
