@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 logdir=${OUT:-build/bench_logs}
 mkdir -p "$logdir"
-benches="p2p launch reduce collectives"
+benches=${BENCHES:-"p2p launch reduce collectives"}   # BENCHES="reduce" runs a subset
 : "${BENCH_REDUCE_ARGS=--n 2^20,2^24,2^28 --reps 21 --shard-bytes 1G --host-bytes 4G}"
 : "${BENCH_COLLECTIVES_ARGS=--sizes 256M,1G --bcast-bytes 1G --sg-bytes 1G --reps 21}"
 
