@@ -652,7 +652,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
-    mr.ran = 0;
+    memset(&mr, 0, sizeof mr);
     if (opt.multi && mgpu_device_count() >= 2) mr = run_multi();
     else printf("\nmulti-GPU: %s\n", opt.multi ? "skipped (one GPU)" : "skipped (--no-multi)");
 
