@@ -3691,7 +3691,9 @@ MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, 
                               "there with mgpu_reduce", w.dev);
         if (w.kind >= 0 && n * es > w.size - ((uintptr_t)src - w.base))
             return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes from src run past the end of its allocation", n * es);
-        job.direct = w.cuda && (w.kind == MGPU__ALLOC_HOST || w.kind == MGPU__ALLOC_MANAGED);
+        /* Pinned memory (made by the driver whenever there are GPUs) or managed memory the
+           copy engines read directly; anything else goes through the pinned buffers. */
+        job.direct = (w.kind == MGPU__ALLOC_HOST && mgpu__g.ncuda > 0) || (w.cuda && w.kind == MGPU__ALLOC_MANAGED);
     }
     if (ranges) MGPU__TRY(mgpu__coll_check_tiling(fn, ranges, list, nd, n));
     else {
