@@ -515,10 +515,8 @@ MGPU_API mgpu_result mgpu_gather(void *dst, size_t elem_bytes, const mgpu_range 
    step each device reads from a different peer and writes to a different peer, so all
    links carry traffic in both directions; each device receives (and sends) 2(ndev-1)/ndev
    of the buffer, the minimum, as a ring would.
-   Where device r has peer access to every other device (all pairs on NVLink, up to 8
-   devices), one kernel per chunk reads all the peers' chunks at once and folds them in that
-   order (the same bits as one combine per peer); where it reaches only some peers, one
-   combine kernel per peer reads each directly; elsewhere (no P2P, a CPU/GPU pair, or
+   Where device r has peer access to device p (all pairs on NVLink), r's combine kernel
+   reads p's chunk directly over the link; elsewhere (no P2P, a CPU/GPU pair, or
    mgpu_collective_tuning.allreduce_copy set) the chunk is first copied into r's pool
    scratch (two chunks, double-buffered with the reduction) by mgpu_copy_peer's path.
    Result copies take mgpu_copy_peer's path (direct or staged). Scratch: at most two chunks
@@ -2933,7 +2931,7 @@ static pthread_mutex_t mgpu__red_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     unsigned generation;               /* mgpu__g.generation the contents belong to */
     mgpu__red_ws *ws;
-    mgpu_kernel kernel[3][6][3];       /* [reduce, combine, combine_multi][dtype - 1][op - 1] */
+    mgpu_kernel kernel[2][6][3];       /* [combine][dtype - 1][op - 1] */
 } mgpu__red;
 
 /* Drops what an earlier init cycle left (its memory went with mgpu_shutdown). Caller holds
@@ -2963,8 +2961,7 @@ static mgpu_result mgpu__red_kernel(const char *fn, int combine, mgpu_dtype t, m
     k = mgpu__red.kernel[combine][t - 1][op - 1];
     pthread_mutex_unlock(&mgpu__red_lock);
     if (k) { *out = k; return MGPU_SUCCESS; }
-    snprintf(name, sizeof name, "mgpu_%s_%s_%s", combine == 2 ? "combine_multi" : combine ? "combine" : "reduce",
-             mgpu__op_name[op], mgpu__dtype_name[t]);
+    snprintf(name, sizeof name, "mgpu_%s_%s_%s", combine ? "combine" : "reduce", mgpu__op_name[op], mgpu__dtype_name[t]);
     r = mgpu_module_kernel(mgpu__g.builtin, name, &k);     /* outside the lock: it may load the module */
     if (r != MGPU_SUCCESS) {
         char why[sizeof mgpu__tls_error];
@@ -3224,30 +3221,6 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
         return mgpu__red_launch(fn, k, blocks < cap ? blocks : cap, args, s);
     }
 }
-/* y = op(...op(op(y, xs[0]), xs[1])..., xs[k-1]) on a CUDA stream in one pass: the same
-   bits as k mgpu_combine_async calls, with the k inputs (peers' memory, access enabled) read
-   at once. For the all-reduce; the caller checked the buffers. */
-#define MGPU__COMBINE_MULTI_MAX 7
-static mgpu_result mgpu__combine_multi(const char *fn, void *y, const void *const *xs, int k, size_t n, mgpu_dtype t,
-                                       mgpu_op op, mgpu_stream s)
-{
-    struct { const void *x[MGPU__COMBINE_MULTI_MAX]; } in;   /* mgpu_red::inputs<T> */
-    size_t size = mgpu_dtype_size(t), per_block = MGPU__RED_BLOCK * (16 / size);
-    size_t blocks = n / per_block + (n % per_block != 0);
-    size_t cap = (size_t)(mgpu__g.dev[s->dev].info.multiprocessors > 0 ? mgpu__g.dev[s->dev].info.multiprocessors : 1)
-                 * MGPU__COMBINE_PER_SM;
-    unsigned long long a_n = n;
-    mgpu_kernel kern = NULL;
-    void *args[4];
-    int j;
-    MGPU_ASSERT(k >= 1 && k <= MGPU__COMBINE_MULTI_MAX && mgpu__is_cuda(s->dev));
-    memset(&in, 0, sizeof in);
-    for (j = 0; j < k; j++) in.x[j] = xs[j];
-    args[0] = &y; args[1] = &in; args[2] = &k; args[3] = &a_n;
-    MGPU__TRY(mgpu__red_kernel(fn, 2, t, op, &kern));
-    return mgpu__red_launch(fn, kern, blocks < cap ? blocks : cap, args, s);
-}
-
 /* >>collectives ---------------------------------------------------------------- */
 /* Internal state: per device two non-blocking streams, a few events and (for
    mgpu_reduce_multi) two pinned staging buffers, made on first use and kept. They are made
@@ -4018,7 +3991,7 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
     size_t sizes[MGPU_MAX_DEVICES], es, a, ce, jmax = 0, j;
     unsigned char direct[MGPU_MAX_DEVICES][MGPU_MAX_DEVICES];
     unsigned use[MGPU_MAX_DEVICES];
-    int N = 0, r, p, k, one_pass;
+    int N = 0, r, p, k;
     mgpu_result res = MGPU_SUCCESS;
     MGPU__REQUIRE_INIT(fn);
     MGPU__TRY(mgpu__coll_type(fn, t, op));
@@ -4079,20 +4052,7 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
             m = slice[r].count - first < ce ? slice[r].count - first : ce;
             o = (slice[r].offset + first) * es;
             y = (char *)bufs[r] + o;
-            one_pass = 0;
-            if (mgpu__is_cuda(L[r]) && N - 1 <= MGPU__COMBINE_MULTI_MAX) {
-                const void *xs[MGPU__COMBINE_MULTI_MAX];
-                int all_direct = 1;
-                for (k = 1; k < N; k++) {
-                    xs[k - 1] = (const char *)bufs[(r + k) % N] + o;
-                    all_direct &= direct[r][(r + k) % N];
-                }
-                if (all_direct) {                    /* one pass reading every peer at once */
-                    MGPU__STEP(mgpu__combine_multi(fn, y, xs, N - 1, m, t, op, S[r]));
-                    one_pass = 1;
-                }
-            }
-            for (k = 1; k < N && !one_pass; k++) {   /* reduce-scatter: fold in r+1, r+2, ... */
+            for (k = 1; k < N; k++) {                /* reduce-scatter: fold in r+1, r+2, ... */
                 const char *x = (const char *)bufs[(r + k) % N] + o;
                 if (direct[r][(r + k) % N]) {
                     MGPU__STEP(mgpu_combine_async(y, x, m, t, op, S[r]));

@@ -328,62 +328,6 @@ __device__ __forceinline__ void combine(T *y, const T *x, unsigned long long n)
     if (tid < n - tail) y[tail + tid] = cop<T, OP>::f(y[tail + tid], x[tail + tid]);
 }
 
-/* Up to 7 inputs of one multi-input combine (an all-reduce over at most 8 devices). */
-template <typename T> struct inputs { const T *x[7]; };
-
-/* y[i] = op(...op(op(y[i], x[0][i]), x[1][i])..., x[k-1][i]): the same order, hence the
-   same bits, as k calls of combine; but one pass, with the k (peer) inputs read at once. */
-template <typename T, int OP>
-__device__ __forceinline__ void combine_multi(T *y, const inputs<T> &in, int k, unsigned long long n)
-{
-    typedef typename vec16<T>::type V;
-    enum { W = 16 / sizeof(T) };
-    const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned long long nthreads = (unsigned long long)gridDim.x * blockDim.x;
-    /* Constant indices into `in` throughout, so the inputs stay in registers. */
-    unsigned misaligned = (unsigned)reinterpret_cast<unsigned long long>(y) & 15u;
-#pragma unroll
-    for (int j = 0; j < 7; j++)
-        if (j < k) misaligned |= (unsigned)reinterpret_cast<unsigned long long>(in.x[j]) & 15u;
-    if (misaligned) {
-        for (unsigned long long i = tid; i < n; i += nthreads) {
-            T a = y[i];
-#pragma unroll
-            for (int j = 0; j < 7; j++)
-                if (j < k) a = cop<T, OP>::f(a, in.x[j][i]);
-            y[i] = a;
-        }
-        return;
-    }
-    const unsigned long long nvec = n / W;
-    V *vy = reinterpret_cast<V *>(y);
-    for (unsigned long long i = tid; i < nvec; i += nthreads) {
-        V v[7];
-#pragma unroll
-        for (int j = 0; j < 7; j++)                 /* every load in flight before any use */
-            if (j < k) v[j] = reinterpret_cast<const V *>(in.x[j])[i];
-        T a[W];
-        vec16<T>::split(vy[i], a);
-#pragma unroll
-        for (int j = 0; j < 7; j++)
-            if (j < k) {
-                T b[W];
-                vec16<T>::split(v[j], b);
-#pragma unroll
-                for (int w = 0; w < W; w++) a[w] = cop<T, OP>::f(a[w], b[w]);
-            }
-        vy[i] = vec16<T>::join(a);
-    }
-    const unsigned long long tail = nvec * W;
-    if (tid < n - tail) {
-        T a = y[tail + tid];
-#pragma unroll
-        for (int j = 0; j < 7; j++)
-            if (j < k) a = cop<T, OP>::f(a, in.x[j][tail + tid]);
-        y[tail + tid] = a;
-    }
-}
-
 } /* namespace mgpu_red */
 
 #define MGPU_RED_BOUNDS __launch_bounds__(MGPU_RED_BLOCK, MGPU_RED_MIN_BLOCKS)
@@ -427,26 +371,6 @@ extern "C" __global__ void mgpu_combine_max_i64(mgpu_red_i64 *y, const mgpu_red_
 extern "C" __global__ void mgpu_combine_sum_u64(mgpu_red_u64 *y, const mgpu_red_u64 *x, mgpu_red_u64 n) { mgpu_red::combine<mgpu_red_u64, mgpu_red::SUM>(y, x, n); }
 extern "C" __global__ void mgpu_combine_min_u64(mgpu_red_u64 *y, const mgpu_red_u64 *x, mgpu_red_u64 n) { mgpu_red::combine<mgpu_red_u64, mgpu_red::MIN>(y, x, n); }
 extern "C" __global__ void mgpu_combine_max_u64(mgpu_red_u64 *y, const mgpu_red_u64 *x, mgpu_red_u64 n) { mgpu_red::combine<mgpu_red_u64, mgpu_red::MAX>(y, x, n); }
-
-/* The multi-input combines: mgpu_combine_multi_<op>_<dtype>(y, {x[0..6]}, k, n). */
-extern "C" __global__ void mgpu_combine_multi_sum_f32(float *y, mgpu_red::inputs<float> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<float, mgpu_red::SUM>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_min_f32(float *y, mgpu_red::inputs<float> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<float, mgpu_red::MIN>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_max_f32(float *y, mgpu_red::inputs<float> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<float, mgpu_red::MAX>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_sum_f64(double *y, mgpu_red::inputs<double> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<double, mgpu_red::SUM>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_min_f64(double *y, mgpu_red::inputs<double> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<double, mgpu_red::MIN>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_max_f64(double *y, mgpu_red::inputs<double> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<double, mgpu_red::MAX>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_sum_i32(int *y, mgpu_red::inputs<int> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<int, mgpu_red::SUM>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_min_i32(int *y, mgpu_red::inputs<int> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<int, mgpu_red::MIN>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_max_i32(int *y, mgpu_red::inputs<int> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<int, mgpu_red::MAX>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_sum_u32(unsigned *y, mgpu_red::inputs<unsigned> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<unsigned, mgpu_red::SUM>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_min_u32(unsigned *y, mgpu_red::inputs<unsigned> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<unsigned, mgpu_red::MIN>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_max_u32(unsigned *y, mgpu_red::inputs<unsigned> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<unsigned, mgpu_red::MAX>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_sum_i64(mgpu_red_i64 *y, mgpu_red::inputs<mgpu_red_i64> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<mgpu_red_i64, mgpu_red::SUM>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_min_i64(mgpu_red_i64 *y, mgpu_red::inputs<mgpu_red_i64> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<mgpu_red_i64, mgpu_red::MIN>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_max_i64(mgpu_red_i64 *y, mgpu_red::inputs<mgpu_red_i64> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<mgpu_red_i64, mgpu_red::MAX>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_sum_u64(mgpu_red_u64 *y, mgpu_red::inputs<mgpu_red_u64> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<mgpu_red_u64, mgpu_red::SUM>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_min_u64(mgpu_red_u64 *y, mgpu_red::inputs<mgpu_red_u64> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<mgpu_red_u64, mgpu_red::MIN>(y, x, k, n); }
-extern "C" __global__ void mgpu_combine_multi_max_u64(mgpu_red_u64 *y, mgpu_red::inputs<mgpu_red_u64> x, int k, mgpu_red_u64 n) { mgpu_red::combine_multi<mgpu_red_u64, mgpu_red::MAX>(y, x, k, n); }
 
 /* ================================================================ Gaussian blur (BEGIN)
    Kernels of mgpu_blur_async and the multi-device blur calls; the semantics are documented
