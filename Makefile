@@ -36,8 +36,13 @@ $(BUILD)/mgpu.o: mgpu.c $(HDRS) | $(BUILD)
 
 # ---- examples
 examples: $(EXAMPLES)
+# blur_image reads and writes image files with Debian's stb (libstb-dev; .ci/run installs it).
+STB_CFLAGS = $(shell pkg-config --cflags stb 2> /dev/null || echo -I/usr/include/stb)
+STB_LIBS   = $(shell pkg-config --libs stb 2> /dev/null || echo -lstb)
+EXAMPLE_FLAGS_blur_image = $(STB_CFLAGS)
+EXAMPLE_LIBS_blur_image = $(STB_LIBS)
 $(BUILD)/%: examples/%.c $(BUILD)/mgpu.o | $(BUILD)
-	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS)
+	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. $(EXAMPLE_FLAGS_$*) -o $@ $< $(BUILD)/mgpu.o $(LIBS) $(EXAMPLE_LIBS_$*)
 
 demo: $(BUILD)/demo
 	./$(BUILD)/demo

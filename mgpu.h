@@ -540,6 +540,151 @@ typedef struct mgpu_collective_tuning {
 /* NULL restores the defaults. Affects calls made afterwards. */
 MGPU_API mgpu_result mgpu_collective_tuning_set(const mgpu_collective_tuning *tuning);
 MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning);
+/* ---------------------------------------------------------------- Gaussian blur */
+#define MGPU_HAS_BLUR 1                  /* this mgpu.h has mgpu_blur_async and friends */
+/* GAUSSIAN BLUR
+   An image is `height` rows of `width` pixels; a pixel is `channels` interleaved values
+   (8-bit: 1, 2, 3 or 4; f32: 1, 2, 3 or 4); row y starts at data + y * pitch (bytes;
+   pitch 0 means packed rows, width * channels * value size). The blur is the 2D
+   convolution with the normalized Gaussian of standard deviation sigma, truncated at
+   `radius`, done separably (rows first, then columns):
+       w[k] = exp(-k^2 / (2 sigma^2)) / sum_{j=-r..r} exp(-j^2 / (2 sigma^2)),  |k| <= r,
+   so the default (sigma 2, radius 2) is the 5x5 kernel exp(-(dx^2+dy^2)/8), normalized.
+   Every channel is filtered on its own. Pixels outside the image come from the border rule:
+       MGPU_BORDER_REPLICATE    the nearest edge pixel            aaa|abcd|ddd (default)
+       MGPU_BORDER_REFLECT_101  mirrored about the edge pixel     dcb|abcd|cba (OpenCV's
+                                BORDER_REFLECT_101; repeated for images narrower than r)
+       MGPU_BORDER_CONSTANT     border_value in every channel     vvv|abcd|vvv
+   Exact arithmetic (the same on every device, so a GPU and the CPU device give the same
+   bits for 8-bit images):
+   - Weights are computed on the host in double, once per call (mgpu's own exp, so no
+     -lm; it agrees with libm's to an ulp or two, far below the rounding steps below), and
+     handed to every device; mgpu_blur_weights returns them.
+   - 8-bit: fixed-point weights W[k] = floor(4096 * w[k] + 0.5) for 1 <= k <= r, and
+     W[0] = 4096 - 2 * (W[1] + ... + W[r]), so they sum to exactly 4096 (2^12; the centre
+     absorbs the rounding). The horizontal pass h = sum_k W[k] * in[x+k] is an exact
+     integer (< 2^20, kept in 32 bits, never rounded); the vertical pass
+     v = sum_k W[k] * h[y+k] is exact in 32 bits (< 255 * 2^24); the result is
+     (v + 2^23) >> 24, i.e. rounded half up once. This equals the direct 2D convolution
+     with weights W[dx] * W[dy] and the same single rounding. A constant image stays
+     unchanged; radius 0 (MGPU_BLUR_RADIUS_ZERO) copies the image (f32: x * 1.0f).
+   - f32: weights f[k] = (float)w[k]; per pass, acc = f[0] * x[0], then for k = 1..r
+     acc = acc + f[k] * (x[-k] + x[+k]), every operation rounded to nearest float (no fused
+     multiply-add), rows first, then columns the same way. GPUs use __fmul_rn/__fadd_rn, so
+     they agree bit for bit with the CPU device when the C compiler does not contract a*b+c
+     into an fma (x86-64 without -mfma, gcc in ISO C modes, clang's default, MSVC
+     /fp:precise); otherwise within a few ulp (tests allow 1e-5 relative). NaN and inf
+     propagate as IEEE arithmetic says.
+   Limits: radius <= MGPU_BLUR_MAX_RADIUS (16); a row of at most 2^31 - 4096 values;
+   height <= 2^31 - 64. */
+#define MGPU_BLUR_MAX_RADIUS 16
+#define MGPU_BLUR_RADIUS_ZERO (-1)      /* mgpu_blur_params.radius for radius 0 (a copy) */
+
+typedef enum mgpu_pixel_format {
+    MGPU_PIXEL_U8 = 1,                  /* unsigned 8-bit values, 0..255 */
+    MGPU_PIXEL_F32 = 2                  /* 32-bit floats; data and pitch 4-byte aligned */
+} mgpu_pixel_format;
+
+typedef enum mgpu_border {
+    MGPU_BORDER_REPLICATE = 0,
+    MGPU_BORDER_REFLECT_101 = 1,
+    MGPU_BORDER_CONSTANT = 2
+} mgpu_border;
+
+typedef struct mgpu_image {
+    void *data;                         /* pixel (0, 0); memory the device can use (see below) */
+    int width, height;                  /* pixels, rows: both >= 1 */
+    int channels;                       /* interleaved values per pixel: 1..4 */
+    size_t pitch;                       /* bytes from one row to the next; 0: packed */
+    mgpu_pixel_format format;
+} mgpu_image;
+
+/* Zero means default for every field: `mgpu_blur_params p = {0};` (or NULL) is sigma 2,
+   radius 2, replicate. */
+typedef struct mgpu_blur_params {
+    float sigma;                        /* 0: 2. Otherwise > 0 and finite */
+    int radius;                         /* 0: 2. 1..MGPU_BLUR_MAX_RADIUS, or MGPU_BLUR_RADIUS_ZERO */
+    mgpu_border border;                 /* 0: replicate */
+    float border_value;                 /* MGPU_BORDER_CONSTANT: 8-bit images take
+                                           floor(v + 0.5), v in [0, 255]; f32 images v
+                                           (finite). Ignored by the other rules. */
+} mgpu_blur_params;
+
+/* The weights a blur with `params` (NULL: defaults) uses: *radius = r, fixed[0..r] (8-bit,
+   fixed[0] + 2 * (fixed[1] + .. + fixed[r]) == 4096) and f32[0..r] (f32 images); entries
+   past r are set to 0. Any output pointer may be NULL. Errors as for the params of
+   mgpu_blur_async. */
+MGPU_API mgpu_result mgpu_blur_weights(const mgpu_blur_params *params, int *radius,
+                                       uint32_t fixed[MGPU_BLUR_MAX_RADIUS + 1],
+                                       float f32[MGPU_BLUR_MAX_RADIUS + 1]);
+
+/* dst = src blurred, queued on the stream (NULL: the current device's default stream) and
+   run on its device: a CUDA device runs one kernel, a CPU device runs at once in the
+   calling thread. src and dst have the same width, height, channels and format; their
+   pitches may differ; only the width * channels values of each dst row are written (row
+   padding is left alone). The memory must be usable by the stream's device: for a GPU its
+   own memory (or a peer's after mgpu_enable_peer_access), managed or pinned host memory
+   (pinned is read over the bus: slow); for a CPU device host memory. src and dst must not
+   overlap: blurring in place is rejected. Nothing is allocated.
+   Errors (nothing queued, dst untouched):
+     MGPU_ERROR_INVALID_ARGUMENT  src, dst or a data pointer NULL; width or height < 1;
+                                  channels not 1..4; unknown format; pitch smaller than a
+                                  row; f32 data or pitch not 4-byte aligned; src and dst
+                                  of different shape or format; src and dst overlap (in
+                                  place); sigma negative, NaN or infinite; radius < 0 other
+                                  than MGPU_BLUR_RADIUS_ZERO; unknown border; border_value
+                                  out of range (constant border); a buffer that runs past
+                                  its mgpu allocation
+     MGPU_ERROR_SIZE_OVERFLOW     width * channels * size, or (height-1) * pitch + row,
+                                  overflows, or exceeds the limits above
+     MGPU_ERROR_NOT_SUPPORTED     radius > MGPU_BLUR_MAX_RADIUS; a GPU without embedded
+                                  kernels
+     MGPU_ERROR_INVALID_POINTER / WRONG_DEVICE  memory the stream's device cannot use
+   GPU kernels: radius <= 2 on 8-bit 1/3/4-channel and f32 1/4-channel images use
+   register-tiled kernels with 16-byte loads and stores on 16-byte aligned rows (data and
+   pitch multiples of 16); everything else a shared-memory tiled kernel. Each reads the
+   image once and writes it once (plus the halo overlap of neighbouring tiles). */
+MGPU_API mgpu_result mgpu_blur_async(const mgpu_image *src, const mgpu_image *dst,
+                                     const mgpu_blur_params *params, mgpu_stream stream);
+/* mgpu_blur_async, then waits for the stream. */
+MGPU_API mgpu_result mgpu_blur(const mgpu_image *src, const mgpu_image *dst,
+                               const mgpu_blur_params *params, mgpu_stream stream);
+
+/* MULTIPLE DEVICES. Both calls run one thread per device (mgpu_run_on_devices), return when
+   everything is done, and check every image before any work starts (a rejected call
+   touches nothing). devs: the devices to use (a device may appear twice: two workers);
+   NULL with ndevs 0: every device of the default backend; NULL with ndevs > 0: devices
+   0..ndevs-1. Images may be in host memory (pageable or pinned) or in any device's memory;
+   results are identical, bit for bit, to mgpu_blur on one device of the same kind.
+   Working memory (device buffers, pinned staging, streams) is allocated per call and
+   freed before returning. Errors as for mgpu_blur_async, plus those of the devices'
+   allocations and copies (the first by device index; the other workers stop at their
+   next image).
+
+   mgpu_blur_batch: src[i] -> dst[i] for i < count, spread dynamically: an image whose src
+   (else whose dst) is in a GPU's memory is blurred by that GPU when it is among devs;
+   every other image goes to a shared queue that each worker pulls from as it becomes free
+   (images in GPU memory are only taken by GPU workers; with none among devs the call
+   fails with MGPU_ERROR_WRONG_DEVICE). No dst may overlap another image's src or dst.
+   A GPU worker keeps 3 slots, each with its own stream,
+   device buffers and pinned buffers: while one slot's image is on the GPU, the worker
+   copies the next host image into another slot's pinned buffer and the previous result
+   out of a third, so uploads, kernels and downloads of consecutive images overlap.
+   Images in pinned memory skip the host copy. count 0 does nothing. */
+MGPU_API mgpu_result mgpu_blur_batch(const mgpu_image *src, const mgpu_image *dst, int count,
+                                     const mgpu_blur_params *params,
+                                     const mgpu_device *devs, int ndevs);
+/* mgpu_blur_split: one image, cut into horizontal bands, one per worker (sized by the
+   devices' memory bandwidth when all are GPUs, else equal). Each worker reads its band plus
+   `radius` halo rows above and below (clamped to the image), applies the border rule only
+   at the image's real top and bottom edges, and writes its band of dst. A GPU worker
+   whose image is not in memory it can use directly streams its band through in up to 8
+   chunks over 3 slots (upload, kernel and download overlap). */
+MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *dst,
+                                     const mgpu_blur_params *params,
+                                     const mgpu_device *devs, int ndevs);
+
+
 #ifdef __cplusplus
 }
 #endif
@@ -4123,6 +4268,803 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
     pthread_mutex_unlock(&mgpu__coll_lock);
     return MGPU_SUCCESS;
 }
+/* >>blur ------------------------------------------------------------------------
+   mgpu_blur_weights / mgpu_blur_async / mgpu_blur / mgpu_blur_batch / mgpu_blur_split.
+   CPU devices run mgpu__blur_cpu below; CUDA devices run the mgpu_blur_* kernels of
+   mgpu_kernels.cu ("Gaussian blur" section), looked up by name in the built-in module
+   (cached per init cycle). Both compute exactly what the comment at mgpu_blur_async says;
+   mgpu__blur_args is the kernels' mgpu_blr::args, member for member. */
+#define MGPU__BLUR_FAST_WARPS 4         /* = MGPU_BLUR_FAST_WARPS in mgpu_kernels.cu */
+#define MGPU__BLUR_ANY_TILE 256         /* = MGPU_BLUR_ANY_TILE */
+#define MGPU__BLUR_ONE 4096u            /* 8-bit weights sum to 2^12 */
+#define MGPU__BLUR_MAX_ROW (0x7fffffff - 4096)   /* values per row: kernel indices stay in int */
+#define MGPU__BLUR_MAX_HEIGHT (0x7fffffff - 64)
+#define MGPU__BLUR_SLOTS 3              /* per GPU worker: stream + buffers each */
+#define MGPU__BLUR_CPU_TILE 4096        /* CPU device: values per column tile */
+#define MGPU__BLUR_FLT_MAX 3.402823466e+38f
+
+typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 224 bytes */
+    unsigned long long src, dst, spitch, dpitch;
+    int width, height, channels, src_row0;
+    int y_begin, y_end, radius, border;
+    int strip, vec_src, vec_dst, cval_u8;
+    float cval_f32;
+    int reserved;
+    uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1];
+    float wf[MGPU_BLUR_MAX_RADIUS + 1];
+} mgpu__blur_args;
+typedef char mgpu__blur_args_size[sizeof(mgpu__blur_args) == 224 ? 1 : -1];
+
+/* What the params resolve to: one plan serves every image of a call. */
+typedef struct mgpu__blur_plan {
+    int radius, border;
+    float border_value;
+    uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1];
+    float wf[MGPU_BLUR_MAX_RADIUS + 1];
+} mgpu__blur_plan;
+
+/* An image's checked geometry. */
+typedef struct mgpu__blur_geom {
+    size_t esize, rowbytes, pitch, span;   /* span: bytes from data to the end of the last row */
+    int rowlen;                            /* values per row */
+} mgpu__blur_geom;
+
+/* ---- weights */
+/* exp(-x) for x >= 0 in double without libm: x = n ln2 + f with |f| <= ln2 / 2, exp(-f) by
+   its Taylor series in Horner form, then halved n times (exact down to the subnormals).
+   Within ~1 ulp of libm's exp for x in [0, 708] (test_blur checks the weights it gives). */
+static double mgpu__blur_exp_neg(double x)
+{
+    const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+    double f, sum = 1.0;
+    long n;
+    int i;
+    if (!(x > 0.0)) return 1.0;
+    if (x > 746.0) return 0.0;
+    n = (long)(x / 0.69314718055994530942 + 0.5);
+    f = (x - (double)n * ln2_hi) - (double)n * ln2_lo;
+    for (i = 22; i >= 1; i--) sum = 1.0 - f * sum / i;
+    while (n-- > 0) sum *= 0.5;
+    return sum;
+}
+
+static void mgpu__blur_weights_of(double sigma, int r, uint32_t *wi, float *wf)
+{
+    double g[MGPU_BLUR_MAX_RADIUS + 1], total;
+    uint32_t side = 0;
+    int k;
+    for (k = 0; k <= MGPU_BLUR_MAX_RADIUS; k++) { wi[k] = 0; wf[k] = 0.0f; }
+    g[0] = 1.0;
+    total = 1.0;
+    for (k = 1; k <= r; k++) {
+        g[k] = mgpu__blur_exp_neg((double)k * k / (2.0 * sigma * sigma));
+        total += 2.0 * g[k];
+    }
+    for (k = 0; k <= r; k++) wf[k] = (float)(g[k] / total);
+    for (k = 1; k <= r; k++) {
+        wi[k] = (uint32_t)(g[k] / total * MGPU__BLUR_ONE + 0.5);
+        side += wi[k];
+    }
+    wi[0] = MGPU__BLUR_ONE - 2u * side;
+}
+
+static mgpu_result mgpu__blur_plan_make(const char *fn, const mgpu_blur_params *p, mgpu__blur_plan *pl)
+{
+    mgpu_blur_params d;
+    float sigma;
+    memset(&d, 0, sizeof d);
+    if (p) d = *p;
+    sigma = d.sigma;
+    if (sigma != sigma) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "sigma is NaN");
+    if (sigma < 0.0f) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "sigma = %g is negative", (double)sigma);
+    if (sigma > MGPU__BLUR_FLT_MAX) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "sigma is infinite");
+    if (sigma == 0.0f) sigma = 2.0f;
+    if (d.radius < 0 && d.radius != MGPU_BLUR_RADIUS_ZERO)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "radius = %d is negative (radius 0 is MGPU_BLUR_RADIUS_ZERO)", d.radius);
+    if (d.radius > MGPU_BLUR_MAX_RADIUS)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "radius = %d is larger than MGPU_BLUR_MAX_RADIUS (%d)",
+                          d.radius, MGPU_BLUR_MAX_RADIUS);
+    if (d.border != MGPU_BORDER_REPLICATE && d.border != MGPU_BORDER_REFLECT_101 && d.border != MGPU_BORDER_CONSTANT)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown border %d", (int)d.border);
+    if (d.border == MGPU_BORDER_CONSTANT && !(d.border_value >= -MGPU__BLUR_FLT_MAX && d.border_value <= MGPU__BLUR_FLT_MAX))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "border_value is not finite");
+    memset(pl, 0, sizeof *pl);
+    pl->radius = d.radius == MGPU_BLUR_RADIUS_ZERO ? 0 : (d.radius ? d.radius : 2);
+    pl->border = (int)d.border;
+    pl->border_value = d.border == MGPU_BORDER_CONSTANT ? d.border_value : 0.0f;
+    mgpu__blur_weights_of((double)sigma, pl->radius, pl->wi, pl->wf);
+    return MGPU_SUCCESS;
+}
+
+/* 8-bit constant borders need a value in [0, 255]. */
+static mgpu_result mgpu__blur_plan_fits(const char *fn, const mgpu__blur_plan *pl, mgpu_pixel_format f)
+{
+    if (f == MGPU_PIXEL_U8 && pl->border == MGPU_BORDER_CONSTANT && !(pl->border_value >= 0.0f && pl->border_value <= 255.0f))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "border_value = %g is outside [0, 255] for an 8-bit image",
+                          (double)pl->border_value);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_blur_weights(const mgpu_blur_params *params, int *radius,
+                                       uint32_t fixed[MGPU_BLUR_MAX_RADIUS + 1], float f32[MGPU_BLUR_MAX_RADIUS + 1])
+{
+    mgpu__blur_plan pl;
+    MGPU__TRY(mgpu__blur_plan_make("mgpu_blur_weights", params, &pl));
+    if (radius) *radius = pl.radius;
+    if (fixed) memcpy(fixed, pl.wi, sizeof pl.wi);
+    if (f32) memcpy(f32, pl.wf, sizeof pl.wf);
+    return MGPU_SUCCESS;
+}
+
+/* ---- checks */
+static mgpu_result mgpu__blur_image_check(const char *fn, const char *what, int index, const mgpu_image *im,
+                                          mgpu__blur_geom *g)
+{
+    char name[48];
+    size_t rowlen;
+    if (index >= 0) snprintf(name, sizeof name, "%s[%d]", what, index);
+    else snprintf(name, sizeof name, "%s", what);
+    if (!im) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s is NULL", name);
+    if (!im->data) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s->data is NULL", name);
+    if (im->format != MGPU_PIXEL_U8 && im->format != MGPU_PIXEL_F32)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s has an unknown pixel format %d", name, (int)im->format);
+    if (im->channels < 1 || im->channels > 4)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s has %d channels: use 1, 2, 3 or 4", name, im->channels);
+    if (im->width < 1 || im->height < 1)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s is %d x %d: width and height must be at least 1",
+                          name, im->width, im->height);
+    g->esize = im->format == MGPU_PIXEL_U8 ? 1 : 4;
+    rowlen = (size_t)im->width * (size_t)im->channels;
+    if (rowlen > (size_t)MGPU__BLUR_MAX_ROW || rowlen > SIZE_MAX / g->esize)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: a row of %d x %d values is larger than the limit "
+                          "(2^31 - 4096 values)", name, im->width, im->channels);
+    if (im->height > MGPU__BLUR_MAX_HEIGHT)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %d rows is more than the limit (2^31 - 64)", name, im->height);
+    g->rowlen = (int)rowlen;
+    g->rowbytes = rowlen * g->esize;
+    g->pitch = im->pitch ? im->pitch : g->rowbytes;
+    if (g->pitch < g->rowbytes)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s: pitch %zu is smaller than a row (%zu bytes)",
+                          name, g->pitch, g->rowbytes);
+    if ((size_t)(im->height - 1) > (SIZE_MAX - g->rowbytes) / g->pitch)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %d rows of pitch %zu overflow size_t", name, im->height, g->pitch);
+    g->span = (size_t)(im->height - 1) * g->pitch + g->rowbytes;
+    if ((uintptr_t)im->data > UINTPTR_MAX - g->span)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %zu bytes at %p wrap the address space", name, g->span, im->data);
+    if (g->esize == 4 && ((uintptr_t)im->data % 4 || g->pitch % 4))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s: f32 data (%p) and pitch (%zu) must be 4-byte aligned",
+                          name, im->data, g->pitch);
+    return MGPU_SUCCESS;
+}
+
+/* Both images, their agreement, no overlap, and the plan's border value for the format.
+   index >= 0 names them src[index] / dst[index] in messages. */
+static mgpu_result mgpu__blur_pair_check(const char *fn, int index, const mgpu_image *src, const mgpu_image *dst,
+                                         const mgpu__blur_plan *pl, mgpu__blur_geom *gs, mgpu__blur_geom *gd)
+{
+    char sn[32] = "src", dn[32] = "dst";
+    uintptr_t s, d;
+    MGPU__TRY(mgpu__blur_image_check(fn, "src", index, src, gs));
+    MGPU__TRY(mgpu__blur_image_check(fn, "dst", index, dst, gd));
+    if (index >= 0) { snprintf(sn, sizeof sn, "src[%d]", index); snprintf(dn, sizeof dn, "dst[%d]", index); }
+    if (src->width != dst->width || src->height != dst->height || src->channels != dst->channels || src->format != dst->format)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s is %d x %d x %d %s but %s is %d x %d x %d %s: they must "
+                          "match", dn, dst->width, dst->height, dst->channels, dst->format == MGPU_PIXEL_U8 ? "u8" : "f32",
+                          sn, src->width, src->height, src->channels, src->format == MGPU_PIXEL_U8 ? "u8" : "f32");
+    s = (uintptr_t)src->data;
+    d = (uintptr_t)dst->data;
+    if (s < d + gd->span && d < s + gs->span)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s and %s overlap: blurring in place is not supported "
+                          "(use a second buffer)", sn, dn);
+    return mgpu__blur_plan_fits(fn, pl, src->format);
+}
+
+/* The allocation checks mgpu makes for any buffer it knows (copies and kernels alike). */
+static mgpu_result mgpu__blur_range_check(const char *fn, const mgpu_image *im, const mgpu__blur_geom *g, const char *what)
+{
+    mgpu__where w = mgpu__locate(im->data);
+    return mgpu__check_range(fn, what, &w, im->data, g->span);
+}
+
+/* ---- shared helpers: border rule, rows a band needs, arguments */
+static int mgpu__blur_map(int p, int n, int border)      /* = mgpu_blr::map */
+{
+    if (p >= 0 && p < n) return p;
+    if (border == MGPU_BORDER_REPLICATE) return p < 0 ? 0 : n - 1;
+    if (border != MGPU_BORDER_REFLECT_101) return -1;
+    if (n == 1) return 0;
+    for (;;) {
+        if (p < 0) p = -p;
+        else if (p >= n) p = (n - 1) - (p - (n - 1));
+        else return p;
+    }
+}
+
+/* Source rows [*lo, *hi) that output rows [y0, y1) read: [y0 - r, y1 + r) clamped to the
+   image. The border rules never point outside it: replicate gives row 0 only when y0 - r < 0
+   (and H - 1 only when y1 + r > H); reflect-101 maps y < 0 to -y <= r - y0 < y1 + r and y >= H
+   to rows >= H - 1 - (y1 + r - H) >= y0 - r (repeated reflections stay in [0, H), which is
+   then all inside); constant reads nothing. test_blur checks this against brute force. */
+static void mgpu__blur_rows(int y0, int y1, int height, int r, int *lo, int *hi)
+{
+    *lo = y0 - r < 0 ? 0 : y0 - r;
+    *hi = y1 + r > height ? height : y1 + r;
+}
+
+static void mgpu__blur_fill(mgpu__blur_args *a, const mgpu__blur_plan *pl, const mgpu_image *im,
+                            const void *src, size_t spitch, int src_row0, void *dst, size_t dpitch, int y0, int y1)
+{
+    memset(a, 0, sizeof *a);
+    a->src = (unsigned long long)(uintptr_t)src;
+    a->dst = (unsigned long long)(uintptr_t)dst;
+    a->spitch = spitch;
+    a->dpitch = dpitch;
+    a->width = im->width;
+    a->height = im->height;
+    a->channels = im->channels;
+    a->src_row0 = src_row0;
+    a->y_begin = y0;
+    a->y_end = y1;
+    a->radius = pl->radius;
+    a->border = pl->border;
+    a->strip = y1 - y0;
+    a->vec_src = (uintptr_t)src % 16 == 0 && spitch % 16 == 0;
+    a->vec_dst = (uintptr_t)dst % 16 == 0 && dpitch % 16 == 0;
+    a->cval_u8 = pl->border == MGPU_BORDER_CONSTANT && im->format == MGPU_PIXEL_U8 ? (int)(pl->border_value + 0.5f) : 0;
+    a->cval_f32 = pl->border_value;
+    memcpy(a->wi, pl->wi, sizeof a->wi);
+    memcpy(a->wf, pl->wf, sizeof a->wf);
+}
+
+/* ---- the CPU device: the kernels' arithmetic in C, one column tile at a time */
+static mgpu_result mgpu__blur_cpu(const mgpu__blur_args *a, mgpu_pixel_format f)
+{
+    const int C = a->channels, r = a->radius, P = 2 * r + 1, H = r * C, rowlen = a->width * C;
+    const int f32 = f == MGPU_PIXEL_F32;
+    const int tile = rowlen < MGPU__BLUR_CPU_TILE ? rowlen : MGPU__BLUR_CPU_TILE;
+    const unsigned char *src = (const unsigned char *)(uintptr_t)a->src;
+    unsigned char *dst = (unsigned char *)(uintptr_t)a->dst;
+    uint32_t *mem = (uint32_t *)malloc(((size_t)tile + 2 * (size_t)H + (size_t)P * tile) * sizeof(uint32_t));
+    uint32_t *ei = mem, *ri;
+    float *ef = (float *)(void *)mem, *rf;
+    int x0;
+    if (!mem) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, "mgpu_blur", "out of host memory");
+    ri = mem + tile + 2 * H;
+    rf = ef + tile + 2 * H;
+    for (x0 = 0; x0 < rowlen; x0 += tile) {
+        const int tw = rowlen - x0 < tile ? rowlen - x0 : tile;
+        int i, yi, slot = 0;
+        for (i = 0, yi = a->y_begin - r; yi < a->y_end + r; i++, yi++) {
+            const int my = mgpu__blur_map(yi, a->height, a->border);
+            const unsigned char *row = my >= 0 ? src + (size_t)(my - a->src_row0) * a->spitch : src;
+            int j, x, k;
+            for (j = 0; j < tw + 2 * H; j++) {                /* the extended row: tile plus halo */
+                int e = x0 - H + j;
+                if (my >= 0 && (e < 0 || e >= rowlen)) {
+                    int p = e >= 0 ? e / C : -((C - 1 - e) / C), m = mgpu__blur_map(p, a->width, a->border);
+                    e = m < 0 ? -1 : m * C + (e - p * C);
+                }
+                if (f32) ef[j] = my < 0 || e < 0 ? a->cval_f32 : ((const float *)(const void *)row)[e];
+                else ei[j] = my < 0 || e < 0 ? (uint32_t)a->cval_u8 : row[e];
+            }
+            if (f32) {
+                float *h = rf + (size_t)slot * tile;
+                for (x = 0; x < tw; x++) {
+                    const float *c = ef + H + x;
+                    float acc = a->wf[0] * c[0];
+                    for (k = 1; k <= r; k++) {
+                        float s = c[-k * C] + c[k * C], m = a->wf[k] * s;
+                        acc = acc + m;
+                    }
+                    h[x] = acc;
+                }
+            } else {
+                uint32_t *h = ri + (size_t)slot * tile;
+                for (x = 0; x < tw; x++) {
+                    const uint32_t *c = ei + H + x;
+                    uint32_t acc = a->wi[0] * c[0];
+                    for (k = 1; k <= r; k++) acc += a->wi[k] * (c[-k * C] + c[k * C]);
+                    h[x] = acc;
+                }
+            }
+            if (i >= 2 * r) {                                 /* output row yi - r */
+                unsigned char *out = dst + (size_t)(yi - r - a->y_begin) * a->dpitch;
+                const int c = slot - r < 0 ? slot - r + P : slot - r;
+                for (k = 0; k <= r; k++) {                    /* k-th ring rows: c - k and c + k */
+                    const int s1 = c - k < 0 ? c - k + P : c - k, s2 = c + k >= P ? c + k - P : c + k;
+                    if (f32) {
+                        const float *u = rf + (size_t)s1 * tile, *v = rf + (size_t)s2 * tile;
+                        float *o = (float *)(void *)out + x0;
+                        if (k == 0) for (x = 0; x < tw; x++) o[x] = a->wf[0] * u[x];
+                        else for (x = 0; x < tw; x++) {
+                            float s = u[x] + v[x], m = a->wf[k] * s;
+                            o[x] = o[x] + m;
+                        }
+                    } else {
+                        const uint32_t *u = ri + (size_t)s1 * tile, *v = ri + (size_t)s2 * tile;
+                        uint32_t *acc = ei;                   /* the extended row is free now */
+                        if (k == 0) for (x = 0; x < tw; x++) acc[x] = (1u << 23) + a->wi[0] * u[x];
+                        else for (x = 0; x < tw; x++) acc[x] += a->wi[k] * (u[x] + v[x]);
+                        if (k == r) for (x = 0; x < tw; x++) out[x0 + x] = (unsigned char)(acc[x] >> 24);
+                    }
+                }
+            }
+            if (++slot == P) slot = 0;
+        }
+    }
+    free(mem);
+    return MGPU_SUCCESS;
+}
+
+/* ---- CUDA: kernels, launch shape */
+enum { MGPU__BK_U8C1, MGPU__BK_U8C3, MGPU__BK_U8C4, MGPU__BK_F32C1, MGPU__BK_F32C4, MGPU__BK_U8_ANY, MGPU__BK_F32_ANY,
+       MGPU__BK_COUNT };
+static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
+    "mgpu_blur_u8c1_r2", "mgpu_blur_u8c3_r2", "mgpu_blur_u8c4_r2", "mgpu_blur_f32c1_r2", "mgpu_blur_f32c4_r2",
+    "mgpu_blur_u8_any", "mgpu_blur_f32_any" };
+static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = { 2, 2, 2, 2, 2, 0, 0 };  /* halo radius; 0: generic */
+
+static pthread_mutex_t mgpu__blur_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct { unsigned generation; mgpu_kernel kernel[MGPU__BK_COUNT]; } mgpu__blur_k;
+
+static mgpu_result mgpu__blur_kernel(const char *fn, int which, mgpu_kernel *out)
+{
+    mgpu_kernel k = NULL;
+    mgpu_result r;
+    if (!mgpu__g.builtin)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
+    pthread_mutex_lock(&mgpu__blur_lock);
+    if (mgpu__blur_k.generation != mgpu__g.generation) {
+        memset(mgpu__blur_k.kernel, 0, sizeof mgpu__blur_k.kernel);
+        mgpu__blur_k.generation = mgpu__g.generation;
+    }
+    k = mgpu__blur_k.kernel[which];
+    pthread_mutex_unlock(&mgpu__blur_lock);
+    if (k) { *out = k; return MGPU_SUCCESS; }
+    r = mgpu_module_kernel(mgpu__g.builtin, mgpu__blur_kernel_names[which], &k);   /* may load the module */
+    if (r != MGPU_SUCCESS) {
+        char why[sizeof mgpu__tls_error];
+        snprintf(why, sizeof why, "%s", mgpu__tls_error);
+        return mgpu__fail(r, fn, "%s%s", why, r == MGPU_ERROR_NOT_FOUND ? " (kernels_fatbin.h is older than mgpu.h: "
+                          "run make kernels)" : "");
+    }
+    pthread_mutex_lock(&mgpu__blur_lock);
+    if (mgpu__blur_k.generation != mgpu__g.generation) {
+        memset(mgpu__blur_k.kernel, 0, sizeof mgpu__blur_k.kernel);
+        mgpu__blur_k.generation = mgpu__g.generation;
+    }
+    if (!mgpu__blur_k.kernel[which]) mgpu__blur_k.kernel[which] = k;
+    else k = mgpu__blur_k.kernel[which];                /* another thread won; ours stays in the module */
+    pthread_mutex_unlock(&mgpu__blur_lock);
+    *out = k;
+    return MGPU_SUCCESS;
+}
+
+/* The kernel for an image, the strip height (a->strip) and the grid. About 64 warps' worth
+   of (segment, strip) items per multiprocessor, strips of 16..64 rows. */
+static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur_args *a, mgpu_launch_dims *dims)
+{
+    const int C = a->channels, r = a->radius, rows = a->y_end - a->y_begin, rowlen = a->width * C;
+    const long long target = (long long)(multiprocessors > 0 ? multiprocessors : 1) * 64;
+    int which = -1;
+    long long per_row, strip, items, blocks;
+    if (f == MGPU_PIXEL_U8 && r <= 2) which = C == 1 ? MGPU__BK_U8C1 : C == 3 ? MGPU__BK_U8C3 : C == 4 ? MGPU__BK_U8C4 : -1;
+    if (f == MGPU_PIXEL_F32 && r <= 2) which = C == 1 ? MGPU__BK_F32C1 : C == 4 ? MGPU__BK_F32C4 : -1;
+    memset(dims, 0, sizeof *dims);
+    dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
+    if (which >= 0) {
+        const int V = f == MGPU_PIXEL_U8 ? 16 : 4, h = mgpu__blur_kernel_rc[which] * C, hl = (h + V - 1) / V;
+        const int segw = (32 - 2 * hl) * V;
+        per_row = (rowlen + segw - 1) / segw;           /* segments: warps per strip */
+        dims->block[0] = 32 * MGPU__BLUR_FAST_WARPS;
+    } else {
+        which = f == MGPU_PIXEL_U8 ? MGPU__BK_U8_ANY : MGPU__BK_F32_ANY;
+        per_row = (rowlen + MGPU__BLUR_ANY_TILE - 1) / MGPU__BLUR_ANY_TILE;   /* tiles: blocks per strip */
+        dims->block[0] = MGPU__BLUR_ANY_TILE;
+        dims->shared_bytes = 4 * (2 * (MGPU_BLUR_MAX_RADIUS + 1) + (size_t)(2 * r + 1) * MGPU__BLUR_ANY_TILE +
+                                  2 * ((size_t)MGPU__BLUR_ANY_TILE + 2 * (size_t)r * C));
+    }
+    strip = (rows * per_row + target - 1) / target;
+    if (strip < 16) strip = 16;
+    if (strip > 64) strip = 64;
+    for (;;) {
+        items = per_row * ((rows + strip - 1) / strip);
+        blocks = dims->block[0] == MGPU__BLUR_ANY_TILE ? items : (items + MGPU__BLUR_FAST_WARPS - 1) / MGPU__BLUR_FAST_WARPS;
+        if (blocks <= 0x7fffffff || strip >= rows) break;
+        strip *= 2;
+    }
+    a->strip = (int)(strip < rows ? strip : rows);
+    dims->grid[0] = (unsigned)blocks;
+    return which;
+}
+
+/* Runs the blur a describes on the stream's device (CPU: now, in this thread). */
+static mgpu_result mgpu__blur_run(const char *fn, mgpu_pixel_format f, mgpu__blur_args *a, mgpu_stream s)
+{
+    mgpu_launch_dims dims;
+    mgpu_kernel k = NULL;
+    void *params[1];
+    int which;
+    if (!mgpu__is_cuda(s->dev)) return mgpu__blur_cpu(a, f);
+    which = mgpu__blur_shape(mgpu__g.dev[s->dev].info.multiprocessors, f, a, &dims);
+    MGPU__TRY(mgpu__blur_kernel(fn, which, &k));
+    params[0] = a;
+    return mgpu__launch(fn, k, &dims, params, s);
+}
+
+MGPU_API mgpu_result mgpu_blur_async(const mgpu_image *src, const mgpu_image *dst, const mgpu_blur_params *params,
+                                     mgpu_stream stream)
+{
+    static const char *fn = "mgpu_blur_async";
+    mgpu_stream s = NULL;
+    mgpu__blur_plan pl;
+    mgpu__blur_geom gs, gd;
+    mgpu__blur_args a;
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    MGPU__TRY(mgpu__blur_plan_make(fn, params, &pl));
+    MGPU__TRY(mgpu__blur_pair_check(fn, -1, src, dst, &pl, &gs, &gd));
+    MGPU__TRY(mgpu__check_buffer(fn, "src", src->data, gs.span, s->dev));
+    MGPU__TRY(mgpu__check_buffer(fn, "dst", dst->data, gd.span, s->dev));
+    mgpu__blur_fill(&a, &pl, src, src->data, gs.pitch, 0, dst->data, gd.pitch, 0, src->height);
+    return mgpu__blur_run(fn, src->format, &a, s);
+}
+
+MGPU_API mgpu_result mgpu_blur(const mgpu_image *src, const mgpu_image *dst, const mgpu_blur_params *params,
+                               mgpu_stream stream)
+{
+    mgpu_stream s = NULL;
+    MGPU__TRY(mgpu__stream(stream, &s, "mgpu_blur"));
+    MGPU__TRY(mgpu_blur_async(src, dst, params, s));
+    return mgpu_stream_synchronize(s);
+}
+
+/* ---- multiple devices: one worker per device, each with slots */
+typedef struct mgpu__blur_slot {
+    mgpu_stream stream;                /* GPU workers: one stream per slot */
+    void *din, *dout;                  /* device buffers: the rows read, the rows written */
+    size_t din_cap, dout_cap;
+    void *pin_in, *pin_out;            /* pinned staging for pageable host images */
+    size_t pin_in_cap, pin_out_cap;
+    unsigned char *pend_dst;           /* a result in pin_out still to copy to the host */
+    size_t pend_pitch, pend_rowbytes;
+    int pend_rows;
+} mgpu__blur_slot;
+
+typedef struct mgpu__blur_worker {
+    mgpu_device dev;
+    int cuda, next;
+    mgpu__blur_slot slot[MGPU__BLUR_SLOTS];
+    void *tmp_in, *tmp_out;            /* CPU workers: host copies of images in GPU memory */
+    size_t tmp_in_cap, tmp_out_cap;
+} mgpu__blur_worker;
+
+/* Reallocates an mgpu buffer (device: kind 0, pinned: kind 1, malloc: kind 2) to >= bytes. */
+static mgpu_result mgpu__blur_grow(void **p, size_t *cap, size_t bytes, int kind)
+{
+    if (*cap >= bytes) return MGPU_SUCCESS;
+    if (kind == 0) mgpu_free(*p);
+    else if (kind == 1) mgpu_free_host(*p);
+    else free(*p);
+    *p = NULL;
+    *cap = 0;
+    if (kind == 0) MGPU__TRY(mgpu_malloc(p, bytes));
+    else if (kind == 1) MGPU__TRY(mgpu_malloc_host(p, bytes));
+    else if (!(*p = malloc(bytes))) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, "mgpu_blur", "%zu bytes of host memory", bytes);
+    *cap = bytes;
+    return MGPU_SUCCESS;
+}
+
+/* Waits for the slot's work and copies its finished result to the host. */
+static mgpu_result mgpu__blur_drain(mgpu__blur_slot *sl)
+{
+    mgpu_result r = MGPU_SUCCESS;
+    int y;
+    if (sl->stream) r = mgpu_stream_synchronize(sl->stream);
+    if (sl->pend_dst && r == MGPU_SUCCESS)
+        for (y = 0; y < sl->pend_rows; y++)
+            memcpy(sl->pend_dst + (size_t)y * sl->pend_pitch, (unsigned char *)sl->pin_out + (size_t)y * sl->pend_rowbytes,
+                   sl->pend_rowbytes);
+    sl->pend_dst = NULL;
+    return r;
+}
+
+static mgpu_result mgpu__blur_release(mgpu__blur_worker *w)
+{
+    mgpu_result first = MGPU_SUCCESS;
+    int i;
+    for (i = 0; i < MGPU__BLUR_SLOTS; i++) {
+        mgpu__blur_slot *sl = &w->slot[i];
+        mgpu_result r = mgpu__blur_drain(sl);
+        if (first == MGPU_SUCCESS) first = r;
+        if (sl->stream) mgpu_stream_destroy(sl->stream);
+        mgpu_free(sl->din);
+        mgpu_free(sl->dout);
+        mgpu_free_host(sl->pin_in);
+        mgpu_free_host(sl->pin_out);
+        memset(sl, 0, sizeof *sl);
+    }
+    free(w->tmp_in);
+    free(w->tmp_out);
+    w->tmp_in = w->tmp_out = NULL;
+    w->tmp_in_cap = w->tmp_out_cap = 0;
+    return first;
+}
+
+/* A GPU kernel on dev may use this memory in place (its own, or a peer's with access on). */
+static int mgpu__blur_direct(const mgpu__where *w, mgpu_device dev)
+{
+    return w->cuda && (w->dev == dev || MGPU__LOAD(mgpu__g.peer_on[dev][w->dev]));
+}
+
+/* Output rows [y0, y1) of one image on the worker's device, whatever memory the images are
+   in. GPU: queued on the next slot (uploads and downloads on the slot's stream); CPU: done. */
+static mgpu_result mgpu__blur_unit(const char *fn, mgpu__blur_worker *w, const mgpu__blur_plan *pl,
+                                   const mgpu_image *src, const mgpu_image *dst, const mgpu__blur_geom *gs,
+                                   const mgpu__blur_geom *gd, int y0, int y1)
+{
+    const mgpu__where ws = mgpu__locate(src->data), wd = mgpu__locate(dst->data);
+    const size_t rowbytes = gs->rowbytes, outbytes = (size_t)(y1 - y0) * rowbytes;
+    const unsigned char *sp = (const unsigned char *)src->data;
+    unsigned char *dp = (unsigned char *)dst->data + (size_t)y0 * gd->pitch;
+    int lo, hi, row0 = 0, direct_out;
+    size_t inbytes, spitch = gs->pitch, dpitch = gd->pitch;
+    mgpu__blur_args a;
+    mgpu__blur_rows(y0, y1, src->height, pl->radius, &lo, &hi);
+    inbytes = (size_t)(hi - lo - 1) * gs->pitch + rowbytes;
+    if (!w->cuda) {
+        mgpu_stream s = &mgpu__g.dev[w->dev].default_stream;
+        if (ws.cuda) {                                  /* GPU memory: copy the rows in */
+            MGPU__TRY(mgpu__blur_grow(&w->tmp_in, &w->tmp_in_cap, inbytes, 2));
+            MGPU__TRY(mgpu_memcpy(w->tmp_in, sp + (size_t)lo * gs->pitch, inbytes));
+            sp = (const unsigned char *)w->tmp_in;
+            row0 = lo;
+        }
+        direct_out = !wd.cuda;
+        if (!direct_out) {
+            MGPU__TRY(mgpu__blur_grow(&w->tmp_out, &w->tmp_out_cap, outbytes, 2));
+            dpitch = rowbytes;
+        }
+        mgpu__blur_fill(&a, pl, src, sp, spitch, row0, direct_out ? (void *)dp : w->tmp_out, dpitch, y0, y1);
+        MGPU__TRY(mgpu__blur_run(fn, src->format, &a, s));
+        if (!direct_out) {
+            int y;
+            if (gd->pitch == rowbytes) return mgpu_memcpy(dp, w->tmp_out, outbytes);
+            for (y = 0; y < y1 - y0; y++)
+                MGPU__TRY(mgpu_memcpy(dp + (size_t)y * gd->pitch, (unsigned char *)w->tmp_out + (size_t)y * rowbytes, rowbytes));
+        }
+        return MGPU_SUCCESS;
+    } else {
+        mgpu__blur_slot *sl = &w->slot[w->next];
+        w->next = (w->next + 1) % MGPU__BLUR_SLOTS;
+        MGPU__TRY(mgpu__blur_drain(sl));
+        if (!sl->stream) MGPU__TRY(mgpu_stream_create_flags(&sl->stream, MGPU_STREAM_NON_BLOCKING));
+        if (!mgpu__blur_direct(&ws, w->dev)) {          /* upload the rows [lo, hi) */
+            const unsigned char *from = sp + (size_t)lo * gs->pitch;
+            MGPU__TRY(mgpu__blur_grow(&sl->din, &sl->din_cap, inbytes, 0));
+            if (!ws.cuda && ws.kind != MGPU__ALLOC_HOST) {   /* pageable: through pinned memory */
+                MGPU__TRY(mgpu__blur_grow(&sl->pin_in, &sl->pin_in_cap, inbytes, 1));
+                memcpy(sl->pin_in, from, inbytes);
+                from = (const unsigned char *)sl->pin_in;
+            }
+            MGPU__TRY(mgpu__copy_async(fn, sl->din, from, inbytes, 0, sl->stream));
+            sp = (const unsigned char *)sl->din;
+            row0 = lo;
+        }
+        direct_out = mgpu__blur_direct(&wd, w->dev);
+        if (!direct_out) {
+            MGPU__TRY(mgpu__blur_grow(&sl->dout, &sl->dout_cap, outbytes, 0));
+            dpitch = rowbytes;
+        }
+        mgpu__blur_fill(&a, pl, src, sp, spitch, row0, direct_out ? (void *)dp : sl->dout, dpitch, y0, y1);
+        MGPU__TRY(mgpu__blur_run(fn, src->format, &a, sl->stream));
+        if (!direct_out) {
+            if (wd.cuda || (wd.kind == MGPU__ALLOC_HOST && gd->pitch == rowbytes)) {
+                int y;
+                if (gd->pitch == rowbytes) return mgpu__copy_async(fn, dp, sl->dout, outbytes, 0, sl->stream);
+                for (y = 0; y < y1 - y0; y++)               /* padded rows in another GPU: row by row */
+                    MGPU__TRY(mgpu__copy_async(fn, dp + (size_t)y * gd->pitch, (unsigned char *)sl->dout + (size_t)y * rowbytes,
+                                               rowbytes, 0, sl->stream));
+            } else {                                    /* host: download, copy rows when the slot drains */
+                MGPU__TRY(mgpu__blur_grow(&sl->pin_out, &sl->pin_out_cap, outbytes, 1));
+                MGPU__TRY(mgpu__copy_async(fn, sl->pin_out, sl->dout, outbytes, 0, sl->stream));
+                sl->pend_dst = dp;
+                sl->pend_pitch = gd->pitch;
+                sl->pend_rowbytes = rowbytes;
+                sl->pend_rows = y1 - y0;
+            }
+        }
+        return MGPU_SUCCESS;
+    }
+}
+
+/* What both multi-device calls share. */
+typedef struct mgpu__blur_job {
+    const char *fn;
+    mgpu__blur_plan plan;
+    const mgpu_image *src, *dst;
+    mgpu__blur_geom *gs, *gd;
+    int count;
+    /* batch: home[k] lists the images of worker k (home_n[k] of them); then the queues */
+    int *home[MGPU_MAX_DEVICES], home_n[MGPU_MAX_DEVICES];
+    int *shared, nshared, shared_next;
+    int *gpu_only, ngpu_only, gpu_only_next;
+    int abort;
+    /* split */
+    int band[MGPU_MAX_DEVICES + 1];
+    int nchunks_max;
+} mgpu__blur_job;
+
+static int mgpu__blur_take(int *next, int n, const int *list, const int *abort)
+{
+    int i;
+    if (__atomic_load_n(abort, __ATOMIC_RELAXED)) return -1;
+    i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+    return i < n ? list[i] : -1;
+}
+
+static mgpu_result mgpu__blur_batch_worker(mgpu_device dev, int index, void *arg)
+{
+    mgpu__blur_job *job = (mgpu__blur_job *)arg;
+    mgpu__blur_worker w;
+    mgpu_result r = MGPU_SUCCESS, r2;
+    int i, n;
+    memset(&w, 0, sizeof w);
+    w.dev = dev;
+    w.cuda = mgpu__is_cuda(dev);
+    for (n = 0; n < job->home_n[index] && r == MGPU_SUCCESS && !__atomic_load_n(&job->abort, __ATOMIC_RELAXED); n++) {
+        i = job->home[index][n];
+        r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height);
+    }
+    while (r == MGPU_SUCCESS && w.cuda && (i = mgpu__blur_take(&job->gpu_only_next, job->ngpu_only, job->gpu_only, &job->abort)) >= 0)
+        r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height);
+    while (r == MGPU_SUCCESS && (i = mgpu__blur_take(&job->shared_next, job->nshared, job->shared, &job->abort)) >= 0)
+        r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height);
+    if (r != MGPU_SUCCESS) __atomic_store_n(&job->abort, 1, __ATOMIC_RELAXED);
+    r2 = mgpu__blur_release(&w);
+    return r != MGPU_SUCCESS ? r : r2;
+}
+
+/* The device list of a multi-device call. */
+static mgpu_result mgpu__blur_devices(const char *fn, const mgpu_device *devs, int ndevs, mgpu_device *out, int *n)
+{
+    int i;
+    MGPU__REQUIRE_INIT(fn);
+    if (ndevs < 0 || ndevs > MGPU_MAX_DEVICES)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "ndevs = %d: use 0..%d", ndevs, MGPU_MAX_DEVICES);
+    if (devs && ndevs == 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "devs is not NULL but ndevs is 0");
+    *n = devs || ndevs ? ndevs : mgpu_device_count();
+    for (i = 0; i < *n; i++) {
+        out[i] = devs ? devs[i] : i;
+        MGPU__DEVICE(fn, out[i]);
+    }
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_blur_batch(const mgpu_image *src, const mgpu_image *dst, int count,
+                                     const mgpu_blur_params *params, const mgpu_device *devs, int ndevs)
+{
+    static const char *fn = "mgpu_blur_batch";
+    mgpu_device dv[MGPU_MAX_DEVICES];
+    mgpu__blur_job job;
+    mgpu_result r = MGPU_SUCCESS;
+    int nd = 0, i, k, pos = 0, any_gpu = 0, *owner = NULL, *store = NULL;
+    MGPU__TRY(mgpu__blur_devices(fn, devs, ndevs, dv, &nd));
+    if (count < 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "count = %d is negative", count);
+    MGPU__REQUIRE(count == 0 || (src && dst), fn, "src or dst is NULL");
+    memset(&job, 0, sizeof job);
+    job.fn = fn;
+    MGPU__TRY(mgpu__blur_plan_make(fn, params, &job.plan));
+    if (count == 0) return MGPU_SUCCESS;
+    for (k = 0; k < nd; k++) any_gpu |= mgpu__is_cuda(dv[k]);
+    job.gs = (mgpu__blur_geom *)malloc(2 * (size_t)count * sizeof *job.gs);
+    owner = (int *)malloc((size_t)count * sizeof(int));          /* worker index, -1 shared, -2 GPU only */
+    store = (int *)malloc((size_t)count * sizeof(int));          /* the lists: homes, GPU only, shared */
+    if (!job.gs || !owner || !store) { r = mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory"); goto done; }
+    job.gd = job.gs + count;
+    job.src = src;
+    job.dst = dst;
+    job.count = count;
+    for (i = 0; i < count; i++) {
+        mgpu__where ws, wd;
+        int at = -1;
+        if ((r = mgpu__blur_pair_check(fn, i, &src[i], &dst[i], &job.plan, &job.gs[i], &job.gd[i])) != MGPU_SUCCESS ||
+            (r = mgpu__blur_range_check(fn, &src[i], &job.gs[i], "src")) != MGPU_SUCCESS ||
+            (r = mgpu__blur_range_check(fn, &dst[i], &job.gd[i], "dst")) != MGPU_SUCCESS) goto done;
+        ws = mgpu__locate(src[i].data);
+        wd = mgpu__locate(dst[i].data);
+        owner[i] = -1;
+        if (ws.cuda) at = ws.dev;
+        else if (wd.cuda) at = wd.dev;
+        if (at >= 0) {                                 /* in GPU memory: its device, if it works here */
+            for (k = 0; k < nd && dv[k] != at; k++) {}
+            owner[i] = k < nd ? k : -2;
+            if (k == nd && !any_gpu) {
+                r = mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "image %d is in the memory of CUDA device %d and no CUDA "
+                               "device is among the devices", i, at);
+                goto done;
+            }
+            if (k < nd) job.home_n[k]++;
+        }
+    }
+    for (k = 0; k < nd; k++) { job.home[k] = store + pos; pos += job.home_n[k]; job.home_n[k] = 0; }
+    for (i = 0; i < count; i++) if (owner[i] >= 0) job.home[owner[i]][job.home_n[owner[i]]++] = i;
+    job.gpu_only = store + pos;
+    for (i = 0; i < count; i++) if (owner[i] == -2) job.gpu_only[job.ngpu_only++] = i;
+    job.shared = job.gpu_only + job.ngpu_only;
+    for (i = 0; i < count; i++) if (owner[i] == -1) job.shared[job.nshared++] = i;
+    r = mgpu_run_on_devices(dv, nd, mgpu__blur_batch_worker, &job);
+done:
+    free(job.gs);
+    free(owner);
+    free(store);
+    return r;
+}
+
+static mgpu_result mgpu__blur_split_worker(mgpu_device dev, int index, void *arg)
+{
+    mgpu__blur_job *job = (mgpu__blur_job *)arg;
+    mgpu__blur_worker w;
+    mgpu_result r = MGPU_SUCCESS, r2;
+    const int y0 = job->band[index], y1 = job->band[index + 1];
+    int chunks = 1, c;
+    if (y1 <= y0) return MGPU_SUCCESS;
+    memset(&w, 0, sizeof w);
+    w.dev = dev;
+    w.cuda = mgpu__is_cuda(dev);
+    if (w.cuda) {                                       /* staged through the host: pipeline chunks */
+        mgpu__where ws = mgpu__locate(job->src->data), wd = mgpu__locate(job->dst->data);
+        if (!mgpu__blur_direct(&ws, dev) || !mgpu__blur_direct(&wd, dev)) {
+            chunks = (y1 - y0) / 64;
+            if (chunks < 1) chunks = 1;
+            if (chunks > job->nchunks_max) chunks = job->nchunks_max;
+        }
+    }
+    for (c = 0; c < chunks && r == MGPU_SUCCESS && !__atomic_load_n(&job->abort, __ATOMIC_RELAXED); c++) {
+        const int a = y0 + (int)((long long)(y1 - y0) * c / chunks), b = y0 + (int)((long long)(y1 - y0) * (c + 1) / chunks);
+        r = mgpu__blur_unit(job->fn, &w, &job->plan, job->src, job->dst, job->gs, job->gd, a, b);
+    }
+    if (r != MGPU_SUCCESS) __atomic_store_n(&job->abort, 1, __ATOMIC_RELAXED);
+    r2 = mgpu__blur_release(&w);
+    return r != MGPU_SUCCESS ? r : r2;
+}
+
+MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *dst, const mgpu_blur_params *params,
+                                     const mgpu_device *devs, int ndevs)
+{
+    static const char *fn = "mgpu_blur_split";
+    mgpu_device dv[MGPU_MAX_DEVICES];
+    mgpu__blur_job job;
+    mgpu__blur_geom gs, gd;
+    double weight[MGPU_MAX_DEVICES], total = 0.0, acc = 0.0;
+    int nd = 0, k, all_gpu = 1;
+    MGPU__TRY(mgpu__blur_devices(fn, devs, ndevs, dv, &nd));
+    memset(&job, 0, sizeof job);
+    job.fn = fn;
+    MGPU__TRY(mgpu__blur_plan_make(fn, params, &job.plan));
+    MGPU__TRY(mgpu__blur_pair_check(fn, -1, src, dst, &job.plan, &gs, &gd));
+    MGPU__TRY(mgpu__blur_range_check(fn, src, &gs, "src"));
+    MGPU__TRY(mgpu__blur_range_check(fn, dst, &gd, "dst"));
+    job.src = src;
+    job.dst = dst;
+    job.gs = &gs;
+    job.gd = &gd;
+    job.count = 1;
+    job.nchunks_max = 8;
+    for (k = 0; k < nd; k++) all_gpu &= mgpu__is_cuda(dv[k]) && mgpu__g.dev[dv[k]].info.memory_bandwidth_gbs > 0.0;
+    for (k = 0; k < nd; k++) {
+        weight[k] = all_gpu ? mgpu__g.dev[dv[k]].info.memory_bandwidth_gbs : 1.0;
+        total += weight[k];
+    }
+    job.band[0] = 0;
+    for (k = 0; k < nd; k++) {                         /* rounded cumulative shares */
+        acc += weight[k];
+        job.band[k + 1] = k + 1 == nd ? src->height : (int)((double)src->height * acc / total + 0.5);
+        if (job.band[k + 1] < job.band[k]) job.band[k + 1] = job.band[k];
+    }
+    return mgpu_run_on_devices(dv, nd, mgpu__blur_split_worker, &job);
+}
+
+
 #ifdef __cplusplus
 }
 #endif
