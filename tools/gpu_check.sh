@@ -10,7 +10,7 @@ out=build/gpu_logs
 rm -rf "$out"; mkdir -p "$out"
 nvidia-smi -L | tee "$out/gpus.txt"
 fake="MGPU_FAKE_OLD_DRIVER=build/libfake_old_cuda.so"
-if ! make -s build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives \
+if ! make -s build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur \
         > "$out/build.log" 2>&1; then
     tail -40 "$out/build.log"; exit 1
 fi
@@ -25,10 +25,7 @@ run test_all_gpus $fake ./build/mgpu_tests
 run test_one_gpu CUDA_VISIBLE_DEVICES=0 $fake ./build/mgpu_tests
 run suite_reduce ./build/suite_reduce
 run suite_coll ./build/suite_collectives
-if [ -f wip/test_blur.c ]; then      # work in progress, not yet in mgpu.h
-    cc -O2 -std=c99 -I. -o build/test_blur wip/test_blur.c -ldl -lpthread -lm > "$out/blur_build.log" 2>&1 &&
-        run test_blur ./build/test_blur
-fi
+run suite_blur ./build/suite_blur
 run examples make -s test-examples
 [ -n "${SKIP_ASAN:-}" ] || run test_asan make -s test-asan
 OUT=$out BENCHES="${BENCHES:-p2p launch reduce collectives}" bash bench/run_all.sh > "$out/bench.log" 2>&1
