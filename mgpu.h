@@ -108,7 +108,8 @@ typedef enum mgpu_result {
     MGPU_ERROR_NOT_SUPPORTED = -32,     /* operation not available on this device */
     MGPU_ERROR_STALE_KERNELS = -33,     /* kernels_fatbin.h does not match mgpu_kernels.cu */
     MGPU_ERROR_THREAD = -40,            /* a thread could not be created */
-    MGPU_ERROR_CUDA = -50               /* any other driver error; see mgpu_last_error() */
+    MGPU_ERROR_CUDA = -50,              /* any other driver error; see mgpu_last_error() */
+    MGPU_ERROR_NOT_ON_CURVE = -60       /* a BN254 point is off the curve or has a coordinate >= p */
 } mgpu_result;
 
 typedef int mgpu_device;                /* index into mgpu's device table */
@@ -685,6 +686,151 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
                                      const mgpu_device *devs, int ndevs);
 
 
+/* ---------------------------------------------------------------- BN254 multi-scalar multiplication */
+#define MGPU_HAS_MSM 1                   /* this mgpu.h has mgpu_msm_async and friends */
+/* BN254 MSM
+   The curve is BN254 (alt_bn128, Ethereum's precompiles) G1: y^2 = x^3 + 3 over F_p,
+       p = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47,
+   a group of prime order
+       r = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001,
+   generator (1, 2). An MSM computes sum_i k_i * P_i for scalars k_i and points P_i.
+
+   Formats. A field element (coordinate) or scalar is 4 little-endian 64-bit limbs, least
+   significant first (32 bytes, the integer's little-endian bytes on a little-endian
+   machine). Each array is in standard form (the integer itself) or Montgomery form
+   (x * 2^256 mod p for coordinates, k * 2^256 mod r for scalars, as gnark-crypto and
+   arkworks keep them in memory): MGPU_MSM_SCALARS_MONTGOMERY and
+   MGPU_MSM_POINTS_MONTGOMERY say which. Points are affine (x, y); the point at infinity is
+   (0, 0), which is not on the curve, so the encoding is unambiguous. Results are Jacobian
+   (X, Y, Z) with x = X / Z^2, y = Y / Z^3 and Z = 0 for infinity, in standard form unless
+   MGPU_MSM_RESULT_MONTGOMERY; mgpu_bn254_to_affine gives the unique affine form.
+   Every scalar is a full 256-bit integer and counts modulo r: k * P = (k mod r) * P, so
+   scalars >= r (and Montgomery scalars >= r) give the mathematically right result.
+   Coordinates must be below p; MGPU_MSM_CHECK_POINTS verifies that and the curve equation.
+
+   Algorithm (GPU): Pippenger's bucket method with signed c-bit digits. Scalars are
+   recoded into ceil(255 / c) digits in [-2^(c-1), 2^(c-1)]; every nonzero digit puts its
+   point (negated for a negative digit) into one of 2^(c-1) buckets of its window. The
+   (bucket, point) pairs are sorted by bucket with a counting sort; the sorted list is cut
+   into equal pieces, one per thread, so a bucket that holds many points (repeated scalars)
+   is summed by many threads and never serializes one. Buckets are XYZZ points summed with
+   mixed additions; each window's weighted bucket sum is computed in parallel segments and
+   the windows are combined on the host. c defaults to about log2(n) - 4 (4..20).
+   256-bit Montgomery arithmetic in 32-bit words with PTX carry chains.
+
+   CPU devices run a portable C Pippenger (unsigned __int128 where the compiler has it):
+   the reference the GPU is checked against. */
+typedef struct mgpu_bn254_scalar { uint64_t limb[4]; } mgpu_bn254_scalar;
+typedef struct mgpu_bn254_affine { uint64_t x[4], y[4]; } mgpu_bn254_affine;
+typedef struct mgpu_bn254_jacobian { uint64_t x[4], y[4], z[4]; } mgpu_bn254_jacobian;
+
+#define MGPU_MSM_SCALARS_MONTGOMERY 1u  /* scalars are k * 2^256 mod r */
+#define MGPU_MSM_POINTS_MONTGOMERY 2u   /* point coordinates are x * 2^256 mod p */
+#define MGPU_MSM_RESULT_MONTGOMERY 4u   /* write results' coordinates in Montgomery form */
+#define MGPU_MSM_CHECK_POINTS 8u        /* reject coordinates >= p and points off the curve
+                                           (MGPU_ERROR_NOT_ON_CURVE); the call then waits
+                                           for its stream */
+#define MGPU_MSM_SHARED_POINTS 16u      /* batches: every MSM uses the same n points */
+#define MGPU_MSM_MAX_WINDOW_BITS 24
+#define MGPU_MSM_MAX_PRECOMPUTE 64
+
+/* Zero means default for every field: `mgpu_msm_config c = {0};` (or NULL) is standard
+   forms, c chosen by mgpu, no precomputed bases. */
+typedef struct mgpu_msm_config {
+    unsigned flags;                     /* MGPU_MSM_* */
+    int window_bits;                    /* c; 0: chosen from n (mgpu_msm_window_bits) */
+    int precompute_factor;              /* 0 or 1: points are plain; f > 1: points are the
+                                           f * n bases from mgpu_msm_precompute_bases with
+                                           the same f, window_bits and point form */
+} mgpu_msm_config;
+
+/* The window size mgpu uses for n points when config.window_bits is 0. */
+MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor);
+
+/* *result = sum_i scalars[i] * points[i] for i < n, queued on the stream (NULL: the
+   current device's default stream) and run on its device. scalars and points may be in
+   host memory (pageable or pinned) or in memory of the stream's device (or a peer's with
+   access enabled); a GPU uploads host inputs itself, in pieces, overlapping the upload of
+   one piece with the computation on the previous. result is host memory: on a GPU stream
+   it is written when the stream gets there (read it after mgpu_stream_synchronize); a CPU
+   device computes at once. n = 0 gives the point at infinity (scalars, points may then be
+   NULL). Working memory comes from the device's stream-ordered pool and is returned on the
+   stream; a GPU keeps a small pinned buffer per stream for results (freed at
+   mgpu_shutdown or once the stream is destroyed).
+   Errors (nothing queued, *result untouched):
+     MGPU_ERROR_INVALID_ARGUMENT  NULL scalars, points (n > 0) or result; unknown flags;
+                                  window_bits not 0 or 1..MGPU_MSM_MAX_WINDOW_BITS;
+                                  precompute_factor not 0..MGPU_MSM_MAX_PRECOMPUTE; an
+                                  array that runs past its mgpu allocation
+     MGPU_ERROR_SIZE_OVERFLOW     n (times the precompute factor) above 2^31 - 1, or its
+                                  bytes overflow size_t
+     MGPU_ERROR_NOT_ON_CURVE      with MGPU_MSM_CHECK_POINTS: a point off the curve or a
+                                  coordinate >= p (the message names the first such index)
+     MGPU_ERROR_INVALID_POINTER / WRONG_DEVICE  device memory the stream's device cannot read
+     MGPU_ERROR_OUT_OF_MEMORY     the working memory does not fit */
+MGPU_API mgpu_result mgpu_msm_async(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points, size_t n,
+                                    const mgpu_msm_config *config, mgpu_bn254_jacobian *result, mgpu_stream stream);
+/* mgpu_msm_async, then waits for the stream. */
+MGPU_API mgpu_result mgpu_msm(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points, size_t n,
+                              const mgpu_msm_config *config, mgpu_bn254_jacobian *result, mgpu_stream stream);
+/* count MSMs of n points each, one after another on the stream, sharing one working
+   memory: results[b] = sum_i scalars[b * n + i] * points[b * n + i] (points[i] with
+   MGPU_MSM_SHARED_POINTS). count 0 does nothing. Errors as for mgpu_msm_async. */
+MGPU_API mgpu_result mgpu_msm_batch_async(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                          size_t n, int count, const mgpu_msm_config *config,
+                                          mgpu_bn254_jacobian *results, mgpu_stream stream);
+MGPU_API mgpu_result mgpu_msm_batch(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                    size_t n, int count, const mgpu_msm_config *config,
+                                    mgpu_bn254_jacobian *results, mgpu_stream stream);
+/* count MSMs (as mgpu_msm_batch) on several devices (devs, ndevs as for the multi-device
+   operations above: NULL, 0 is every device of the default backend), one thread per device;
+   returns when all results are written. With fewer MSMs than devices, each MSM is split:
+   its points go to the devices in contiguous ranges in proportion to their
+   throughput_weight, every device computes the MSM of its range, and the partial sums are
+   added on the host. Otherwise whole MSMs go to the devices dynamically (each device takes
+   the next one when it is done). Inputs may be host memory or any one device's memory
+   (other devices copy the part they need). Errors as for mgpu_msm_async, plus those of the
+   devices' allocations and copies (the first by device index). */
+MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                    size_t n, int count, const mgpu_msm_config *config,
+                                    mgpu_bn254_jacobian *results, const mgpu_device *devs, int ndevs);
+/* Precomputed bases for repeated MSMs over the same points (ICICLE's precompute factor):
+   with f = config->precompute_factor (>= 2), c = config->window_bits (0: chosen as
+   mgpu_msm_window_bits(n, f)) and w = ceil(ceil(255 / c) / f) windows, writes
+       bases[j * n + i] = 2^(j * w * c) * points[i],  j < f, i < n,
+   affine, in the form config->flags gives for points. An MSM over `bases` with the same
+   n, f and c then walks w windows instead of f * w: less bucket work for f times the
+   point memory. bases: f * n points on the stream's device (or host memory for a CPU
+   device), not overlapping points. Runs on the stream; errors as for mgpu_msm_async. */
+MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, size_t n,
+                                               const mgpu_msm_config *config, mgpu_bn254_affine *bases,
+                                               mgpu_stream stream);
+
+/* ---- BN254 helpers (host memory unless a stream is taken) */
+/* The affine form of p (infinity: (0, 0)); montgomery: p and out are both in Montgomery form. */
+MGPU_API mgpu_result mgpu_bn254_to_affine(const mgpu_bn254_jacobian *p, mgpu_bn254_affine *out, int montgomery);
+/* 1 if p is on the curve (or is (0, 0), infinity) with coordinates below p, else 0. */
+MGPU_API int mgpu_bn254_on_curve(const mgpu_bn254_affine *p, int montgomery);
+/* Converts arrays between standard and Montgomery form in place, on the stream's device
+   (a CPU device: host memory, at once; a GPU: memory it can use, queued). */
+MGPU_API mgpu_result mgpu_bn254_convert_points(mgpu_bn254_affine *points, size_t n, int to_montgomery,
+                                               mgpu_stream stream);
+MGPU_API mgpu_result mgpu_bn254_convert_scalars(mgpu_bn254_scalar *scalars, size_t n, int to_montgomery,
+                                                mgpu_stream stream);
+/* Random inputs, reproducible from the seed (as ICICLE's GenerateScalars /
+   GenerateAffinePoints): scalars uniform below r; points k * G for random k, affine,
+   standard form, computed on the host's cores. */
+MGPU_API mgpu_result mgpu_bn254_random_scalars(mgpu_bn254_scalar *scalars, size_t n, uint64_t seed);
+MGPU_API mgpu_result mgpu_bn254_random_points(mgpu_bn254_affine *points, size_t n, uint64_t seed);
+/* Ethereum's precompile encoding (EIP-196): x then y, 32 bytes each, big-endian; 64 zero
+   bytes is infinity. from_bytes: MGPU_ERROR_NOT_ON_CURVE for a coordinate >= p or a point
+   off the curve (*p untouched). Points in standard form. */
+MGPU_API mgpu_result mgpu_bn254_point_from_bytes(const uint8_t bytes[64], mgpu_bn254_affine *p);
+MGPU_API void mgpu_bn254_point_to_bytes(const mgpu_bn254_affine *p, uint8_t bytes[64]);
+/* A 32-byte big-endian integer (any value; MSMs reduce it modulo r). */
+MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_scalar *s);
+
+
 #ifdef __cplusplus
 }
 #endif
@@ -1091,6 +1237,7 @@ MGPU_API const char *mgpu_result_string(mgpu_result r)
     MGPU__NAME(MGPU_ERROR_INVALID_POINTER) MGPU__NAME(MGPU_ERROR_INVALID_IMAGE)
     MGPU__NAME(MGPU_ERROR_NOT_FOUND) MGPU__NAME(MGPU_ERROR_NOT_SUPPORTED)
     MGPU__NAME(MGPU_ERROR_STALE_KERNELS) MGPU__NAME(MGPU_ERROR_THREAD) MGPU__NAME(MGPU_ERROR_CUDA)
+    MGPU__NAME(MGPU_ERROR_NOT_ON_CURVE)
 #undef MGPU__NAME
     }
     return "MGPU_ERROR_UNKNOWN";
