@@ -898,6 +898,7 @@ typedef CUmemLocationType mgpu__CUmemLocationType;
 typedef CUmemAccess_flags mgpu__CUmemAccessFlags;
 typedef CUuuid mgpu__CUuuid;
 typedef CUdriverProcAddressQueryResult mgpu__CUprocStatus;
+typedef CUhostFn mgpu__CUhostFn;
 #else
 typedef int mgpu__CUresult;
 typedef int mgpu__CUdevice;
@@ -917,6 +918,7 @@ typedef struct { mgpu__CUmemLocationType type; int id; } mgpu__CUmemLocation;
 typedef struct { mgpu__CUmemLocation location; mgpu__CUmemAccessFlags flags; } mgpu__CUmemAccessDesc;
 typedef struct { char bytes[16]; } mgpu__CUuuid;
 typedef int mgpu__CUprocStatus;
+typedef void (MGPU__CUDAAPI *mgpu__CUhostFn)(void *data);
 #endif
 
 #define MGPU__CUDA_SUCCESS ((mgpu__CUresult)0)
@@ -1013,7 +1015,8 @@ typedef int mgpu__CUprocStatus;
     X(cuModuleGetFunction, 2000, (mgpu__CUfunction *f, mgpu__CUmodule m, const char *name)) \
     X(cuLaunchKernel, 4000, (mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, \
                              unsigned by, unsigned bz, unsigned shared, mgpu__CUstream s, \
-                             void **params, void **extra))
+                             void **params, void **extra)) \
+    X(cuLaunchHostFunc, 10000, (mgpu__CUstream s, mgpu__CUhostFn fn, void *data))
 
 #define MGPU__X_TYPEDEF(name, ver, params) typedef mgpu__CUresult (MGPU__CUDAAPI *mgpu__pfn_##name) params;
 MGPU__CU_FUNCS(MGPU__X_TYPEDEF)
@@ -2937,6 +2940,41 @@ MGPU_API const char *mgpu_kernels_source_sha256(void)
 #endif
 }
 
+/* Built-in kernel names[which], looked up once per init cycle: cache[0..count) holds the
+   kernels of the cycle *generation says (a new cycle empties it). */
+static pthread_mutex_t mgpu__kernel_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static mgpu_kernel mgpu__kernel_cached(int which, mgpu_kernel *cache, size_t count, unsigned *generation, mgpu_kernel k)
+{
+    pthread_mutex_lock(&mgpu__kernel_cache_lock);
+    if (*generation != mgpu__g.generation) {
+        memset(cache, 0, sizeof *cache * count);
+        *generation = mgpu__g.generation;
+    }
+    if (k && !cache[which]) cache[which] = k;
+    k = cache[which];
+    pthread_mutex_unlock(&mgpu__kernel_cache_lock);
+    return k;
+}
+static mgpu_result mgpu__builtin_kernel(const char *fn, const char *const *names, int which, mgpu_kernel *cache,
+                                        size_t count, unsigned *generation, mgpu_kernel *out)
+{
+    mgpu_kernel k;
+    mgpu_result r;
+    if (!mgpu__g.builtin)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
+    k = mgpu__kernel_cached(which, cache, count, generation, NULL);
+    if (k) { *out = k; return MGPU_SUCCESS; }
+    r = mgpu_module_kernel(mgpu__g.builtin, names[which], &k);   /* outside the lock: it may load the module */
+    if (r != MGPU_SUCCESS) {
+        char why[sizeof mgpu__tls_error];
+        snprintf(why, sizeof why, "%s", mgpu__tls_error);
+        return mgpu__fail(r, fn, "%s%s", why, r == MGPU_ERROR_NOT_FOUND ? " (kernels_fatbin.h is older than mgpu.h: "
+                          "run make kernels)" : "");
+    }
+    *out = mgpu__kernel_cached(which, cache, count, generation, k);   /* another thread's, if it won */
+    return MGPU_SUCCESS;
+}
+
 /* Checks that a buffer of `bytes` at p can be used by a kernel on dev. */
 static mgpu_result mgpu__check_buffer(const char *fn, const char *what, const void *p, size_t bytes, mgpu_device dev)
 {
@@ -3215,7 +3253,8 @@ typedef struct mgpu__red_ws {
     mgpu__CUstream cu;                 /* destroyed stream's address may come back)     */
     mgpu_device dev;
     unsigned char *mem;                /* mgpu allocation on dev: mgpu_shutdown frees it */
-    void *pinned;                      /* MGPU__RED_SLOT pinned bytes, made on first need */
+    void *pinned;                      /* pinned bytes, made on first need: MGPU__RED_SLOT for */
+    size_t pinned_bytes;               /* mgpu_reduce, more for the MSM's parts (>>bn254 gpu) */
     pthread_mutex_t lock;              /* holds a launch and the copy of its result together */
 } mgpu__red_ws;
 
@@ -3363,6 +3402,21 @@ static mgpu_result mgpu__red_ws_get(const char *fn, mgpu_stream s, mgpu__red_ws 
     return r;
 }
 
+/* Gives w at least `bytes` of pinned memory. Caller holds w->lock. Growing waits for the
+   stream first: copies and host functions queued there may still use the old buffer. */
+static mgpu_result mgpu__stream_pinned(const char *fn, mgpu__red_ws *w, size_t bytes)
+{
+    if (w->pinned && w->pinned_bytes >= bytes) return MGPU_SUCCESS;
+    if (w->pinned) {
+        MGPU__TRY(mgpu_stream_synchronize(w->stream));
+        (void)mgpu_free_host(w->pinned);
+        w->pinned = NULL;
+    }
+    MGPU__TRY(mgpu__allocate(fn, w->dev, MGPU__ALLOC_HOST, bytes, NULL, &w->pinned));
+    w->pinned_bytes = bytes;
+    return MGPU_SUCCESS;
+}
+
 static mgpu_result mgpu__red_launch(const char *fn, mgpu_kernel k, size_t blocks, void **args, mgpu_stream s)
 {
     mgpu_launch_dims d;
@@ -3407,7 +3461,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
     pthread_mutex_lock(&w->lock);
     if (wait && !wr->cuda) {
         /* Pageable host memory: the kernel writes pinned memory, read after the sync. */
-        if (!w->pinned) r = mgpu__allocate(fn, s->dev, MGPU__ALLOC_HOST, MGPU__RED_SLOT, NULL, &w->pinned);
+        r = mgpu__stream_pinned(fn, w, MGPU__RED_SLOT);
         a_out = w->pinned;
         if (r == MGPU_SUCCESS) r = mgpu__red_launch(fn, k, blocks, args, s);
         if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s);
@@ -4751,40 +4805,12 @@ static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8_any", "mgpu_blur_f32_any" };
 static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = { 2, 2, 2, 2, 2, 0, 0 };  /* halo radius; 0: generic */
 
-static pthread_mutex_t mgpu__blur_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct { unsigned generation; mgpu_kernel kernel[MGPU__BK_COUNT]; } mgpu__blur_k;
 
 static mgpu_result mgpu__blur_kernel(const char *fn, int which, mgpu_kernel *out)
 {
-    mgpu_kernel k = NULL;
-    mgpu_result r;
-    if (!mgpu__g.builtin)
-        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
-    pthread_mutex_lock(&mgpu__blur_lock);
-    if (mgpu__blur_k.generation != mgpu__g.generation) {
-        memset(mgpu__blur_k.kernel, 0, sizeof mgpu__blur_k.kernel);
-        mgpu__blur_k.generation = mgpu__g.generation;
-    }
-    k = mgpu__blur_k.kernel[which];
-    pthread_mutex_unlock(&mgpu__blur_lock);
-    if (k) { *out = k; return MGPU_SUCCESS; }
-    r = mgpu_module_kernel(mgpu__g.builtin, mgpu__blur_kernel_names[which], &k);   /* may load the module */
-    if (r != MGPU_SUCCESS) {
-        char why[sizeof mgpu__tls_error];
-        snprintf(why, sizeof why, "%s", mgpu__tls_error);
-        return mgpu__fail(r, fn, "%s%s", why, r == MGPU_ERROR_NOT_FOUND ? " (kernels_fatbin.h is older than mgpu.h: "
-                          "run make kernels)" : "");
-    }
-    pthread_mutex_lock(&mgpu__blur_lock);
-    if (mgpu__blur_k.generation != mgpu__g.generation) {
-        memset(mgpu__blur_k.kernel, 0, sizeof mgpu__blur_k.kernel);
-        mgpu__blur_k.generation = mgpu__g.generation;
-    }
-    if (!mgpu__blur_k.kernel[which]) mgpu__blur_k.kernel[which] = k;
-    else k = mgpu__blur_k.kernel[which];                /* another thread won; ours stays in the module */
-    pthread_mutex_unlock(&mgpu__blur_lock);
-    *out = k;
-    return MGPU_SUCCESS;
+    return mgpu__builtin_kernel(fn, mgpu__blur_kernel_names, which, mgpu__blur_k.kernel, MGPU__BK_COUNT,
+                                &mgpu__blur_k.generation, out);
 }
 
 /* The kernel for an image, the strip height (a->strip) and the grid. About 64 warps' worth
@@ -5211,6 +5237,1670 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
     return mgpu_run_on_devices(dv, nd, mgpu__blur_split_worker, &job);
 }
 
+/* >>bn254 -----------------------------------------------------------------------
+   BN254 G1 multi-scalar multiplication: the field and curve arithmetic in portable C,
+   the CPU device's Pippenger (the reference GPU results are checked against), the public
+   MSM calls and the helpers. CUDA devices go to the GPU half through mgpu__msm_gpu,
+   mgpu__msm_gpu_precompute and mgpu__bn254_gpu_convert, called after all validation.
+
+   Field elements are 4 little-endian 64-bit limbs in Montgomery form with R = 2^256
+   (mgpu__bn_fp for coordinates, mgpu__bn_fr for scalars). Points are kept in XYZZ
+   coordinates (x = X / ZZ, y = Y / ZZZ, ZZ^3 = ZZZ^2, ZZ = 0 is infinity): EFD's
+   madd-2008-s, add-2008-s and dbl-2008-s-1 for a = 0, with the cases those formulas do
+   not cover (an operand at infinity, P == Q, P == -Q) checked explicitly. Jacobian
+   results write infinity as (1, 1, 0), the 1s in the result's form. MGPU_BN254_NO_INT128
+   selects the 32-bit-halves multiply that compilers without unsigned __int128 get. */
+
+/* What a validated MSM call resolved its config to; the GPU half's input. */
+typedef struct mgpu__msm_plan {
+    unsigned flags;                    /* validated MGPU_MSM_* */
+    int c;                             /* window bits: config.window_bits, else mgpu_msm_window_bits(n, f) */
+    int windows;                       /* W = ceil(255 / c): the GPU's signed-digit windows */
+    int factor;                        /* f >= 1 (0 in the config means 1) */
+    int wf;                            /* windows per precomputed copy: ceil(windows / f) (= windows when f == 1) */
+} mgpu__msm_plan;
+/* The GPU half (>>bn254 gpu): s is a CUDA stream, n >= 1, count >= 1, every argument checked
+   as the public comments say. stride: scalars from one MSM to the next, and points from one
+   precomputed copy to the next (n for the public calls; more for a device's share in
+   mgpu_msm_multi). */
+static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                 size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
+                                 mgpu_bn254_jacobian *results, mgpu_stream s);
+static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
+                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu_stream s);
+static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
+                                           mgpu_stream s);
+static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
+                                       mgpu_stream s);
+
+/* ---- field arithmetic */
+typedef struct mgpu__bn_field {
+    uint64_t m[4], r2[4], one[4];      /* modulus, R^2 mod m, R mod m */
+    uint64_t inv;                      /* -m^-1 mod 2^64 */
+} mgpu__bn_field;
+static const mgpu__bn_field mgpu__bn_fp = {
+    { 0x3c208c16d87cfd47ull, 0x97816a916871ca8dull, 0xb85045b68181585dull, 0x30644e72e131a029ull },
+    { 0xf32cfc5b538afa89ull, 0xb5e71911d44501fbull, 0x47ab1eff0a417ff6ull, 0x06d89f71cab8351full },
+    { 0xd35d438dc58f0d9dull, 0x0a78eb28f5c70b3dull, 0x666ea36f7879462cull, 0x0e0a77c19a07df2full },
+    0x87d20782e4866389ull
+};
+static const mgpu__bn_field mgpu__bn_fr = {
+    { 0x43e1f593f0000001ull, 0x2833e84879b97091ull, 0xb85045b68181585dull, 0x30644e72e131a029ull },
+    { 0x1bb8e645ae216da7ull, 0x53fe3ab1e35c59e3ull, 0x8c49833d53bb8085ull, 0x0216d0b17f4e44a5ull },
+    { 0xac96341c4ffffffbull, 0x36fc76959f60cd29ull, 0x666ea36f7879462eull, 0x0e0a77c19a07df2full },
+    0xc2e1f593efffffffull
+};
+
+#if defined(__SIZEOF_INT128__) && !defined(MGPU_BN254_NO_INT128)
+__extension__ typedef unsigned __int128 mgpu__u128;
+/* a * b + c + d, low word returned, high word in *hi: at most (2^64 - 1)^2 + 2 (2^64 - 1)
+   = 2^128 - 1, so it never overflows. */
+static uint64_t mgpu__bn_mac(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t *hi)
+{
+    mgpu__u128 t = (mgpu__u128)a * b + c + d;
+    *hi = (uint64_t)(t >> 64);
+    return (uint64_t)t;
+}
+#else
+static uint64_t mgpu__bn_mac(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t *hi)
+{
+    const uint64_t lo32 = 0xffffffffull;
+    uint64_t a0 = a & lo32, a1 = a >> 32, b0 = b & lo32, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & lo32) + (p10 & lo32);      /* < 3 * 2^32 */
+    uint64_t lo = (mid << 32) | (p00 & lo32);
+    uint64_t h = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    lo += c; h += lo < c;
+    lo += d; h += lo < d;
+    *hi = h;
+    return lo;
+}
+#endif
+
+static int mgpu__bn_is_zero(const uint64_t a[4]) { return (a[0] | a[1] | a[2] | a[3]) == 0; }
+static int mgpu__bn_equal(const uint64_t a[4], const uint64_t b[4])
+{
+    return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0;
+}
+static int mgpu__bn_geq(const uint64_t a[4], const uint64_t b[4])
+{
+    int i;
+    for (i = 3; i >= 0; i--)
+        if (a[i] != b[i]) return a[i] > b[i];
+    return 1;
+}
+/* o = a + b and o = a - b over 256 bits; they return the carry / borrow out. */
+static uint64_t mgpu__bn_add_raw(uint64_t o[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t carry = 0;
+    int i;
+    for (i = 0; i < 4; i++) {
+        uint64_t s = a[i] + b[i], c1 = s < a[i];
+        s += carry;
+        carry = c1 + (s < carry);
+        o[i] = s;
+    }
+    return carry;
+}
+static uint64_t mgpu__bn_sub_raw(uint64_t o[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t borrow = 0;
+    int i;
+    for (i = 0; i < 4; i++) {
+        uint64_t d = a[i] - b[i], b1 = a[i] < b[i];
+        o[i] = d - borrow;
+        borrow = b1 + (d < borrow);         /* a[i] < b[i] leaves d >= 1: at most one is set */
+    }
+    return borrow;
+}
+
+/* o = a * b / R mod m (CIOS), fully reduced when b < m, for any 256-bit a: the result is
+   below (a b + (R - 1) m) / R < 2m, so one conditional subtraction finishes. o may alias. */
+static void mgpu__bn_mul(uint64_t o[4], const uint64_t a[4], const uint64_t b[4], const mgpu__bn_field *f)
+{
+    const uint64_t *m = f->m;
+    uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, c, q, t[4], r[4];
+    int i;
+    for (i = 0; i < 4; i++) {          /* the inner loops written out: gcc -O2 does not unroll them */
+        const uint64_t bi = b[i];
+        t0 = mgpu__bn_mac(a[0], bi, t0, 0, &c);
+        t1 = mgpu__bn_mac(a[1], bi, t1, c, &c);
+        t2 = mgpu__bn_mac(a[2], bi, t2, c, &c);
+        t3 = mgpu__bn_mac(a[3], bi, t3, c, &c);
+        t4 += c;
+        t5 = t4 < c;
+        q = t0 * f->inv;                   /* t + q m is divisible by 2^64: shift it down a word */
+        mgpu__bn_mac(q, m[0], t0, 0, &c);
+        t0 = mgpu__bn_mac(q, m[1], t1, c, &c);
+        t1 = mgpu__bn_mac(q, m[2], t2, c, &c);
+        t2 = mgpu__bn_mac(q, m[3], t3, c, &c);
+        t3 = t4 + c;
+        t4 = t5 + (t3 < c);
+    }
+    t[0] = t0; t[1] = t1; t[2] = t2; t[3] = t3;
+    /* t4:t - m borrows (t < m) exactly when the 4-word subtraction borrows and t4 is 0 */
+    if (mgpu__bn_sub_raw(r, t, m) > t4) memcpy(o, t, sizeof t);
+    else memcpy(o, r, sizeof r);
+}
+/* Inputs below m. */
+static void mgpu__bn_add(uint64_t o[4], const uint64_t a[4], const uint64_t b[4], const mgpu__bn_field *f)
+{
+    uint64_t carry = mgpu__bn_add_raw(o, a, b);
+    if (carry || mgpu__bn_geq(o, f->m)) mgpu__bn_sub_raw(o, o, f->m);
+}
+static void mgpu__bn_sub(uint64_t o[4], const uint64_t a[4], const uint64_t b[4], const mgpu__bn_field *f)
+{
+    if (mgpu__bn_sub_raw(o, a, b)) mgpu__bn_add_raw(o, o, f->m);
+}
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((unused))                 /* the GPU half negates points for signed digits */
+#endif
+static void mgpu__bn_neg(uint64_t o[4], const uint64_t a[4], const mgpu__bn_field *f)
+{
+    if (mgpu__bn_is_zero(a)) memset(o, 0, 4 * sizeof *o);
+    else mgpu__bn_sub_raw(o, f->m, a);
+}
+/* Any 256-bit a, reduced below m (at most 5 subtractions: 2^256 < 6m for both moduli). */
+static void mgpu__bn_reduce(uint64_t o[4], const uint64_t a[4], const mgpu__bn_field *f)
+{
+    if (o != a) memcpy(o, a, 4 * sizeof *o);
+    while (mgpu__bn_geq(o, f->m)) mgpu__bn_sub_raw(o, o, f->m);
+}
+/* Any 256-bit a -> a R mod m and a / R mod m, fully reduced (see mgpu__bn_mul). */
+static void mgpu__bn_to_mont(uint64_t o[4], const uint64_t a[4], const mgpu__bn_field *f)
+{
+    mgpu__bn_mul(o, a, f->r2, f);
+}
+static void mgpu__bn_from_mont(uint64_t o[4], const uint64_t a[4], const mgpu__bn_field *f)
+{
+    static const uint64_t one[4] = { 1, 0, 0, 0 };
+    mgpu__bn_mul(o, a, one, f);
+}
+/* a^(m - 2) = 1 / a (Fermat), Montgomery in and out; 0 gives 0. */
+static void mgpu__bn_inv(uint64_t o[4], const uint64_t a[4], const mgpu__bn_field *f)
+{
+    static const uint64_t two[4] = { 2, 0, 0, 0 };
+    uint64_t e[4], x[4], base[4];
+    int bit;
+    mgpu__bn_sub_raw(e, f->m, two);
+    memcpy(base, a, sizeof base);
+    memcpy(x, f->one, sizeof x);
+    for (bit = 255; bit >= 0; bit--) {
+        mgpu__bn_mul(x, x, x, f);
+        if ((e[bit >> 6] >> (bit & 63)) & 1) mgpu__bn_mul(x, x, base, f);
+    }
+    memcpy(o, x, sizeof x);
+}
+
+/* ---- points */
+typedef struct mgpu__bn_xyzz { uint64_t x[4], y[4], zz[4], zzz[4]; } mgpu__bn_xyzz;
+
+static void mgpu__bn_xyzz_inf(mgpu__bn_xyzz *p) { memset(p, 0, sizeof *p); }
+static int mgpu__bn_xyzz_is_inf(const mgpu__bn_xyzz *p) { return mgpu__bn_is_zero(p->zz); }
+static int mgpu__bn_affine_is_inf(const mgpu_bn254_affine *q) { return mgpu__bn_is_zero(q->x) && mgpu__bn_is_zero(q->y); }
+/* q (Montgomery, not infinity) with ZZ = ZZZ = 1. */
+static void mgpu__bn_xyzz_set_affine(mgpu__bn_xyzz *p, const mgpu_bn254_affine *q)
+{
+    memcpy(p->x, q->x, sizeof p->x);
+    memcpy(p->y, q->y, sizeof p->y);
+    memcpy(p->zz, mgpu__bn_fp.one, sizeof p->zz);
+    memcpy(p->zzz, mgpu__bn_fp.one, sizeof p->zzz);
+}
+
+/* dbl-2008-s-1 (a = 0): U = 2Y, V = U^2, W = U V, S = X V, M = 3 X^2, X3 = M^2 - 2S,
+   Y3 = M (S - X3) - W Y, ZZ3 = V ZZ, ZZZ3 = W ZZZ. Infinity stays infinity (ZZ3 = 0);
+   BN254 has no point of order 2, so Y = 0 happens only there. */
+static void mgpu__bn_xyzz_dbl(mgpu__bn_xyzz *p)
+{
+    const mgpu__bn_field *f = &mgpu__bn_fp;
+    uint64_t u[4], v[4], w[4], s[4], m[4], t[4];
+    mgpu__bn_add(u, p->y, p->y, f);
+    mgpu__bn_mul(v, u, u, f);
+    mgpu__bn_mul(w, u, v, f);
+    mgpu__bn_mul(s, p->x, v, f);
+    mgpu__bn_mul(t, p->x, p->x, f);
+    mgpu__bn_add(m, t, t, f);
+    mgpu__bn_add(m, m, t, f);
+    mgpu__bn_mul(p->zz, p->zz, v, f);
+    mgpu__bn_mul(p->zzz, p->zzz, w, f);
+    mgpu__bn_mul(w, w, p->y, f);                    /* W Y */
+    mgpu__bn_mul(p->x, m, m, f);
+    mgpu__bn_sub(p->x, p->x, s, f);
+    mgpu__bn_sub(p->x, p->x, s, f);
+    mgpu__bn_sub(t, s, p->x, f);
+    mgpu__bn_mul(t, m, t, f);
+    mgpu__bn_sub(p->y, t, w, f);
+}
+
+/* The tail shared by add-2008-s and madd-2008-s: p += q, where U1 = X1 ZZ2, S1 = Y1 ZZZ2,
+   U2 = X2 ZZ1, S2 = Y2 ZZZ1 (p is point 1) and zz2, zzz2 are q's, or NULL for an affine
+   q (ZZ2 = ZZZ2 = 1). Neither operand is infinity. P = U2 - U1, R = S2 - S1,
+   PP = P^2, PPP = P PP, Q = U1 PP, X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - S1 PPP,
+   ZZ3 = ZZ1 ZZ2 PP, ZZZ3 = ZZZ1 ZZZ2 PPP. P = 0 means equal x: p == q (double) or
+   p == -q (infinity). */
+static void mgpu__bn_xyzz_add_scaled(mgpu__bn_xyzz *p, const uint64_t u1[4], const uint64_t s1[4],
+                                     const uint64_t u2[4], const uint64_t s2[4],
+                                     const uint64_t *zz2, const uint64_t *zzz2)
+{
+    const mgpu__bn_field *f = &mgpu__bn_fp;
+    uint64_t dp[4], dr[4], pp[4], ppp[4], q[4], x3[4], y3[4], t[4];
+    mgpu__bn_sub(dp, u2, u1, f);
+    mgpu__bn_sub(dr, s2, s1, f);
+    if (mgpu__bn_is_zero(dp)) {
+        if (mgpu__bn_is_zero(dr)) mgpu__bn_xyzz_dbl(p);
+        else mgpu__bn_xyzz_inf(p);
+        return;
+    }
+    mgpu__bn_mul(pp, dp, dp, f);
+    mgpu__bn_mul(ppp, dp, pp, f);
+    mgpu__bn_mul(q, u1, pp, f);
+    mgpu__bn_mul(x3, dr, dr, f);
+    mgpu__bn_sub(x3, x3, ppp, f);
+    mgpu__bn_sub(x3, x3, q, f);
+    mgpu__bn_sub(x3, x3, q, f);
+    mgpu__bn_sub(t, q, x3, f);
+    mgpu__bn_mul(y3, dr, t, f);
+    mgpu__bn_mul(t, s1, ppp, f);
+    mgpu__bn_sub(y3, y3, t, f);
+    memcpy(p->x, x3, sizeof x3);
+    memcpy(p->y, y3, sizeof y3);
+    mgpu__bn_mul(p->zz, p->zz, pp, f);
+    mgpu__bn_mul(p->zzz, p->zzz, ppp, f);
+    if (zz2) {
+        mgpu__bn_mul(p->zz, p->zz, zz2, f);
+        mgpu__bn_mul(p->zzz, p->zzz, zzz2, f);
+    }
+}
+
+/* p += q, q affine in Montgomery form ((0, 0): infinity). madd-2008-s. */
+static void mgpu__bn_xyzz_add_affine(mgpu__bn_xyzz *p, const mgpu_bn254_affine *q)
+{
+    uint64_t u2[4], s2[4];
+    if (mgpu__bn_affine_is_inf(q)) return;
+    if (mgpu__bn_xyzz_is_inf(p)) { mgpu__bn_xyzz_set_affine(p, q); return; }
+    mgpu__bn_mul(u2, q->x, p->zz, &mgpu__bn_fp);
+    mgpu__bn_mul(s2, q->y, p->zzz, &mgpu__bn_fp);
+    mgpu__bn_xyzz_add_scaled(p, p->x, p->y, u2, s2, NULL, NULL);
+}
+
+/* p += q. add-2008-s. */
+static void mgpu__bn_xyzz_add(mgpu__bn_xyzz *p, const mgpu__bn_xyzz *q)
+{
+    uint64_t u1[4], u2[4], s1[4], s2[4];
+    if (mgpu__bn_xyzz_is_inf(q)) return;
+    if (mgpu__bn_xyzz_is_inf(p)) { *p = *q; return; }
+    mgpu__bn_mul(u1, p->x, q->zz, &mgpu__bn_fp);
+    mgpu__bn_mul(u2, q->x, p->zz, &mgpu__bn_fp);
+    mgpu__bn_mul(s1, p->y, q->zzz, &mgpu__bn_fp);
+    mgpu__bn_mul(s2, q->y, p->zzz, &mgpu__bn_fp);
+    mgpu__bn_xyzz_add_scaled(p, u1, s1, u2, s2, q->zz, q->zzz);
+}
+
+/* p = k q for a scalar k < 2^256 in standard form and q affine (Montgomery). */
+static void mgpu__bn_xyzz_mul(mgpu__bn_xyzz *p, const uint64_t k[4], const mgpu_bn254_affine *q)
+{
+    int bit;
+    mgpu__bn_xyzz_inf(p);
+    for (bit = 255; bit >= 0; bit--) {
+        mgpu__bn_xyzz_dbl(p);
+        if ((k[bit >> 6] >> (bit & 63)) & 1) mgpu__bn_xyzz_add_affine(p, q);
+    }
+}
+
+/* Jacobian without an inversion: Z = ZZ ZZZ, X = X ZZ ZZZ^2, Y = Y ZZ^3 ZZZ^2 (then
+   X / Z^2 = X / ZZ and Y / Z^3 = Y / ZZZ). Infinity is (1, 1, 0). */
+static void mgpu__bn_xyzz_to_jacobian(const mgpu__bn_xyzz *p, mgpu_bn254_jacobian *out, int montgomery)
+{
+    const mgpu__bn_field *f = &mgpu__bn_fp;
+    uint64_t z[4], t[4];
+    if (mgpu__bn_xyzz_is_inf(p)) {
+        memset(out, 0, sizeof *out);
+        if (montgomery) {
+            memcpy(out->x, f->one, sizeof out->x);
+            memcpy(out->y, f->one, sizeof out->y);
+        } else {
+            out->x[0] = out->y[0] = 1;
+        }
+        return;
+    }
+    mgpu__bn_mul(z, p->zz, p->zzz, f);
+    mgpu__bn_mul(t, p->zzz, z, f);
+    mgpu__bn_mul(out->x, p->x, t, f);               /* X ZZ ZZZ^2 */
+    mgpu__bn_mul(t, z, z, f);
+    mgpu__bn_mul(t, t, p->zz, f);
+    mgpu__bn_mul(out->y, p->y, t, f);               /* Y ZZ^3 ZZZ^2 */
+    memcpy(out->z, z, sizeof z);
+    if (!montgomery) {
+        mgpu__bn_from_mont(out->x, out->x, f);
+        mgpu__bn_from_mont(out->y, out->y, f);
+        mgpu__bn_from_mont(out->z, out->z, f);
+    }
+}
+
+/* out[i] = p[i] in affine form (Montgomery; infinity (0, 0)) with one inversion for all
+   (Montgomery's trick) over d_i = ZZ_i ZZZ_i: 1 / ZZ = ZZZ / d, 1 / ZZZ = ZZ / d.
+   prefix: n scratch elements. */
+static void mgpu__bn_xyzz_to_affine(const mgpu__bn_xyzz *p, size_t n, mgpu_bn254_affine *out, uint64_t (*prefix)[4])
+{
+    const mgpu__bn_field *f = &mgpu__bn_fp;
+    uint64_t run[4], inv[4], d[4], dinv[4], t[4];
+    size_t i;
+    memcpy(run, f->one, sizeof run);
+    for (i = 0; i < n; i++) {
+        memcpy(prefix[i], run, sizeof run);
+        if (mgpu__bn_xyzz_is_inf(&p[i])) continue;
+        mgpu__bn_mul(d, p[i].zz, p[i].zzz, f);
+        mgpu__bn_mul(run, run, d, f);
+    }
+    mgpu__bn_inv(inv, run, f);                      /* 1 / (d_0 ... d_{n-1}) */
+    for (i = n; i-- > 0;) {
+        if (mgpu__bn_xyzz_is_inf(&p[i])) { memset(&out[i], 0, sizeof out[i]); continue; }
+        mgpu__bn_mul(d, p[i].zz, p[i].zzz, f);
+        mgpu__bn_mul(dinv, inv, prefix[i], f);      /* 1 / d_i */
+        mgpu__bn_mul(inv, inv, d, f);               /* 1 / (d_0 ... d_{i-1}) */
+        mgpu__bn_mul(t, p[i].zzz, dinv, f);
+        mgpu__bn_mul(out[i].x, p[i].x, t, f);
+        mgpu__bn_mul(t, p[i].zz, dinv, f);
+        mgpu__bn_mul(out[i].y, p[i].y, t, f);
+    }
+}
+
+static void mgpu__bn_affine_convert(mgpu_bn254_affine *q, int to_montgomery)
+{
+    if (to_montgomery) {
+        mgpu__bn_to_mont(q->x, q->x, &mgpu__bn_fp);
+        mgpu__bn_to_mont(q->y, q->y, &mgpu__bn_fp);
+    } else {
+        mgpu__bn_from_mont(q->x, q->x, &mgpu__bn_fp);
+        mgpu__bn_from_mont(q->y, q->y, &mgpu__bn_fp);
+    }
+}
+
+/* 0 if q is infinity (0, 0) or on y^2 = x^3 + 3 with coordinates below p; else 1 for a
+   coordinate >= p, 2 for a point off the curve. */
+static int mgpu__bn_affine_check(const mgpu_bn254_affine *q, int montgomery)
+{
+    static const uint64_t three[4] = { 3, 0, 0, 0 };
+    const mgpu__bn_field *f = &mgpu__bn_fp;
+    mgpu_bn254_affine m = *q;
+    uint64_t lhs[4], rhs[4], b[4];
+    if (mgpu__bn_geq(q->x, f->m) || mgpu__bn_geq(q->y, f->m)) return 1;
+    if (mgpu__bn_affine_is_inf(q)) return 0;
+    if (!montgomery) mgpu__bn_affine_convert(&m, 1);
+    mgpu__bn_to_mont(b, three, f);
+    mgpu__bn_mul(lhs, m.y, m.y, f);
+    mgpu__bn_mul(rhs, m.x, m.x, f);
+    mgpu__bn_mul(rhs, rhs, m.x, f);
+    mgpu__bn_add(rhs, rhs, b, f);
+    return mgpu__bn_equal(lhs, rhs) ? 0 : 2;
+}
+
+/* ---- scalars */
+/* k = s mod r in standard form, for any 256-bit s (a Montgomery s stands for s / R mod r). */
+static void mgpu__bn_scalar_normalize(uint64_t k[4], const mgpu_bn254_scalar *s, int montgomery)
+{
+    if (montgomery) mgpu__bn_from_mont(k, s->limb, &mgpu__bn_fr);
+    else mgpu__bn_reduce(k, s->limb, &mgpu__bn_fr);
+}
+/* Bits [start, start + len) of k, len <= 32; bits from 256 up are 0. */
+static uint32_t mgpu__bn_bits(const uint64_t k[4], int start, int len)
+{
+    int limb = start >> 6, shift = start & 63;
+    uint64_t v;
+    if (limb >= 4) return 0;
+    v = k[limb] >> shift;
+    if (shift && limb < 3) v |= k[limb + 1] << (64 - shift);
+    return (uint32_t)(v & ((1ull << len) - 1));
+}
+
+/* ---- host threads: BN254 work on every core */
+#define MGPU__BN_MAX_THREADS 64
+/* Work item `item` of a job; 0, or -1 when its scratch memory does not fit. */
+typedef int (*mgpu__bn_item_fn)(void *job, size_t item);
+typedef struct mgpu__bn_pool {
+    mgpu__bn_item_fn work;
+    void *job;
+    size_t items, next;                /* next: taken atomically */
+    int failed;
+} mgpu__bn_pool;
+
+static void *mgpu__bn_pool_main(void *arg)
+{
+    mgpu__bn_pool *pool = (mgpu__bn_pool *)arg;
+    for (;;) {
+        size_t item = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED);
+        if (item >= pool->items || __atomic_load_n(&pool->failed, __ATOMIC_RELAXED)) return NULL;
+        if (pool->work(pool->job, item) != 0) __atomic_store_n(&pool->failed, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* Runs work(job, i) for i < items on up to one thread per core, the caller's among them.
+   Items are independent, so results do not depend on the number of threads; a thread
+   that cannot be started only costs time. */
+static mgpu_result mgpu__bn_parallel(const char *fn, size_t items, mgpu__bn_item_fn work, void *job)
+{
+    pthread_t threads[MGPU__BN_MAX_THREADS];
+    mgpu__bn_pool pool;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t want = cores > 0 ? (size_t)cores : 1;
+    int started = 0, i;
+    pool.work = work;
+    pool.job = job;
+    pool.items = items;
+    pool.next = 0;
+    pool.failed = 0;
+    if (want > items) want = items;
+    if (want > MGPU__BN_MAX_THREADS) want = MGPU__BN_MAX_THREADS;
+    while ((size_t)started + 1 < want && pthread_create(&threads[started], NULL, mgpu__bn_pool_main, &pool) == 0)
+        started++;
+    mgpu__bn_pool_main(&pool);
+    for (i = 0; i < started; i++) pthread_join(threads[i], NULL);
+    if (pool.failed) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    return MGPU_SUCCESS;
+}
+
+/* ---- the CPU device's MSM: Pippenger with unsigned digits
+   Each scalar k (reduced below r < 2^254) is cut into f pieces of pb = w c bits (f = 1:
+   one piece of 254 bits); piece j of k_i multiplies bases[j n + i] = 2^(j pb) P_i, so the
+   MSM is one over f n points with pb-bit scalars. Those are read in windows of `digit`
+   bits, digit = min(c, the CPU's own choice): the window sizes the GPU needs cost the CPU
+   only time and memory, and a narrower digit gives the same sum. Window t puts each point
+   into bucket d - 1 of its nonzero digit d (mixed XYZZ additions), sums the buckets as
+   sum_d d B_d with a running sum from the top, and the windows are combined by doubling.
+   Windows run in parallel on the host's cores (one bucket array each). */
+#define MGPU__MSM_CPU_MAX_DIGIT 16      /* at most 2^16 buckets of 128 bytes per thread */
+
+/* The digit width that minimizes windows x (n mixed additions + ~3 x 2^c for the running
+   sum's two full additions per bucket). */
+static int mgpu__msm_cpu_window(size_t n)
+{
+    double best = 0.0;
+    int c, best_c = 1;
+    for (c = 1; c <= MGPU__MSM_CPU_MAX_DIGIT; c++) {
+        double cost = (double)((254 + c - 1) / c) * ((double)n + 3.0 * (double)(1u << c));
+        if (c == 1 || cost < best) { best = cost; best_c = c; }
+    }
+    return best_c;
+}
+
+typedef struct mgpu__msm_cpu_job {
+    const uint64_t (*k)[4];            /* n normalized scalars */
+    const mgpu_bn254_affine *pts;      /* f n bases, Montgomery */
+    size_t n;
+    int f, pb, digit;
+    mgpu__bn_xyzz *sums;               /* per window: sum_d d B_d */
+} mgpu__msm_cpu_job;
+
+static int mgpu__msm_cpu_window_sum(void *arg, size_t item)
+{
+    const mgpu__msm_cpu_job *job = (const mgpu__msm_cpu_job *)arg;
+    const int t = (int)item, start = t * job->digit;
+    const int len = job->pb - start < job->digit ? job->pb - start : job->digit;
+    const size_t nb = ((size_t)1 << len) - 1;
+    mgpu__bn_xyzz *bucket = (mgpu__bn_xyzz *)malloc(nb * sizeof *bucket);
+    mgpu__bn_xyzz run, total;
+    size_t i, b;
+    int j;
+    if (!bucket) return -1;
+    for (b = 0; b < nb; b++) mgpu__bn_xyzz_inf(&bucket[b]);
+    for (j = 0; j < job->f; j++)
+        for (i = 0; i < job->n; i++) {
+            uint32_t d = mgpu__bn_bits(job->k[i], j * job->pb + start, len);
+            if (d) mgpu__bn_xyzz_add_affine(&bucket[d - 1], &job->pts[(size_t)j * job->n + i]);
+        }
+    mgpu__bn_xyzz_inf(&run);                        /* B_top + ... + B_b */
+    mgpu__bn_xyzz_inf(&total);                      /* adds up to sum_d d B_d */
+    for (b = nb; b-- > 0;) {
+        mgpu__bn_xyzz_add(&run, &bucket[b]);
+        mgpu__bn_xyzz_add(&total, &run);
+    }
+    job->sums[t] = total;
+    free(bucket);
+    return 0;
+}
+
+/* out = sum_i k_i P_i over n points; `points` holds the f n bases of
+   mgpu_msm_precompute_bases when f > 1. c: the call's window bits (they fix the pieces
+   when f > 1); 0 with f <= 1: the CPU's own. flags: MGPU_MSM_SCALARS_MONTGOMERY,
+   POINTS_MONTGOMERY, RESULT_MONTGOMERY. Runs at once; OUT_OF_MEMORY if its memory does
+   not fit. */
+static mgpu_result mgpu__msm_cpu(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points, size_t n,
+                                 unsigned flags, int c, int f, mgpu_bn254_jacobian *out)
+{
+    static const char *fn = "mgpu_msm";
+    mgpu__msm_cpu_job job;
+    uint64_t (*k)[4] = NULL;
+    mgpu_bn254_affine *converted = NULL;
+    mgpu__bn_xyzz acc;
+    size_t i, total;
+    int own, windows, t, b;
+    mgpu_result r = MGPU_SUCCESS;
+    const int convert = !(flags & MGPU_MSM_POINTS_MONTGOMERY);     /* the buckets add Montgomery points */
+    if (f < 1) f = 1;
+    total = (size_t)f * n;
+    own = mgpu__msm_cpu_window(total);
+    if (c <= 0) c = own;
+    memset(&job, 0, sizeof job);
+    job.n = n;
+    job.f = f;
+    job.pb = f > 1 ? ((255 + c - 1) / c + f - 1) / f * c : 254;
+    job.digit = c < own ? c : own;
+    windows = ((job.pb < 254 ? job.pb : 254) + job.digit - 1) / job.digit;
+    k = (uint64_t (*)[4])malloc(n * sizeof *k);
+    job.sums = (mgpu__bn_xyzz *)malloc((size_t)windows * sizeof *job.sums);
+    if (convert) converted = (mgpu_bn254_affine *)malloc(total * sizeof *converted);
+    if (!k || !job.sums || (convert && !converted)) {
+        r = mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory for the CPU device's MSM of %zu points", n);
+        goto done;
+    }
+    for (i = 0; i < n; i++) mgpu__bn_scalar_normalize(k[i], &scalars[i], (flags & MGPU_MSM_SCALARS_MONTGOMERY) != 0);
+    if (convert)
+        for (i = 0; i < total; i++) {
+            converted[i] = points[i];
+            mgpu__bn_affine_convert(&converted[i], 1);
+        }
+    job.k = (const uint64_t (*)[4])k;
+    job.pts = convert ? converted : points;
+    r = mgpu__bn_parallel(fn, (size_t)windows, mgpu__msm_cpu_window_sum, &job);
+    if (r != MGPU_SUCCESS) goto done;
+    mgpu__bn_xyzz_inf(&acc);
+    for (t = windows - 1; t >= 0; t--) {
+        for (b = 0; b < job.digit && !mgpu__bn_xyzz_is_inf(&acc); b++) mgpu__bn_xyzz_dbl(&acc);
+        mgpu__bn_xyzz_add(&acc, &job.sums[t]);
+    }
+    mgpu__bn_xyzz_to_jacobian(&acc, out, (flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+done:
+    free(k);
+    free(job.sums);
+    free(converted);
+    return r;
+}
+
+/* bases[j n + i] = 2^(j w c) P_i (w = ceil(ceil(255 / c) / f)), in the form flags give for
+   points: chunks of points in parallel, each doubled w c times per copy and converted to
+   affine with one inversion per copy. */
+#define MGPU__BN_CHUNK 4096             /* points per work item of the host's BN254 helpers */
+typedef struct mgpu__msm_pre_job {
+    const mgpu_bn254_affine *points;
+    mgpu_bn254_affine *bases;
+    size_t n;
+    int f, pb, montgomery;
+} mgpu__msm_pre_job;
+
+static int mgpu__msm_cpu_precompute_chunk(void *arg, size_t item)
+{
+    const mgpu__msm_pre_job *job = (const mgpu__msm_pre_job *)arg;
+    const size_t first = item * MGPU__BN_CHUNK;
+    const size_t count = job->n - first < MGPU__BN_CHUNK ? job->n - first : MGPU__BN_CHUNK;
+    mgpu__bn_xyzz *q = (mgpu__bn_xyzz *)malloc(count * sizeof *q);
+    uint64_t (*prefix)[4] = (uint64_t (*)[4])malloc(count * sizeof *prefix);
+    size_t i;
+    int j, b;
+    if (!q || !prefix) { free(q); free(prefix); return -1; }
+    for (i = 0; i < count; i++) {
+        mgpu_bn254_affine p = job->points[first + i];
+        if (!job->montgomery) mgpu__bn_affine_convert(&p, 1);
+        if (mgpu__bn_affine_is_inf(&p)) mgpu__bn_xyzz_inf(&q[i]);
+        else mgpu__bn_xyzz_set_affine(&q[i], &p);
+    }
+    for (j = 0; j < job->f; j++) {
+        mgpu_bn254_affine *out = job->bases + (size_t)j * job->n + first;
+        if (j > 0)
+            for (i = 0; i < count; i++)
+                for (b = 0; b < job->pb; b++) mgpu__bn_xyzz_dbl(&q[i]);
+        mgpu__bn_xyzz_to_affine(q, count, out, prefix);
+        if (!job->montgomery)
+            for (i = 0; i < count; i++) mgpu__bn_affine_convert(&out[i], 0);
+    }
+    free(q);
+    free(prefix);
+    return 0;
+}
+
+static mgpu_result mgpu__msm_cpu_precompute(const mgpu_bn254_affine *points, size_t n, unsigned flags, int c, int f,
+                                            mgpu_bn254_affine *bases)
+{
+    mgpu__msm_pre_job job;
+    job.points = points;
+    job.bases = bases;
+    job.n = n;
+    job.f = f;
+    job.pb = ((255 + c - 1) / c + f - 1) / f * c;
+    job.montgomery = (flags & MGPU_MSM_POINTS_MONTGOMERY) != 0;
+    return mgpu__bn_parallel("mgpu_msm_precompute_bases", (n + MGPU__BN_CHUNK - 1) / MGPU__BN_CHUNK,
+                             mgpu__msm_cpu_precompute_chunk, &job);
+}
+
+/* ---- public MSM calls */
+#define MGPU__MSM_FLAGS (MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY | \
+                         MGPU_MSM_CHECK_POINTS | MGPU_MSM_SHARED_POINTS)
+
+MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor)
+{
+    int bits = 0, c;
+    (void)precompute_factor;           /* accepted so the choice can take it into account later */
+    for (; n; n >>= 1) bits++;
+    c = bits - 5;
+    return c < 4 ? 4 : c > 20 ? 20 : c;
+}
+
+/* Checks the config and n; *user_c: whether the caller chose the window bits. */
+static mgpu_result mgpu__msm_plan_make(const char *fn, const mgpu_msm_config *config, size_t n, mgpu__msm_plan *plan,
+                                       int *user_c)
+{
+    mgpu_msm_config d;
+    memset(&d, 0, sizeof d);
+    if (config) d = *config;
+    if (d.flags & ~MGPU__MSM_FLAGS)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", d.flags & ~MGPU__MSM_FLAGS);
+    if (d.window_bits < 0 || d.window_bits > MGPU_MSM_MAX_WINDOW_BITS)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "window_bits = %d: use 0 (chosen by mgpu) or 1..%d",
+                          d.window_bits, MGPU_MSM_MAX_WINDOW_BITS);
+    if (d.precompute_factor < 0 || d.precompute_factor > MGPU_MSM_MAX_PRECOMPUTE)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "precompute_factor = %d: use 0..%d",
+                          d.precompute_factor, MGPU_MSM_MAX_PRECOMPUTE);
+    plan->flags = d.flags;
+    plan->factor = d.precompute_factor > 1 ? d.precompute_factor : 1;
+    if (n > (size_t)0x7fffffff / (size_t)plan->factor)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu points (x precompute factor %d) is above 2^31 - 1",
+                          n, plan->factor);
+    plan->c = d.window_bits ? d.window_bits : mgpu_msm_window_bits(n, plan->factor);
+    plan->windows = (255 + plan->c - 1) / plan->c;
+    plan->wf = (plan->windows + plan->factor - 1) / plan->factor;
+    *user_c = d.window_bits != 0;
+    return MGPU_SUCCESS;
+}
+
+/* bytes = count x each x size, or SIZE_OVERFLOW. */
+static mgpu_result mgpu__msm_bytes(const char *fn, const char *what, size_t count, size_t each, size_t size, size_t *bytes)
+{
+    if (each && count > SIZE_MAX / each / size)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %zu x %zu elements of %zu bytes overflow size_t",
+                          what, count, each, size);
+    *bytes = count * each * size;
+    return MGPU_SUCCESS;
+}
+
+/* Scalars and points: any host memory (a GPU uploads it itself), or memory of the stream's
+   GPU or of a GPU it has peer access to. */
+static mgpu_result mgpu__msm_check_input(const char *fn, const char *what, const void *p, size_t bytes, mgpu_device dev)
+{
+    mgpu__where w = mgpu__locate(p);
+    MGPU__TRY(mgpu__check_range(fn, what, &w, p, bytes));
+    if (!w.cuda) return MGPU_SUCCESS;
+    if (!mgpu__is_cuda(dev))
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "%s is memory of CUDA device %d, the stream on CPU device %d",
+                          what, w.dev, dev);
+    if (w.kind != MGPU__ALLOC_MANAGED && w.dev != dev && !MGPU__LOAD(mgpu__g.peer_on[dev][w.dev]))
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "%s is on device %d, the stream on device %d (enable peer "
+                          "access or copy it)", what, w.dev, dev);
+    return MGPU_SUCCESS;
+}
+
+/* Every point valid (MGPU_MSM_CHECK_POINTS on a CPU device). */
+static mgpu_result mgpu__msm_check_points(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        int why = mgpu__bn_affine_check(&points[i], (flags & MGPU_MSM_POINTS_MONTGOMERY) != 0);
+        if (why == 1) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] has a coordinate >= p", i);
+        if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is not on y^2 = x^3 + 3", i);
+    }
+    return MGPU_SUCCESS;
+}
+
+/* mgpu_msm_async / mgpu_msm / the batch calls: count MSMs of n points; wait: synchronize
+   the stream afterwards. */
+static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                 size_t n, int count, const mgpu_msm_config *config, mgpu_bn254_jacobian *results,
+                                 mgpu_stream stream, int wait)
+{
+    mgpu__msm_plan plan;
+    mgpu_stream s = NULL;
+    mgpu__where wr;
+    size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0, per_msm;
+    int user_c = 0, shared, b;
+    MGPU__REQUIRE_INIT(fn);
+    if (count < 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "count = %d is negative", count);
+    MGPU__REQUIRE(results || !count, fn, "result is NULL");
+    MGPU__REQUIRE((scalars && points) || !n || !count, fn, "scalars or points is NULL and n > 0");
+    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan, &user_c));
+    shared = (plan.flags & MGPU_MSM_SHARED_POINTS) != 0;
+    per_msm = (size_t)plan.factor * n;             /* points of one MSM: fits, n f < 2^31 */
+    MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof *scalars, &scalar_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "points", shared ? 1 : (size_t)count, per_msm, sizeof *points, &point_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "results", (size_t)count, 1, sizeof *results, &result_bytes));
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    if (!count) return MGPU_SUCCESS;
+    if (n) {
+        MGPU__TRY(mgpu__msm_check_input(fn, "scalars", scalars, scalar_bytes, s->dev));
+        MGPU__TRY(mgpu__msm_check_input(fn, "points", points, point_bytes, s->dev));
+    }
+    wr = mgpu__locate(results);
+    if (wr.cuda)
+        return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "result is memory of CUDA device %d: results go to host memory",
+                          wr.dev);
+    MGPU__TRY(mgpu__check_range(fn, "result", &wr, results, result_bytes));
+    if (!n) {
+        mgpu__bn_xyzz inf;
+        mgpu__bn_xyzz_inf(&inf);
+        for (b = 0; b < count; b++)
+            mgpu__bn_xyzz_to_jacobian(&inf, &results[b], (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        return MGPU_SUCCESS;
+    }
+    if (mgpu__is_cuda(s->dev)) {
+        MGPU__TRY(mgpu__msm_gpu(fn, scalars, points, n, n, count, &plan, results, s));
+        return wait ? mgpu_stream_synchronize(s) : MGPU_SUCCESS;
+    }
+    if (plan.flags & MGPU_MSM_CHECK_POINTS)
+        MGPU__TRY(mgpu__msm_check_points(fn, points, point_bytes / sizeof *points, plan.flags));
+    for (b = 0; b < count; b++)
+        MGPU__TRY(mgpu__msm_cpu(scalars + (size_t)b * n, points + (shared ? 0 : (size_t)b * per_msm), n, plan.flags,
+                                user_c || plan.factor > 1 ? plan.c : 0, plan.factor, &results[b]));
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_msm_async(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points, size_t n,
+                                    const mgpu_msm_config *config, mgpu_bn254_jacobian *result, mgpu_stream stream)
+{
+    return mgpu__msm_run("mgpu_msm_async", scalars, points, n, 1, config, result, stream, 0);
+}
+MGPU_API mgpu_result mgpu_msm(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points, size_t n,
+                              const mgpu_msm_config *config, mgpu_bn254_jacobian *result, mgpu_stream stream)
+{
+    return mgpu__msm_run("mgpu_msm", scalars, points, n, 1, config, result, stream, 1);
+}
+MGPU_API mgpu_result mgpu_msm_batch_async(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                          size_t n, int count, const mgpu_msm_config *config,
+                                          mgpu_bn254_jacobian *results, mgpu_stream stream)
+{
+    return mgpu__msm_run("mgpu_msm_batch_async", scalars, points, n, count, config, results, stream, 0);
+}
+MGPU_API mgpu_result mgpu_msm_batch(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                    size_t n, int count, const mgpu_msm_config *config,
+                                    mgpu_bn254_jacobian *results, mgpu_stream stream)
+{
+    return mgpu__msm_run("mgpu_msm_batch", scalars, points, n, count, config, results, stream, 1);
+}
+
+/* ---- several devices: one thread per device (mgpu_run_on_devices) */
+typedef struct mgpu__msm_multi {
+    const char *fn;
+    const mgpu_bn254_scalar *scalars;
+    const mgpu_bn254_affine *points;
+    size_t n;                          /* points per MSM */
+    int count, split, next;            /* split: each MSM over the devices; else whole MSMs, taken in turn */
+    mgpu_msm_config config;            /* as given, without MGPU_MSM_CHECK_POINTS (checked once, up front) */
+    mgpu_range ranges[MGPU_MAX_DEVICES];
+    mgpu_bn254_jacobian *out;          /* split: count partial sums per device (Montgomery); else the results */
+} mgpu__msm_multi;
+
+/* MSM b restricted to points [first, first + len), on dev, into *out. */
+static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int b, size_t first, size_t len,
+                                  mgpu_bn254_jacobian *out)
+{
+    const mgpu_bn254_scalar *scalars = m->scalars + (size_t)b * m->n + first;
+    const mgpu_bn254_affine *points;
+    mgpu__msm_plan plan;
+    mgpu_bn254_affine *gathered = NULL;
+    mgpu_result r;
+    size_t i, j;
+    int user_c = 0;
+    MGPU__TRY(mgpu__msm_plan_make(m->fn, &m->config, m->n, &plan, &user_c));
+    points = m->points + ((plan.flags & MGPU_MSM_SHARED_POINTS) ? 0 : (size_t)b * plan.factor * m->n) + first;
+    if (!user_c && plan.factor == 1) {  /* the window for this device's share */
+        plan.c = mgpu_msm_window_bits(len, 1);
+        plan.windows = plan.wf = (255 + plan.c - 1) / plan.c;
+    }
+    if (mgpu__is_cuda(dev)) {
+        mgpu_stream s = &mgpu__g.dev[dev].default_stream;
+        MGPU__TRY(mgpu__msm_gpu(m->fn, scalars, points, len, m->n, 1, &plan, out, s));
+        return mgpu_stream_synchronize(s);
+    }
+    if (plan.factor > 1 && len != m->n) {   /* the CPU takes its bases [copy][point] packed */
+        gathered = (mgpu_bn254_affine *)malloc((size_t)plan.factor * len * sizeof *gathered);
+        if (!gathered) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, m->fn, "out of host memory");
+        for (j = 0; j < (size_t)plan.factor; j++)
+            for (i = 0; i < len; i++) gathered[j * len + i] = points[j * m->n + i];
+        points = gathered;
+    }
+    r = mgpu__msm_cpu(scalars, points, len, plan.flags, user_c || plan.factor > 1 ? plan.c : 0, plan.factor, out);
+    free(gathered);
+    return r;
+}
+
+static mgpu_result mgpu__msm_multi_worker(mgpu_device dev, int index, void *arg)
+{
+    mgpu__msm_multi *m = (mgpu__msm_multi *)arg;
+    int b;
+    if (m->split) {
+        for (b = 0; b < m->count; b++) {
+            mgpu_bn254_jacobian *out = &m->out[(size_t)index * m->count + b];
+            if (m->ranges[index].count == 0) {
+                mgpu__bn_xyzz inf;
+                mgpu__bn_xyzz_inf(&inf);
+                mgpu__bn_xyzz_to_jacobian(&inf, out, 1);
+            } else {
+                MGPU__TRY(mgpu__msm_part(m, dev, b, m->ranges[index].offset, m->ranges[index].count, out));
+            }
+        }
+        return MGPU_SUCCESS;
+    }
+    while ((b = __atomic_fetch_add(&m->next, 1, __ATOMIC_RELAXED)) < m->count)
+        MGPU__TRY(mgpu__msm_part(m, dev, b, 0, m->n, &m->out[b]));
+    return MGPU_SUCCESS;
+}
+
+/* Input arrays of mgpu_msm_multi: host memory, or memory of one GPU when every device is a GPU. */
+static mgpu_result mgpu__msm_multi_input(const char *fn, const char *what, const void *p, size_t bytes,
+                                         const mgpu_device *list, int nd, int *owner)
+{
+    mgpu__where w = mgpu__locate(p);
+    int i;
+    *owner = -1;
+    MGPU__TRY(mgpu__check_range(fn, what, &w, p, bytes));
+    if (!w.cuda) return MGPU_SUCCESS;
+    for (i = 0; i < nd; i++)
+        if (!mgpu__is_cuda(list[i]))
+            return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "%s is memory of CUDA device %d, which CPU device %d cannot "
+                              "read", what, w.dev, list[i]);
+    *owner = w.dev;
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                    size_t n, int count, const mgpu_msm_config *config,
+                                    mgpu_bn254_jacobian *results, const mgpu_device *devs, int ndevs)
+{
+    static const char *fn = "mgpu_msm_multi";
+    mgpu_device list[MGPU_MAX_DEVICES];
+    mgpu__msm_multi m;
+    mgpu__msm_plan plan;
+    mgpu__where wr;
+    size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0;
+    int nd = 0, user_c = 0, owner = -1, b, i;
+    mgpu_result r;
+    MGPU__TRY(mgpu__coll_devices(fn, devs, ndevs, list, &nd));
+    if (count < 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "count = %d is negative", count);
+    MGPU__REQUIRE(results || !count, fn, "results is NULL");
+    MGPU__REQUIRE((scalars && points) || !n || !count, fn, "scalars or points is NULL and n > 0");
+    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan, &user_c));
+    MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof *scalars, &scalar_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "points", (plan.flags & MGPU_MSM_SHARED_POINTS) ? 1 : (size_t)count,
+                              (size_t)plan.factor * n, sizeof *points, &point_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "results", (size_t)count, 1, sizeof *results, &result_bytes));
+    wr = mgpu__locate(results);
+    if (wr.cuda)
+        return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "results is memory of CUDA device %d: results go to host "
+                          "memory", wr.dev);
+    MGPU__TRY(mgpu__check_range(fn, "results", &wr, results, result_bytes));
+    if (!count) return MGPU_SUCCESS;
+    if (n) {
+        MGPU__TRY(mgpu__msm_multi_input(fn, "scalars", scalars, scalar_bytes, list, nd, &owner));
+        MGPU__TRY(mgpu__msm_multi_input(fn, "points", points, point_bytes, list, nd, &owner));
+    }
+    if (!n || nd == 0) {
+        mgpu__bn_xyzz inf;
+        mgpu__bn_xyzz_inf(&inf);
+        if (n) return mgpu__fail(MGPU_ERROR_NO_DEVICE, fn, "no device to run on");
+        for (b = 0; b < count; b++)
+            mgpu__bn_xyzz_to_jacobian(&inf, &results[b], (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        return MGPU_SUCCESS;
+    }
+    if (plan.flags & MGPU_MSM_CHECK_POINTS)
+        MGPU__TRY(owner >= 0 ? mgpu__msm_check_gpu(fn, points, point_bytes / sizeof *points, plan.flags,
+                                                   &mgpu__g.dev[owner].default_stream)
+                             : mgpu__msm_check_points(fn, points, point_bytes / sizeof *points, plan.flags));
+    memset(&m, 0, sizeof m);
+    m.fn = fn;
+    m.scalars = scalars;
+    m.points = points;
+    m.n = n;
+    m.count = count;
+    m.split = count < nd;
+    if (config) m.config = *config;
+    m.config.flags &= ~MGPU_MSM_CHECK_POINTS;
+    m.out = results;
+    if (m.split) {
+        m.config.flags |= MGPU_MSM_RESULT_MONTGOMERY;
+        MGPU__TRY(mgpu_split(n, list, nd, MGPU_SPLIT_WEIGHTED, NULL, 0, 1, m.ranges));
+        m.out = (mgpu_bn254_jacobian *)malloc((size_t)nd * (size_t)count * sizeof *m.out);
+        if (!m.out) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    }
+    r = mgpu_run_on_devices(list, nd, mgpu__msm_multi_worker, &m);
+    if (r == MGPU_SUCCESS && m.split)   /* partial sums, device order: (X, Y, Z) -> XYZZ (X, Y, Z^2, Z^3) */
+        for (b = 0; b < count; b++) {
+            mgpu__bn_xyzz total, part;
+            mgpu__bn_xyzz_inf(&total);
+            for (i = 0; i < nd; i++) {
+                const mgpu_bn254_jacobian *j = &m.out[(size_t)i * count + b];
+                memcpy(part.x, j->x, sizeof part.x);
+                memcpy(part.y, j->y, sizeof part.y);
+                mgpu__bn_mul(part.zz, j->z, j->z, &mgpu__bn_fp);
+                mgpu__bn_mul(part.zzz, part.zz, j->z, &mgpu__bn_fp);
+                mgpu__bn_xyzz_add(&total, &part);
+            }
+            mgpu__bn_xyzz_to_jacobian(&total, &results[b], (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        }
+    if (m.split) free(m.out);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, size_t n,
+                                               const mgpu_msm_config *config, mgpu_bn254_affine *bases,
+                                               mgpu_stream stream)
+{
+    static const char *fn = "mgpu_msm_precompute_bases";
+    mgpu__msm_plan plan;
+    mgpu_stream s = NULL;
+    mgpu__where wb;
+    size_t point_bytes = 0, base_bytes = 0;
+    int user_c = 0;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(config, fn, "config is NULL: it gives the precompute_factor (2..64)");
+    MGPU__REQUIRE((points && bases) || !n, fn, "points or bases is NULL and n > 0");
+    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan, &user_c));
+    if (plan.factor < 2)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "precompute_factor = %d: precomputing needs 2..%d",
+                          config->precompute_factor, MGPU_MSM_MAX_PRECOMPUTE);
+    MGPU__TRY(mgpu__msm_bytes(fn, "points", 1, n, sizeof *points, &point_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "bases", (size_t)plan.factor, n, sizeof *bases, &base_bytes));
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    if (!n) return MGPU_SUCCESS;
+    MGPU__TRY(mgpu__msm_check_input(fn, "points", points, point_bytes, s->dev));
+    wb = mgpu__locate(bases);
+    MGPU__TRY(mgpu__check_range(fn, "bases", &wb, bases, base_bytes));
+    if (mgpu__is_cuda(s->dev) && !wb.cuda)
+        return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "bases is host memory: it must be memory of device %d", s->dev);
+    if (wb.cuda && wb.dev != s->dev)
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "bases is memory of CUDA device %d, the stream on device %d",
+                          wb.dev, s->dev);
+    if ((uintptr_t)bases < (uintptr_t)points + point_bytes && (uintptr_t)points < (uintptr_t)bases + base_bytes)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "bases overlaps points");
+    if (mgpu__is_cuda(s->dev)) return mgpu__msm_gpu_precompute(fn, points, n, &plan, bases, s);
+    if (plan.flags & MGPU_MSM_CHECK_POINTS) MGPU__TRY(mgpu__msm_check_points(fn, points, n, plan.flags));
+    return mgpu__msm_cpu_precompute(points, n, plan.flags, plan.c, plan.factor, bases);
+}
+
+/* In place, on the stream's device: n points (2 coordinates each) or n scalars. */
+static mgpu_result mgpu__bn254_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
+                                       mgpu_stream stream)
+{
+    mgpu_stream s = NULL;
+    size_t bytes = 0, i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(data || !n, fn, points ? "points is NULL and n > 0" : "scalars is NULL and n > 0");
+    MGPU__TRY(mgpu__msm_bytes(fn, points ? "points" : "scalars", 1, n,
+                              points ? sizeof(mgpu_bn254_affine) : sizeof(mgpu_bn254_scalar), &bytes));
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    if (!n) return MGPU_SUCCESS;
+    MGPU__TRY(mgpu__check_buffer(fn, points ? "points" : "scalars", data, bytes, s->dev));
+    if (mgpu__is_cuda(s->dev)) return mgpu__bn254_gpu_convert(fn, data, n, points, to_montgomery, s);
+    for (i = 0; i < n; i++) {
+        if (points) {
+            mgpu__bn_affine_convert((mgpu_bn254_affine *)data + i, to_montgomery);
+        } else {
+            uint64_t *k = ((mgpu_bn254_scalar *)data + i)->limb;
+            if (to_montgomery) mgpu__bn_to_mont(k, k, &mgpu__bn_fr);
+            else mgpu__bn_from_mont(k, k, &mgpu__bn_fr);
+        }
+    }
+    return MGPU_SUCCESS;
+}
+MGPU_API mgpu_result mgpu_bn254_convert_points(mgpu_bn254_affine *points, size_t n, int to_montgomery, mgpu_stream stream)
+{
+    return mgpu__bn254_convert("mgpu_bn254_convert_points", points, n, 1, to_montgomery, stream);
+}
+MGPU_API mgpu_result mgpu_bn254_convert_scalars(mgpu_bn254_scalar *scalars, size_t n, int to_montgomery,
+                                                mgpu_stream stream)
+{
+    return mgpu__bn254_convert("mgpu_bn254_convert_scalars", scalars, n, 0, to_montgomery, stream);
+}
+
+/* ---- helpers */
+MGPU_API mgpu_result mgpu_bn254_to_affine(const mgpu_bn254_jacobian *p, mgpu_bn254_affine *out, int montgomery)
+{
+    const mgpu__bn_field *f = &mgpu__bn_fp;
+    mgpu__bn_xyzz q;
+    uint64_t prefix[1][4];
+    MGPU__REQUIRE(p && out, "mgpu_bn254_to_affine", "p or out is NULL");
+    if (montgomery) {                               /* reduced, as mgpu__bn_mul wants */
+        mgpu__bn_reduce(q.x, p->x, f);
+        mgpu__bn_reduce(q.y, p->y, f);
+        mgpu__bn_reduce(q.zz, p->z, f);
+    } else {
+        mgpu__bn_to_mont(q.x, p->x, f);
+        mgpu__bn_to_mont(q.y, p->y, f);
+        mgpu__bn_to_mont(q.zz, p->z, f);
+    }
+    mgpu__bn_mul(q.zzz, q.zz, q.zz, f);             /* ZZ = Z^2, ZZZ = Z^3 */
+    mgpu__bn_mul(q.zzz, q.zzz, q.zz, f);
+    mgpu__bn_mul(q.zz, q.zz, q.zz, f);
+    mgpu__bn_xyzz_to_affine(&q, 1, out, prefix);
+    if (!montgomery) mgpu__bn_affine_convert(out, 0);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API int mgpu_bn254_on_curve(const mgpu_bn254_affine *p, int montgomery)
+{
+    return p && mgpu__bn_affine_check(p, montgomery) == 0;
+}
+
+/* splitmix64: the generator behind the random inputs. */
+static uint64_t mgpu__bn_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+/* Uniform below r: 254 random bits, drawn again while >= r (r > 2^253: 1 in 4 or less). */
+static void mgpu__bn_random_below_r(uint64_t k[4], uint64_t *state)
+{
+    do {
+        k[0] = mgpu__bn_next(state);
+        k[1] = mgpu__bn_next(state);
+        k[2] = mgpu__bn_next(state);
+        k[3] = mgpu__bn_next(state) >> 2;
+    } while (mgpu__bn_geq(k, mgpu__bn_fr.m));
+}
+
+MGPU_API mgpu_result mgpu_bn254_random_scalars(mgpu_bn254_scalar *scalars, size_t n, uint64_t seed)
+{
+    size_t i;
+    MGPU__REQUIRE(scalars || !n, "mgpu_bn254_random_scalars", "scalars is NULL and n > 0");
+    for (i = 0; i < n; i++) mgpu__bn_random_below_r(scalars[i].limb, &seed);
+    return MGPU_SUCCESS;
+}
+
+/* P_i = (k0 + i d) G for k0, d drawn from the seed: each chunk of points starts with one
+   scalar multiplication and adds D = d G from there, and is made affine with one
+   inversion. The points depend on the seed only, not on how the chunks are shared out. */
+typedef struct mgpu__bn_points_job {
+    mgpu_bn254_affine *out;
+    size_t n;
+    uint64_t k0[4], d[4];              /* standard form, below r */
+    mgpu_bn254_affine g, dg;           /* G and D, Montgomery */
+} mgpu__bn_points_job;
+
+static int mgpu__bn_points_chunk(void *arg, size_t item)
+{
+    const mgpu__bn_points_job *job = (const mgpu__bn_points_job *)arg;
+    const mgpu__bn_field *r = &mgpu__bn_fr;
+    const size_t first = item * MGPU__BN_CHUNK;
+    const size_t count = job->n - first < MGPU__BN_CHUNK ? job->n - first : MGPU__BN_CHUNK;
+    mgpu__bn_xyzz *q = (mgpu__bn_xyzz *)calloc(count, sizeof *q);    /* calloc: gcc cannot see count > 0 */
+    mgpu__bn_xyzz p;
+    uint64_t (*prefix)[4] = (uint64_t (*)[4])malloc(count * sizeof *prefix);
+    uint64_t k[4] = { 0, 0, 0, 0 }, dm[4];
+    size_t i;
+    if (!q || !prefix) { free(q); free(prefix); return -1; }
+    k[0] = (uint64_t)first;                         /* k = k0 + first d mod r */
+    mgpu__bn_to_mont(k, k, r);
+    mgpu__bn_to_mont(dm, job->d, r);
+    mgpu__bn_mul(k, k, dm, r);
+    mgpu__bn_from_mont(k, k, r);
+    mgpu__bn_add(k, k, job->k0, r);
+    mgpu__bn_xyzz_mul(&p, k, &job->g);
+    for (i = 0; i < count; i++) {
+        q[i] = p;
+        mgpu__bn_xyzz_add_affine(&p, &job->dg);
+    }
+    mgpu__bn_xyzz_to_affine(q, count, job->out + first, prefix);
+    for (i = 0; i < count; i++) mgpu__bn_affine_convert(&job->out[first + i], 0);
+    free(q);
+    free(prefix);
+    return 0;
+}
+
+MGPU_API mgpu_result mgpu_bn254_random_points(mgpu_bn254_affine *points, size_t n, uint64_t seed)
+{
+    static const char *fn = "mgpu_bn254_random_points";
+    mgpu__bn_points_job job;
+    mgpu__bn_xyzz dg;
+    uint64_t state = seed ^ 0x6a09e667f3bcc909ull;  /* not the stream random_scalars(seed) draws */
+    uint64_t prefix[1][4];
+    MGPU__REQUIRE(points || !n, fn, "points is NULL and n > 0");
+    if (!n) return MGPU_SUCCESS;
+    memset(&job, 0, sizeof job);
+    job.out = points;
+    job.n = n;
+    mgpu__bn_random_below_r(job.k0, &state);
+    do mgpu__bn_random_below_r(job.d, &state); while (mgpu__bn_is_zero(job.d));
+    job.g.x[0] = 1;
+    job.g.y[0] = 2;
+    mgpu__bn_affine_convert(&job.g, 1);
+    mgpu__bn_xyzz_mul(&dg, job.d, &job.g);
+    mgpu__bn_xyzz_to_affine(&dg, 1, &job.dg, prefix);
+    return mgpu__bn_parallel(fn, (n + MGPU__BN_CHUNK - 1) / MGPU__BN_CHUNK, mgpu__bn_points_chunk, &job);
+}
+
+/* 32 big-endian bytes <-> 4 little-endian limbs. */
+static void mgpu__bn_from_be(uint64_t o[4], const uint8_t *bytes)
+{
+    int i, j;
+    for (i = 0; i < 4; i++) {
+        uint64_t v = 0;
+        for (j = 0; j < 8; j++) v = v << 8 | bytes[(3 - i) * 8 + j];
+        o[i] = v;
+    }
+}
+static void mgpu__bn_to_be(uint8_t *bytes, const uint64_t a[4])
+{
+    int i, j;
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 8; j++) bytes[(3 - i) * 8 + j] = (uint8_t)(a[i] >> (56 - 8 * j));
+}
+
+MGPU_API mgpu_result mgpu_bn254_point_from_bytes(const uint8_t bytes[64], mgpu_bn254_affine *p)
+{
+    static const char *fn = "mgpu_bn254_point_from_bytes";
+    mgpu_bn254_affine q;
+    int why;
+    MGPU__REQUIRE(bytes && p, fn, "bytes or p is NULL");
+    mgpu__bn_from_be(q.x, bytes);
+    mgpu__bn_from_be(q.y, bytes + 32);
+    why = mgpu__bn_affine_check(&q, 0);
+    if (why == 1) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "a coordinate is >= p");
+    if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "the point is not on y^2 = x^3 + 3");
+    *p = q;
+    return MGPU_SUCCESS;
+}
+MGPU_API void mgpu_bn254_point_to_bytes(const mgpu_bn254_affine *p, uint8_t bytes[64])
+{
+    if (!p || !bytes) return;
+    mgpu__bn_to_be(bytes, p->x);
+    mgpu__bn_to_be(bytes + 32, p->y);
+}
+MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_scalar *s)
+{
+    if (bytes && s) mgpu__bn_from_be(s->limb, bytes);
+}
+
+/* >>bn254 gpu -------------------------------------------------------------------
+   The GPU half of mgpu_msm_*: the kernels of mgpu_kernels.cu ("BN254 MSM"), launched in
+   the order described there, once per piece of an MSM. A piece is a contiguous range of
+   the points: one piece normally; several when the inputs come from host memory (piece
+   q+1 is copied on an internal stream while piece q is computed) or when one would not
+   fit in memory or in 32-bit entry offsets. Each piece leaves wf * (1 + seg_bits) XYZZ
+   parts; they are copied to a pinned buffer kept with the stream, and a host function
+   queued on the stream (cuLaunchHostFunc) turns them into the results. */
+typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 184 bytes */
+    const uint32_t *scalars, *points;
+    uint32_t *out, *norm, *counts, *offsets, *partials, *entries, *buckets;
+    uint32_t *slot_keys, *slot_sums, *seg, *sums, *status;
+    unsigned long long n, copy_stride;
+    uint32_t flags, c, windows, factor, wf;
+    uint32_t nbuckets, G;
+    uint32_t chunk_len, chunks;
+    uint32_t seg_len, seg_count, seg_bits;
+    uint32_t to_mont, sparse;
+} mgpu__msm_args;
+typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 184 ? 1 : -1];
+
+enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__MK_DIGITS, MGPU__MK_SCAN_TILES,
+       MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_SCATTER, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
+       MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
+static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
+    "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
+    "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add", "mgpu_msm_scatter", "mgpu_msm_accumulate",
+    "mgpu_msm_fixup", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_precompute" };
+static struct { unsigned generation; mgpu_kernel kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
+#define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
+#define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for */
+#define MGPU__MSM_PIECE_MIN ((size_t)1 << 20) /* host inputs: pieces of at least this many points */
+#define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
+
+static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, unsigned block, const mgpu__msm_args *a,
+                                    mgpu_stream s)
+{
+    mgpu_launch_dims d;
+    mgpu_kernel k = NULL;
+    void *params[1];
+    if (items == 0) return MGPU_SUCCESS;
+    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__msm_kernel_names, which, mgpu__msm_k.kernel, MGPU__MK_COUNT,
+                                   &mgpu__msm_k.generation, &k));
+    memset(&d, 0, sizeof d);
+    d.grid[0] = (unsigned)((items + block - 1) / block);
+    d.grid[1] = d.grid[2] = d.block[1] = d.block[2] = 1;
+    d.block[0] = block;
+    params[0] = (void *)a;
+    return mgpu__launch(fn, k, &d, params, s);
+}
+
+/* How the work of one MSM is cut, and where each part of the working memory lies. */
+typedef struct mgpu__msm_shape {
+    size_t piece;                      /* points per piece (the last may have fewer) */
+    size_t pieces;
+    uint32_t B, G, tiles, chunk_len, chunks, seg_len, seg_count, seg_bits, sparse;
+    int copy_points, copy_scalars;     /* inputs go through device buffers (nbuf of them) */
+    int nbuf;
+    size_t off_norm, off_counts, off_offsets, off_partials, off_entries, off_buckets, off_slot_keys, off_slot_sums,
+           off_seg, off_sums, off_points[2], off_scalars[2], bytes;
+} mgpu__msm_shape;
+
+static uint32_t mgpu__pow2_at_least(uint64_t x)
+{
+    uint32_t p = 1;
+    while (p < x && p < 0x80000000u) p <<= 1;
+    return p;
+}
+
+/* The layout for pieces of `piece` points. */
+static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *sh)
+{
+    const uint64_t threads = (uint64_t)(sms > 0 ? sms : 1) * MGPU__MSM_THREADS_PER_SM;
+    const uint64_t entries = (uint64_t)sh->piece * (uint64_t)p->windows;
+    size_t off = 0;
+    int i;
+#define MGPU__MSM_TAKE(field, bytes) do { sh->field = off; off += ((size_t)(bytes) + 255) & ~(size_t)255; } while (0)
+    sh->B = 1u << (p->c - 1);
+    sh->G = (uint32_t)p->wf * sh->B;
+    sh->tiles = (sh->G + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
+    sh->chunk_len = (uint32_t)((entries + threads - 1) / threads);
+    if (sh->chunk_len < 1) sh->chunk_len = 1;
+    sh->chunks = (uint32_t)((entries + sh->chunk_len - 1) / sh->chunk_len);
+    sh->seg_len = mgpu__pow2_at_least(((uint64_t)sh->G + threads - 1) / threads);
+    if (sh->seg_len < 4) sh->seg_len = 4;
+    if (sh->seg_len > sh->B) sh->seg_len = sh->B;
+    sh->seg_count = sh->B / sh->seg_len;
+    for (sh->seg_bits = 0; (1u << sh->seg_bits) < sh->seg_count; sh->seg_bits++) {}
+    MGPU__MSM_TAKE(off_norm, sh->piece * 32);
+    MGPU__MSM_TAKE(off_counts, (size_t)sh->G * 4);
+    MGPU__MSM_TAKE(off_offsets, ((size_t)sh->G + 1) * 4);
+    MGPU__MSM_TAKE(off_partials, ((size_t)sh->tiles + 1) * 4);
+    MGPU__MSM_TAKE(off_entries, entries * 4);
+    sh->sparse = entries < sh->G;     /* then a bucket's sum sits at its first entry's index */
+    MGPU__MSM_TAKE(off_buckets, (size_t)(sh->sparse ? entries : sh->G) * MGPU__MSM_PART);
+    MGPU__MSM_TAKE(off_slot_keys, (size_t)sh->chunks * 8);
+    MGPU__MSM_TAKE(off_slot_sums, (size_t)sh->chunks * 2 * MGPU__MSM_PART);
+    MGPU__MSM_TAKE(off_seg, (size_t)p->wf * sh->seg_count * 2 * MGPU__MSM_PART);
+    MGPU__MSM_TAKE(off_sums, (size_t)p->wf * (1 + sh->seg_bits) * MGPU__MSM_PART);
+    for (i = 0; i < 2; i++) {
+        sh->off_points[i] = sh->off_scalars[i] = 0;
+        if (i < sh->nbuf && sh->copy_points) MGPU__MSM_TAKE(off_points[i], sh->piece * (size_t)p->factor * 64);
+        if (i < sh->nbuf && sh->copy_scalars) MGPU__MSM_TAKE(off_scalars[i], sh->piece * 32);
+    }
+#undef MGPU__MSM_TAKE
+    sh->bytes = off;
+}
+
+/* Where an input is, as the kernels see it. */
+typedef struct mgpu__msm_input {
+    const unsigned char *base;         /* the first MSM's array */
+    int readable;                      /* kernels on the device may read it in place */
+    int local;                         /* the device's own memory (or managed): reads at full speed */
+    int pageable;                      /* host memory the driver must stage */
+} mgpu__msm_input;
+
+static mgpu__msm_input mgpu__msm_where(const void *p, mgpu_device dev)
+{
+    mgpu__msm_input in;
+    mgpu__where w = mgpu__locate(p);
+    in.base = (const unsigned char *)p;
+    in.local = w.cuda && (w.dev == dev || w.kind == MGPU__ALLOC_MANAGED);
+    in.readable = (uintptr_t)p % 16 == 0 &&
+                  (in.local || w.kind == MGPU__ALLOC_HOST || (w.cuda && MGPU__LOAD(mgpu__g.peer_on[dev][w.dev])));
+    in.pageable = w.kind < 0;
+    return in;
+}
+
+/* Cuts the MSM into pieces that fit: in 32-bit entry offsets, in three quarters of the
+   device's free memory, and (host inputs) into about four pieces to overlap copies. */
+static mgpu_result mgpu__msm_shape_make(const char *fn, const mgpu__msm_plan *p, size_t n, int count,
+                                        const mgpu__msm_input *sc, const mgpu__msm_input *pt, mgpu_device dev,
+                                        mgpu__msm_shape *sh)
+{
+    mgpu_device_info info;
+    size_t budget, cap = (size_t)(0xffffffffu / (uint32_t)p->windows);
+    memset(sh, 0, sizeof *sh);
+    MGPU__TRY(mgpu_device_info_get(dev, &info));
+    budget = info.free_memory / 4 * 3;
+    sh->copy_scalars = !sc->readable;
+    sh->copy_points = !(pt->local && pt->readable && (p->flags & MGPU_MSM_POINTS_MONTGOMERY));
+    sh->piece = n < cap ? n : cap;
+    if (!sc->local || !pt->local) {
+        size_t quarter = (n + 3) / 4;
+        size_t want = quarter > MGPU__MSM_PIECE_MIN ? quarter : MGPU__MSM_PIECE_MIN;
+        if (want < sh->piece) sh->piece = want;
+    }
+    (void)count;
+    for (;;) {
+        sh->pieces = (n + sh->piece - 1) / sh->piece;
+        sh->nbuf = sh->pieces > 1 ? 2 : 1;
+        mgpu__msm_layout(p, info.multiprocessors, sh);
+        if (sh->bytes <= budget || sh->piece == 1) break;
+        sh->piece = (sh->piece + 1) / 2;
+    }
+    if (sh->bytes > budget)
+        return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "an MSM needs %zu bytes of working memory on device %d, "
+                          "%zu are free", sh->bytes, dev, info.free_memory);
+    return MGPU_SUCCESS;
+}
+
+/* ---- the results, on the host: queued on the stream after the parts' copy */
+typedef struct mgpu__msm_job {
+    mgpu_bn254_jacobian *results;
+    const unsigned char *parts;        /* pinned: [msm][piece][window][part] XYZZ */
+    int count, wf, c;
+    size_t pieces;
+    uint32_t seg_len, seg_bits;
+    unsigned flags;
+} mgpu__msm_job;
+
+/* One piece's sum from its parts: per window w, out_0 + m * sum_k 2^k out_{k+1}, then the
+   windows combined by c doublings each, top down. */
+static void mgpu__msm_piece_sum(const mgpu__msm_job *j, const unsigned char *parts, mgpu__bn_xyzz *acc)
+{
+    const size_t per_window = 1 + j->seg_bits;
+    int w;
+    uint32_t k, d;
+    mgpu__bn_xyzz_inf(acc);
+    for (w = j->wf - 1; w >= 0; w--) {
+        const mgpu__bn_xyzz *out = (const mgpu__bn_xyzz *)(const void *)(parts + (size_t)w * per_window * MGPU__MSM_PART);
+        mgpu__bn_xyzz t;
+        for (d = 0; d < (uint32_t)j->c && w != j->wf - 1; d++) mgpu__bn_xyzz_dbl(acc);
+        mgpu__bn_xyzz_inf(&t);
+        for (k = j->seg_bits; k >= 1; k--) {
+            mgpu__bn_xyzz_dbl(&t);
+            mgpu__bn_xyzz_add(&t, &out[k]);
+        }
+        for (d = 1; d < j->seg_len; d <<= 1) mgpu__bn_xyzz_dbl(&t);
+        mgpu__bn_xyzz_add(&t, &out[0]);
+        mgpu__bn_xyzz_add(acc, &t);
+    }
+}
+
+static void MGPU__CUDAAPI mgpu__msm_finish(void *arg)
+{
+    mgpu__msm_job *j = (mgpu__msm_job *)arg;
+    const size_t piece_bytes = (size_t)j->wf * (1 + j->seg_bits) * MGPU__MSM_PART;
+    int b;
+    size_t q;
+    for (b = 0; b < j->count; b++) {
+        mgpu__bn_xyzz total, part;
+        mgpu__bn_xyzz_inf(&total);
+        for (q = 0; q < j->pieces; q++) {
+            mgpu__msm_piece_sum(j, j->parts + ((size_t)b * j->pieces + q) * piece_bytes, &part);
+            mgpu__bn_xyzz_add(&total, &part);
+        }
+        mgpu__bn_xyzz_to_jacobian(&total, &j->results[b], (j->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+    }
+    free(j);
+}
+
+/* ---- one MSM call on a CUDA stream */
+typedef struct mgpu__msm_work {
+    const char *fn;
+    const mgpu__msm_plan *plan;
+    mgpu__msm_shape sh;
+    mgpu__msm_input sc, pt;
+    size_t n;                          /* points per MSM */
+    size_t stride;                     /* scalars between MSMs; points between precomputed copies */
+    mgpu_stream s, load;               /* compute stream; load stream (s, or an internal one) */
+    mgpu_event loaded[2], computed[2], start;
+    unsigned char *ws;                 /* working memory on s's device */
+    mgpu__msm_args a;                  /* the fields every launch shares */
+} mgpu__msm_work;
+
+/* Events are NULL when everything runs on one stream. */
+static mgpu_result mgpu__msm_record(mgpu_event ev, mgpu_stream on) { return ev ? mgpu_event_record(ev, on) : MGPU_SUCCESS; }
+static mgpu_result mgpu__msm_wait(mgpu_stream who, mgpu_event ev) { return ev ? mgpu_stream_wait_event(who, ev) : MGPU_SUCCESS; }
+
+/* Copies or converts piece [first, first + len) of MSM b's points (f copies) and scalars
+   into buffer `buf` on the load stream; sets a->points / a->scalars. */
+static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, size_t len, int buf, mgpu__msm_args *a)
+{
+    const mgpu__msm_plan *p = r->plan;
+    const size_t f = (size_t)p->factor, n = r->stride;
+    const size_t pset = (p->flags & MGPU_MSM_SHARED_POINTS) ? 0 : b * f * n;      /* MSM b's bases, in points */
+    const unsigned char *scalars = r->sc.base + (b * n + first) * 32;
+    mgpu__msm_args c = r->a;
+    size_t j;
+    if (!r->sh.copy_points) {
+        a->points = (const uint32_t *)(const void *)(r->pt.base + (pset + first) * 64);
+        a->copy_stride = n;
+    } else {
+        uint32_t *dst = (uint32_t *)(void *)(r->ws + r->sh.off_points[buf]);
+        const int mont = (p->flags & MGPU_MSM_POINTS_MONTGOMERY) != 0;
+        for (j = 0; j < f; j++) {
+            const unsigned char *src = r->pt.base + (pset + j * n + first) * 64;
+            uint32_t *d = dst + j * len * 16;
+            if (r->pt.readable && !mont) {         /* read in place, converting on the way */
+                c.points = (const uint32_t *)(const void *)src;
+                c.out = d;
+                c.n = len;
+                c.to_mont = 1;
+                MGPU__TRY(mgpu__msm_launch(r->fn, MGPU__MK_CONVERT_POINTS, len, 256, &c, r->load));
+            } else {
+                MGPU__TRY(mgpu__copy_async(r->fn, d, src, len * 64, 0, r->load));
+                if (!mont) {
+                    c.points = d;
+                    c.out = d;
+                    c.n = len;
+                    c.to_mont = 1;
+                    MGPU__TRY(mgpu__msm_launch(r->fn, MGPU__MK_CONVERT_POINTS, len, 256, &c, r->load));
+                }
+            }
+        }
+        a->points = dst;
+        a->copy_stride = len;
+    }
+    if (r->sh.copy_scalars) {
+        uint32_t *d = (uint32_t *)(void *)(r->ws + r->sh.off_scalars[buf]);
+        MGPU__TRY(mgpu__copy_async(r->fn, d, scalars, len * 32, 0, r->load));
+        a->scalars = d;
+    } else {
+        a->scalars = (const uint32_t *)(const void *)scalars;
+    }
+    return MGPU_SUCCESS;
+}
+
+/* The kernels of one piece on s, then its parts copied to `dst` (pinned). */
+static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_t len, void *dst)
+{
+    const char *fn = r->fn;
+    mgpu_stream s = r->s;
+    a->n = len;
+    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_DIGITS, len, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_TILES, (size_t)r->sh.tiles * 256, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_PARTIALS, 256, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_ADD, (size_t)r->sh.tiles * 256, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, len, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, r->sh.chunks, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SUMS, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * 256, 256, a, s));
+    return mgpu__copy_async(fn, dst, a->sums, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * MGPU__MSM_PART, 0, s);
+}
+
+/* MGPU_MSM_CHECK_POINTS on a GPU: n points, checked by s's device where it can read them
+   (then waiting for s), else on the host. */
+static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
+                                       mgpu_stream s)
+{
+    mgpu__msm_input in = mgpu__msm_where(points, s->dev);
+    mgpu__msm_args a;
+    uint32_t bad = 0xffffffffu;
+    mgpu_result r;
+    if (in.pageable) return mgpu__msm_check_points(fn, points, n, flags);
+    if (!in.readable)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "points (%p) must be 16-byte aligned to be checked on "
+                          "device %d", (const void *)points, s->dev);
+    memset(&a, 0, sizeof a);
+    a.points = (const uint32_t *)(const void *)points;
+    a.n = n;
+    a.flags = flags;
+    MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, 4, s, (void **)&a.status));
+    r = mgpu_memset_async(a.status, 0xff, 4, s);
+    if (r == MGPU_SUCCESS) r = mgpu__msm_launch(fn, MGPU__MK_CHECK, n, 256, &a, s);
+    if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, &bad, a.status, 4, 0, s);
+    (void)mgpu__free(fn, a.status, 0, s);
+    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s);
+    if (r == MGPU_SUCCESS && bad != 0xffffffffu)
+        r = mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%u] is not on the curve or has a coordinate >= p",
+                       (unsigned)bad);
+    return r;
+}
+
+/* Everything after the workspace exists: events, pieces, parts, the host function. */
+static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_jacobian *results)
+{
+    const mgpu__msm_plan *p = r->plan;
+    const size_t piece_bytes = (size_t)p->wf * (1 + r->sh.seg_bits) * MGPU__MSM_PART;
+    const size_t parts_bytes = (size_t)count * r->sh.pieces * piece_bytes;
+    mgpu__red_ws *w = NULL;
+    mgpu__msm_job *job;
+    mgpu_result res = MGPU_SUCCESS;
+    size_t b, q, step = 0;
+    MGPU__TRY(mgpu__red_ws_get(r->fn, r->s, &w));
+    job = (mgpu__msm_job *)calloc(1, sizeof *job);
+    if (!job) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, r->fn, "out of host memory");
+    pthread_mutex_lock(&w->lock);
+    res = mgpu__stream_pinned(r->fn, w, parts_bytes);
+    for (b = 0; res == MGPU_SUCCESS && b < (size_t)count; b++)
+        for (q = 0; res == MGPU_SUCCESS && q < r->sh.pieces; q++, step++) {
+            const size_t first = q * r->sh.piece, len = r->n - first < r->sh.piece ? r->n - first : r->sh.piece;
+            const int buf = (int)(step % (size_t)r->sh.nbuf);
+            mgpu__msm_args a = r->a;
+            if (step >= 2) res = mgpu__msm_wait(r->load, r->computed[buf]);   /* buffer free again */
+            if (res == MGPU_SUCCESS) res = mgpu__msm_load(r, b, first, len, buf, &a);
+            if (res == MGPU_SUCCESS) res = mgpu__msm_record(r->loaded[buf], r->load);
+            if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r->s, r->loaded[buf]);
+            if (res == MGPU_SUCCESS)
+                res = mgpu__msm_compute(r, &a, len, (unsigned char *)w->pinned + ((size_t)b * r->sh.pieces + q) * piece_bytes);
+            if (res == MGPU_SUCCESS) res = mgpu__msm_record(r->computed[buf], r->s);
+        }
+    if (res == MGPU_SUCCESS) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        job->results = results;
+        job->parts = (const unsigned char *)w->pinned;
+        job->count = count;
+        job->pieces = r->sh.pieces;
+        job->wf = p->wf;
+        job->c = p->c;
+        job->seg_len = r->sh.seg_len;
+        job->seg_bits = r->sh.seg_bits;
+        job->flags = p->flags;
+        res = mgpu__push(r->s->dev, &prev, r->fn);
+        if (res == MGPU_SUCCESS) {
+            e = mgpu__cu.cuLaunchHostFunc(r->s->cu, mgpu__msm_finish, job);
+            mgpu__pop(r->s->dev, prev);
+            if (e) res = mgpu__cuda_fail(e, r->fn, "cuLaunchHostFunc", r->s->dev);
+            else job = NULL;           /* the host function frees it */
+        }
+    }
+    pthread_mutex_unlock(&w->lock);
+    free(job);
+    return res;
+}
+
+static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                 size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
+                                 mgpu_bn254_jacobian *results, mgpu_stream s)
+{
+    mgpu__msm_work r;
+    mgpu_result res;
+    int internal = 0;
+    memset(&r, 0, sizeof r);
+    r.fn = fn;
+    r.plan = plan;
+    r.n = n;
+    r.stride = stride;
+    r.s = r.load = s;
+    r.sc = mgpu__msm_where(scalars, s->dev);
+    r.pt = mgpu__msm_where(points, s->dev);
+    MGPU__TRY(mgpu__msm_shape_make(fn, plan, n, count, &r.sc, &r.pt, s->dev, &r.sh));
+    MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, r.sh.bytes, s, (void **)&r.ws));
+    r.a.norm = (uint32_t *)(void *)(r.ws + r.sh.off_norm);
+    r.a.counts = (uint32_t *)(void *)(r.ws + r.sh.off_counts);
+    r.a.offsets = (uint32_t *)(void *)(r.ws + r.sh.off_offsets);
+    r.a.partials = (uint32_t *)(void *)(r.ws + r.sh.off_partials);
+    r.a.entries = (uint32_t *)(void *)(r.ws + r.sh.off_entries);
+    r.a.buckets = (uint32_t *)(void *)(r.ws + r.sh.off_buckets);
+    r.a.slot_keys = (uint32_t *)(void *)(r.ws + r.sh.off_slot_keys);
+    r.a.slot_sums = (uint32_t *)(void *)(r.ws + r.sh.off_slot_sums);
+    r.a.seg = (uint32_t *)(void *)(r.ws + r.sh.off_seg);
+    r.a.sums = (uint32_t *)(void *)(r.ws + r.sh.off_sums);
+    r.a.flags = plan->flags;
+    r.a.c = (uint32_t)plan->c;
+    r.a.windows = (uint32_t)plan->windows;
+    r.a.factor = (uint32_t)plan->factor;
+    r.a.wf = (uint32_t)plan->wf;
+    r.a.nbuckets = r.sh.B;
+    r.a.G = r.sh.G;
+    r.a.chunk_len = r.sh.chunk_len;
+    r.a.chunks = r.sh.chunks;
+    r.a.seg_len = r.sh.seg_len;
+    r.a.seg_count = r.sh.seg_count;
+    r.a.seg_bits = r.sh.seg_bits;
+    r.a.sparse = r.sh.sparse;
+    res = MGPU_SUCCESS;
+    if (plan->flags & MGPU_MSM_CHECK_POINTS)   /* the public calls' arrays: stride == n */
+        res = mgpu__msm_check_gpu(fn, points, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
+                                  (size_t)plan->factor * n, plan->flags, s);
+    if (res == MGPU_SUCCESS && r.sh.nbuf > 1 && (r.sh.copy_points || r.sh.copy_scalars)) {
+        /* Loads on an internal stream, ordered after the caller's work, double-buffered. */
+        mgpu__coll_enter();
+        internal = 1;
+        res = mgpu__coll_aux(s->dev, 0, &r.load, fn);
+        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_START, &r.start, fn);
+        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_A0, &r.loaded[0], fn);
+        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_A1, &r.loaded[1], fn);
+        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_B0, &r.computed[0], fn);
+        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_B1, &r.computed[1], fn);
+        if (res == MGPU_SUCCESS) res = mgpu__msm_record(r.start, s);
+        if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r.load, r.start);
+    }
+    if (res == MGPU_SUCCESS) res = mgpu__msm_enqueue(&r, count, results);
+    if (internal) mgpu__coll_leave();
+    (void)mgpu__free(fn, r.ws, 0, s);  /* stream-ordered: after the last kernel */
+    return res;
+}
+
+/* Precomputed bases: one thread per point on s; pageable points are copied first. */
+static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
+                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu_stream s)
+{
+    mgpu__msm_input in = mgpu__msm_where(points, s->dev);
+    mgpu__msm_args a;
+    void *tmp = NULL;
+    mgpu_result r;
+    memset(&a, 0, sizeof a);
+    a.points = (const uint32_t *)(const void *)points;
+    if (!in.readable) {
+        MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, n * 64, s, &tmp));
+        r = mgpu__copy_async(fn, tmp, points, n * 64, 0, s);
+        if (r != MGPU_SUCCESS) { (void)mgpu__free(fn, tmp, 0, s); return r; }
+        a.points = (const uint32_t *)tmp;
+    }
+    a.out = (uint32_t *)(void *)bases;
+    a.n = n;
+    a.copy_stride = n;
+    a.flags = plan->flags;
+    a.c = (uint32_t)plan->c;
+    a.factor = (uint32_t)plan->factor;
+    a.wf = (uint32_t)plan->wf;
+    r = mgpu__msm_launch(fn, MGPU__MK_PRECOMPUTE, n, 128, &a, s);
+    if (tmp) (void)mgpu__free(fn, tmp, 0, s);
+    return r;
+}
+
+static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
+                                           mgpu_stream s)
+{
+    mgpu__msm_args a;
+    if ((uintptr_t)data % 16)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "on a GPU the array must be 16-byte aligned (%p is not)", data);
+    memset(&a, 0, sizeof a);
+    a.points = a.scalars = (const uint32_t *)data;
+    a.out = (uint32_t *)data;
+    a.n = n;
+    a.to_mont = to_montgomery != 0;
+    return mgpu__msm_launch(fn, points ? MGPU__MK_CONVERT_POINTS : MGPU__MK_CONVERT_SCALARS, n, 256, &a, s);
+}
 
 #ifdef __cplusplus
 }

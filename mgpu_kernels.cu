@@ -732,3 +732,724 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_TILE, 4) mgpu_blur_u8
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_TILE, 4) mgpu_blur_f32_any(const mgpu_blr::args a)
 { mgpu_blr::any<float>(a); }
 /* ================================================================ Gaussian blur (END) */
+
+/* ================================================================ BN254 MSM (BEGIN)
+   Kernels of mgpu_msm_async and the BN254 helpers; the semantics are documented there
+   (mgpu.h), and the CPU device computes the same sums in C by a different decomposition
+   (unsigned digits), so the two check each other. mgpu.h fills `args` (mgpu__msm_args,
+   the same layout) and launches, per MSM of n points with c-bit windows:
+
+     msm_digits      one thread per scalar: reduce it modulo r (from Montgomery form if
+                     asked), store it, recode it into W = ceil(255 / c) signed digits
+                     d_t in [-2^(c-1), 2^(c-1)] (sum_t d_t 2^(ct) = k), and count each
+                     nonzero digit's bucket: window t goes to precomputed copy t / wf,
+                     window t % wf; bucket (t % wf) * B + |d_t| - 1, B = 2^(c-1).
+                     Threads of a warp that hit the same bucket add their count at once
+                     (__match_any_sync), so equal scalars do not serialize on one counter.
+     msm_scan_*      exclusive prefix sum of the G = wf * B counts: bucket starts
+                     offsets[0..G], offsets[G] = M, the number of (digit, point) entries.
+     msm_scatter     the same recoding again; each entry goes to its bucket's slice of
+                     `entries` (point index + copy * n, bit 31 = negative digit); the counts
+                     are counted back down to zero on the way.
+     msm_accumulate  the M sorted entries cut into `chunks` pieces of `chunk_len`, one per
+                     thread: the thread adds its entries' points into an XYZZ accumulator,
+                     one run per bucket. A run wholly inside the piece is stored as the
+                     bucket's sum; the first run of a piece that began in an earlier piece
+                     goes to the piece's head slot, and a last run that goes on into the
+                     next piece to its tail slot.
+     msm_fixup       one thread per piece with a tail slot: tail + the head slots of the
+                     following pieces of the same bucket -> the bucket's sum. So a bucket
+                     holding many points is summed by many threads.
+     msm_segments    per window, the B buckets in segments of m: a thread walks its segment
+                     from the top, run += bucket, tot += run, giving tot_s = sum_j (j+1)
+                     bucket[s*m + j] and run_s = sum_j bucket[s*m + j].
+     msm_sums        per window, block sums: out_0 = sum_s tot_s and, for each bit k of the
+                     segment index, out_{k+1} = sum of run_s over the s with bit k set.
+   The host then forms each window's sum_b b * bucket_b = out_0 + m * sum_k 2^k out_{k+1}
+   and combines the windows (sum_w 2^(cw) window_w) in C.
+
+   Field arithmetic: 8 x 32-bit words, little-endian, Montgomery form with R = 2^256;
+   CIOS multiplication with PTX carry chains (mad.lo.cc / madc.hi.cc), 9 words suffice
+   because p < 2^254. Points: affine (x, y) with (0, 0) = infinity; XYZZ (x = X/ZZ,
+   y = Y/ZZZ, ZZ = 0 = infinity) for sums, with EFD's madd-2008-s, add-2008-s and
+   dbl-2008-s-1 formulas for a = 0 and explicit checks for the exceptional cases.
+
+   Without __CUDA_ARCH__ (the kernel emulator of the tests) the carry chains run in C++
+   with an explicit carry flag: the same arithmetic, step for step. */
+namespace mgpu_bn {
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+#ifdef __CUDA_ARCH__
+#define MGPU_BN_OP2(name, ins) \
+    __device__ __forceinline__ u32 name(u32 a, u32 b) \
+    { u32 r; asm volatile(ins " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
+#define MGPU_BN_OP3(name, ins) \
+    __device__ __forceinline__ u32 name(u32 a, u32 b, u32 c) \
+    { u32 r; asm volatile(ins " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+MGPU_BN_OP2(add_cc, "add.cc.u32")
+MGPU_BN_OP2(addc_cc, "addc.cc.u32")
+MGPU_BN_OP2(addc, "addc.u32")
+MGPU_BN_OP2(sub_cc, "sub.cc.u32")
+MGPU_BN_OP2(subc_cc, "subc.cc.u32")
+MGPU_BN_OP2(subc, "subc.u32")
+MGPU_BN_OP3(mad_lo_cc, "mad.lo.cc.u32")
+MGPU_BN_OP3(madc_lo_cc, "madc.lo.cc.u32")
+MGPU_BN_OP3(mad_hi_cc, "mad.hi.cc.u32")
+MGPU_BN_OP3(madc_hi_cc, "madc.hi.cc.u32")
+MGPU_BN_OP3(madc_hi, "madc.hi.u32")
+#undef MGPU_BN_OP2
+#undef MGPU_BN_OP3
+#else
+static thread_local u32 cf;            /* the carry (or borrow) flag */
+static inline u32 add_cc(u32 a, u32 b) { u64 t = (u64)a + b; cf = (u32)(t >> 32); return (u32)t; }
+static inline u32 addc_cc(u32 a, u32 b) { u64 t = (u64)a + b + cf; cf = (u32)(t >> 32); return (u32)t; }
+static inline u32 addc(u32 a, u32 b) { return a + b + cf; }
+static inline u32 sub_cc(u32 a, u32 b) { cf = a < b; return a - b; }
+static inline u32 subc_cc(u32 a, u32 b) { u64 s = (u64)b + cf; cf = (u64)a < s; return (u32)((u64)a - s); }
+static inline u32 subc(u32 a, u32 b) { return a - b - cf; }
+static inline u32 mad_lo_cc(u32 a, u32 b, u32 c) { u64 t = (u64)(u32)(a * b) + c; cf = (u32)(t >> 32); return (u32)t; }
+static inline u32 madc_lo_cc(u32 a, u32 b, u32 c) { u64 t = (u64)(u32)(a * b) + c + cf; cf = (u32)(t >> 32); return (u32)t; }
+static inline u32 mad_hi_cc(u32 a, u32 b, u32 c) { u64 t = (((u64)a * b) >> 32) + c; cf = (u32)(t >> 32); return (u32)t; }
+static inline u32 madc_hi_cc(u32 a, u32 b, u32 c) { u64 t = (((u64)a * b) >> 32) + c + cf; cf = (u32)(t >> 32); return (u32)t; }
+static inline u32 madc_hi(u32 a, u32 b, u32 c) { return (u32)(((u64)a * b) >> 32) + c + cf; }
+#endif
+
+/* ---- constants: [0] the base field F_p, [1] the scalar field F_r */
+enum { FP = 0, FR = 1 };
+__constant__ u32 MOD[2][8] = {
+    { 0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u },
+    { 0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u } };
+__constant__ u32 INV[2] = { 0xe4866389u, 0xefffffffu };          /* -m^-1 mod 2^32 */
+__constant__ u32 R2[2][8] = {                                       /* R^2 mod m */
+    { 0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u, 0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u },
+    { 0xae216da7u, 0x1bb8e645u, 0xe35c59e3u, 0x53fe3ab1u, 0x53bb8085u, 0x8c49833du, 0x7f4e44a5u, 0x0216d0b1u } };
+__constant__ u32 ONE_P[8] =                                         /* R mod p: 1 in Montgomery form */
+    { 0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u, 0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u };
+__constant__ u32 B3_P[8] =                                          /* 3R mod p: the curve's b */
+    { 0x50ad28d7u, 0x7a17caa9u, 0xe15521b9u, 0x1f6ac17au, 0x696bd284u, 0x334bea4eu, 0xce179d8eu, 0x2a1f6744u };
+__constant__ u32 PM2[8] =                                           /* p - 2: Fermat's inverse */
+    { 0xd87cfd45u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u };
+
+/* ---- field arithmetic on u32[8] (outputs may alias inputs) */
+__device__ __forceinline__ void copy(u32 *o, const u32 *a)
+{
+#pragma unroll
+    for (int j = 0; j < 8; j++) o[j] = a[j];
+}
+__device__ __forceinline__ bool is_zero(const u32 *a)
+{
+    u32 t = a[0];
+#pragma unroll
+    for (int j = 1; j < 8; j++) t |= a[j];
+    return t == 0;
+}
+__device__ __forceinline__ bool equal(const u32 *a, const u32 *b)
+{
+    u32 t = 0;
+#pragma unroll
+    for (int j = 0; j < 8; j++) t |= a[j] ^ b[j];
+    return t == 0;
+}
+/* o = t < 2m ? (t >= m ? t - m : t) */
+template <int F> __device__ __forceinline__ void reduce_once(u32 *o, const u32 *t)
+{
+    u32 s[8];
+    s[0] = sub_cc(t[0], MOD[F][0]);
+#pragma unroll
+    for (int j = 1; j < 8; j++) s[j] = subc_cc(t[j], MOD[F][j]);
+    const u32 borrow = subc(0, 0);                     /* all ones when t < m */
+#pragma unroll
+    for (int j = 0; j < 8; j++) o[j] = (t[j] & borrow) | (s[j] & ~borrow);
+}
+/* True when a < m (a canonical element). */
+template <int F> __device__ __forceinline__ bool below_mod(const u32 *a)
+{
+    (void)sub_cc(a[0], MOD[F][0]);
+#pragma unroll
+    for (int j = 1; j < 8; j++) (void)subc_cc(a[j], MOD[F][j]);
+    return subc(0, 0) != 0;
+}
+template <int F> __device__ __forceinline__ void add(u32 *o, const u32 *a, const u32 *b)
+{
+    u32 t[8];
+    t[0] = add_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < 7; j++) t[j] = addc_cc(a[j], b[j]);
+    t[7] = addc(a[7], b[7]);                           /* a + b < 2m < 2^255: no carry out */
+    reduce_once<F>(o, t);
+}
+template <int F> __device__ __forceinline__ void sub(u32 *o, const u32 *a, const u32 *b)
+{
+    u32 t[8];
+    t[0] = sub_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < 8; j++) t[j] = subc_cc(a[j], b[j]);
+    const u32 borrow = subc(0, 0);                     /* a < b: add m back */
+    t[0] = add_cc(t[0], MOD[F][0] & borrow);
+#pragma unroll
+    for (int j = 1; j < 7; j++) t[j] = addc_cc(t[j], MOD[F][j] & borrow);
+    t[7] = addc(t[7], MOD[F][7] & borrow);
+    copy(o, t);
+}
+/* o = a * b / R mod m for a < m and any 256-bit b (CIOS): the running value t stays below
+   a + m < 2^255 between steps and below 2^288 within one, so 9 words hold it. One step per
+   word of b; FAST unrolls the 8 steps (about 300 instructions), the other form loops over
+   them (an eighth of the code) for the kernels where size matters more than speed. */
+template <int F> __device__ __forceinline__ void mul_step(u32 *t, const u32 *a, u32 bi)
+{
+    t[0] = mad_lo_cc(a[0], bi, t[0]);                  /* t += a * b_i: low halves ... */
+#pragma unroll
+    for (int j = 1; j < 8; j++) t[j] = madc_lo_cc(a[j], bi, t[j]);
+    t[8] = addc(t[8], 0);
+    t[1] = mad_hi_cc(a[0], bi, t[1]);                  /* ... then high halves, one word up */
+#pragma unroll
+    for (int j = 1; j < 7; j++) t[j + 1] = madc_hi_cc(a[j], bi, t[j + 1]);
+    t[8] = madc_hi(a[7], bi, t[8]);
+    const u32 q = t[0] * INV[F];                       /* t += q * m makes word 0 zero */
+    t[0] = mad_lo_cc(q, MOD[F][0], t[0]);
+#pragma unroll
+    for (int j = 1; j < 8; j++) t[j] = madc_lo_cc(q, MOD[F][j], t[j]);
+    t[8] = addc(t[8], 0);
+    t[1] = mad_hi_cc(q, MOD[F][0], t[1]);
+#pragma unroll
+    for (int j = 1; j < 7; j++) t[j + 1] = madc_hi_cc(q, MOD[F][j], t[j + 1]);
+    t[8] = madc_hi(q, MOD[F][7], t[8]);
+#pragma unroll
+    for (int j = 0; j < 8; j++) t[j] = t[j + 1];       /* divide by 2^32 */
+    t[8] = 0;
+}
+template <int F, bool FAST = true> __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b)
+{
+    u32 t[9];
+#pragma unroll
+    for (int j = 0; j < 9; j++) t[j] = 0;
+    if (FAST) {
+#pragma unroll
+        for (int i = 0; i < 8; i++) mul_step<F>(t, a, b[i]);
+    } else {
+        u32 bb[8];
+        copy(bb, b);
+#pragma unroll 1
+        for (int i = 0; i < 8; i++) {
+            mul_step<F>(t, a, bb[0]);
+#pragma unroll
+            for (int j = 0; j < 7; j++) bb[j] = bb[j + 1];
+        }
+    }
+    reduce_once<F>(o, t);
+}
+/* Conversions are off the hot paths: the compact multiplication. */
+template <int F> __device__ __forceinline__ void to_mont(u32 *o, const u32 *a) { mul<F, false>(o, R2[F], a); }
+template <int F> __device__ __forceinline__ void from_mont(u32 *o, const u32 *a)
+{
+    u32 one[8] = { 1, 0, 0, 0, 0, 0, 0, 0 };
+    mul<F, false>(o, one, a);
+}
+/* o = a^(p-2) = 1/a in F_p (Montgomery in and out; 0 -> 0). */
+__device__ __forceinline__ void inv_p(u32 *o, const u32 *a)
+{
+    u32 r[8];
+    copy(r, ONE_P);
+    for (int i = 253; i >= 0; i--) {
+        mul<FP, false>(r, r, r);
+        if ((PM2[i >> 5] >> (i & 31)) & 1) mul<FP, false>(r, r, a);
+    }
+    copy(o, r);
+}
+
+/* ---- G1 points (FAST: the unrolled multiplication, for the accumulation's inner loop) */
+struct xyzz { u32 x[8], y[8], zz[8], zzz[8]; };
+
+__device__ __forceinline__ void set_inf(xyzz &p)
+{
+#pragma unroll
+    for (int j = 0; j < 8; j++) p.zz[j] = p.zzz[j] = 0;
+}
+/* p = 2 * (x, y), (x, y) affine and not infinity */
+template <bool FAST> __device__ __forceinline__ void dbl_affine(xyzz &p, const u32 *x, const u32 *y)
+{
+    u32 u[8], v[8], w[8], s[8], m[8];
+    add<FP>(u, y, y);
+    mul<FP, FAST>(v, u, u);
+    mul<FP, FAST>(w, u, v);
+    mul<FP, FAST>(s, x, v);
+    mul<FP, FAST>(m, x, x);
+    add<FP>(u, m, m);
+    add<FP>(m, u, m);                                  /* 3x^2 */
+    mul<FP, FAST>(p.x, m, m);
+    sub<FP>(p.x, p.x, s);
+    sub<FP>(p.x, p.x, s);
+    sub<FP>(s, s, p.x);
+    mul<FP, FAST>(s, m, s);
+    mul<FP, FAST>(u, w, y);
+    sub<FP>(p.y, s, u);
+    copy(p.zz, v);
+    copy(p.zzz, w);
+}
+template <bool FAST> __device__ __forceinline__ void dbl(xyzz &p)
+{
+    u32 u[8], v[8], w[8], s[8], m[8];
+    if (is_zero(p.zz)) return;
+    add<FP>(u, p.y, p.y);
+    mul<FP, FAST>(v, u, u);
+    mul<FP, FAST>(w, u, v);
+    mul<FP, FAST>(s, p.x, v);
+    mul<FP, FAST>(m, p.x, p.x);
+    add<FP>(u, m, m);
+    add<FP>(m, u, m);
+    mul<FP, FAST>(p.x, m, m);
+    sub<FP>(p.x, p.x, s);
+    sub<FP>(p.x, p.x, s);
+    sub<FP>(s, s, p.x);
+    mul<FP, FAST>(s, m, s);
+    mul<FP, FAST>(u, w, p.y);
+    sub<FP>(p.y, s, u);
+    mul<FP, FAST>(p.zz, p.zz, v);
+    mul<FP, FAST>(p.zzz, p.zzz, w);
+}
+/* p += (x, y), affine and not infinity */
+template <bool FAST> __device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y)
+{
+    u32 u2[8], s2[8], pp[8], ppp[8], q[8];
+    if (is_zero(p.zz)) {
+        copy(p.x, x); copy(p.y, y); copy(p.zz, ONE_P); copy(p.zzz, ONE_P);
+        return;
+    }
+    mul<FP, FAST>(u2, x, p.zz);
+    mul<FP, FAST>(s2, y, p.zzz);
+    sub<FP>(u2, u2, p.x);                              /* P = U2 - X1 */
+    sub<FP>(s2, s2, p.y);                              /* R = S2 - Y1 */
+    if (is_zero(u2)) {
+        if (is_zero(s2)) dbl_affine<false>(p, x, y); else set_inf(p);   /* rare: compact */
+        return;
+    }
+    mul<FP, FAST>(pp, u2, u2);
+    mul<FP, FAST>(ppp, u2, pp);
+    mul<FP, FAST>(q, p.x, pp);
+    mul<FP, FAST>(u2, s2, s2);                               /* X3 = R^2 - PPP - 2Q */
+    sub<FP>(u2, u2, ppp);
+    sub<FP>(u2, u2, q);
+    sub<FP>(p.x, u2, q);
+    sub<FP>(q, q, p.x);                                /* Y3 = R (Q - X3) - Y1 PPP */
+    mul<FP, FAST>(q, s2, q);
+    mul<FP, FAST>(u2, p.y, ppp);
+    sub<FP>(p.y, q, u2);
+    mul<FP, FAST>(p.zz, p.zz, pp);
+    mul<FP, FAST>(p.zzz, p.zzz, ppp);
+}
+/* p += q */
+template <bool FAST> __device__ __forceinline__ void add_xyzz(xyzz &p, const xyzz &q)
+{
+    u32 u1[8], u2[8], s1[8], s2[8], t[8];
+    if (is_zero(q.zz)) return;
+    if (is_zero(p.zz)) { p = q; return; }
+    mul<FP, FAST>(u1, p.x, q.zz);
+    mul<FP, FAST>(u2, q.x, p.zz);
+    mul<FP, FAST>(s1, p.y, q.zzz);
+    mul<FP, FAST>(s2, q.y, p.zzz);
+    sub<FP>(u2, u2, u1);                               /* P */
+    sub<FP>(s2, s2, s1);                               /* R */
+    if (is_zero(u2)) {
+        if (is_zero(s2)) dbl<FAST>(p); else set_inf(p);
+        return;
+    }
+    mul<FP, FAST>(t, u2, u2);                                /* PP */
+    mul<FP, FAST>(p.zz, p.zz, q.zz);
+    mul<FP, FAST>(p.zz, p.zz, t);
+    mul<FP, FAST>(u1, u1, t);                                /* Q = U1 PP */
+    mul<FP, FAST>(t, u2, t);                                 /* PPP */
+    mul<FP, FAST>(p.zzz, p.zzz, q.zzz);
+    mul<FP, FAST>(p.zzz, p.zzz, t);
+    mul<FP, FAST>(u2, s2, s2);                               /* X3 = R^2 - PPP - 2Q */
+    sub<FP>(u2, u2, t);
+    sub<FP>(u2, u2, u1);
+    sub<FP>(p.x, u2, u1);
+    sub<FP>(u1, u1, p.x);                              /* Y3 = R (Q - X3) - S1 PPP */
+    mul<FP, FAST>(u1, s2, u1);
+    mul<FP, FAST>(s1, s1, t);
+    sub<FP>(p.y, u1, s1);
+}
+
+/* ---- memory: points and XYZZ sums as 16-byte vectors */
+__device__ __forceinline__ void load8(u32 *o, const u32 *p)
+{
+    const uint4 a = ((const uint4 *)p)[0], b = ((const uint4 *)p)[1];
+    o[0] = a.x; o[1] = a.y; o[2] = a.z; o[3] = a.w; o[4] = b.x; o[5] = b.y; o[6] = b.z; o[7] = b.w;
+}
+__device__ __forceinline__ void store8(u32 *p, const u32 *v)
+{
+    uint4 a, b;
+    a.x = v[0]; a.y = v[1]; a.z = v[2]; a.w = v[3]; b.x = v[4]; b.y = v[5]; b.z = v[6]; b.w = v[7];
+    ((uint4 *)p)[0] = a;
+    ((uint4 *)p)[1] = b;
+}
+__device__ __forceinline__ void load_xyzz(xyzz &p, const u32 *m)
+{
+    load8(p.x, m); load8(p.y, m + 8); load8(p.zz, m + 16); load8(p.zzz, m + 24);
+}
+__device__ __forceinline__ void store_xyzz(u32 *m, const xyzz &p)
+{
+    store8(m, p.x); store8(m + 8, p.y); store8(m + 16, p.zz); store8(m + 24, p.zzz);
+}
+
+/* The launch arguments: mgpu__msm_args in mgpu.h, field for field. */
+struct args {
+    const u32 *scalars;                /* n scalars, 8 words each, as the caller gave them */
+    const u32 *points;                 /* affine points, 16 words each, Montgomery form */
+    u32 *out;                          /* convert / precompute: output points or scalars */
+    u32 *norm;                         /* n scalars reduced modulo r, standard form */
+    u32 *counts;                       /* G bucket counters, zero before msm_digits */
+    u32 *offsets;                      /* G + 1 bucket starts */
+    u32 *partials;                     /* scan: one total per tile, then the grand total */
+    u32 *entries;                      /* M sorted entries */
+    u32 *buckets;                      /* XYZZ bucket sums (32 words each), at bucket_slot() */
+    u32 *slot_keys;                    /* per piece: head and tail bucket (NONE: unused) */
+    u32 *slot_sums;                    /* per piece: head and tail XYZZ sums */
+    u32 *seg;                          /* wf * S segments: (tot, run) XYZZ pairs */
+    u32 *sums;                         /* wf * (1 + seg_bits) XYZZ window parts */
+    u32 *status;                       /* check: the lowest bad point index (NONE: all good) */
+    u64 n;                             /* scalars (or points) of this launch */
+    u64 copy_stride;                   /* points between precomputed copies */
+    u32 flags;                         /* MGPU_MSM_* as given (1: scalars Montgomery, 2: points) */
+    u32 c, windows, factor, wf;        /* window bits, W, precompute factor, windows per copy */
+    u32 nbuckets, G;                   /* B = 2^(c-1) per window; G = wf * B */
+    u32 chunk_len, chunks;             /* msm_accumulate: entries per thread, threads */
+    u32 seg_len, seg_count, seg_bits;  /* m, S = B / m, log2 S */
+    u32 to_mont;                       /* convert: 1 to Montgomery form, 0 from it */
+    u32 sparse;                        /* buckets outnumber entries: a bucket's sum is kept at
+                                          its first entry's index instead of its own */
+};
+enum { NONE = 0xffffffffu, SCAN_THREADS = 256, SCAN_ITEMS = 16, SCAN_TILE = SCAN_THREADS * SCAN_ITEMS,
+       SCALARS_MONT = 1, POINTS_MONT = 2 };
+
+__device__ __forceinline__ u64 bucket_slot(const args &a, u32 g) { return (u64)(a.sparse ? a.offsets[g] : g) * 32; }
+__device__ __forceinline__ u64 global_id() { return (u64)blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ __forceinline__ u32 lane_id() { return threadIdx.x & 31; }
+
+/* The scalar in standard form, reduced modulo r (any 256-bit input). */
+__device__ __forceinline__ void normalize(u32 *k, const u32 *raw, bool montgomery)
+{
+    u32 t[8];
+    if (montgomery) { from_mont<FR>(k, raw); return; }
+    to_mont<FR>(t, raw);                               /* raw * R mod r, then back: raw mod r */
+    from_mont<FR>(k, t);
+}
+/* Window t's signed digit of k, given the carry out of window t-1: returns the bucket
+   (|d| - 1, or NONE for d = 0) and sets *neg for d < 0. */
+__device__ __forceinline__ u32 digit(const u32 *k, u32 t, u32 c, u32 &carry, u32 &neg)
+{
+    const u32 bit = t * c, w = bit >> 5, sh = bit & 31, half = 1u << (c - 1);
+    u32 v = w < 8 ? k[w] >> sh : 0;
+    if (sh + c > 32 && w + 1 < 8) v |= k[w + 1] << (32 - sh);
+    v = (v & ((half << 1) - 1)) + carry;
+    neg = v > half;
+    carry = neg;
+    v = neg ? (half << 1) - v : v;
+    return v ? v - 1 : NONE;
+}
+/* Bucket index of window t (NONE stays NONE) and the copy it belongs to. */
+__device__ __forceinline__ u32 bucket_of(const args &a, u32 t, u32 b, u32 &copy_index)
+{
+    copy_index = t / a.wf;
+    return b == NONE ? NONE : (t - copy_index * a.wf) * a.nbuckets + b;
+}
+
+} /* namespace mgpu_bn */
+
+using namespace mgpu_bn;
+
+/* In place (or in -> out) conversion of n points (16 words) or scalars (8 words) to or from
+   Montgomery form: a.points / a.scalars -> a.out. */
+extern "C" __global__ void mgpu_msm_convert_points(const mgpu_bn::args a)
+{
+    for (u64 i = global_id(); i < a.n; i += (u64)gridDim.x * blockDim.x) {
+        u32 v[8];
+        for (int h = 0; h < 2; h++) {
+            load8(v, a.points + i * 16 + h * 8);
+            if (a.to_mont) to_mont<FP>(v, v); else from_mont<FP>(v, v);
+            store8(a.out + i * 16 + h * 8, v);
+        }
+    }
+}
+extern "C" __global__ void mgpu_msm_convert_scalars(const mgpu_bn::args a)
+{
+    for (u64 i = global_id(); i < a.n; i += (u64)gridDim.x * blockDim.x) {
+        u32 v[8];
+        load8(v, a.scalars + i * 8);
+        if (a.to_mont) to_mont<FR>(v, v); else from_mont<FR>(v, v);
+        store8(a.out + i * 8, v);
+    }
+}
+
+/* *status = the lowest index of a point with a coordinate >= p or off y^2 = x^3 + 3
+   ((0, 0) is infinity and fine). Points in the form a.flags says. */
+extern "C" __global__ void mgpu_msm_check_points(const mgpu_bn::args a)
+{
+    for (u64 i = global_id(); i < a.n; i += (u64)gridDim.x * blockDim.x) {
+        u32 x[8], y[8], l[8], r[8];
+        load8(x, a.points + i * 16);
+        load8(y, a.points + i * 16 + 8);
+        bool good = below_mod<FP>(x) && below_mod<FP>(y);
+        if (good && !(is_zero(x) && is_zero(y))) {
+            if (!(a.flags & POINTS_MONT)) { to_mont<FP>(x, x); to_mont<FP>(y, y); }
+            mul<FP, false>(l, y, y);
+            mul<FP, false>(r, x, x);
+            mul<FP, false>(r, r, x);
+            add<FP>(r, r, B3_P);
+            good = equal(l, r);
+        }
+        if (!good) atomicMin(a.status, (u32)(i < NONE ? i : NONE - 1));
+    }
+}
+
+/* One thread per scalar (all threads of the grid run the warp-wide steps). */
+extern "C" __global__ void __launch_bounds__(256) mgpu_msm_digits(const mgpu_bn::args a)
+{
+    const u64 i = global_id();
+    const bool valid = i < a.n;
+    u32 k[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, carry = 0, neg, cp;
+    if (valid) {
+        u32 raw[8];
+        load8(raw, a.scalars + i * 8);
+        normalize(k, raw, (a.flags & SCALARS_MONT) != 0);
+        store8(a.norm + i * 8, k);
+    }
+    for (u32 t = 0; t < a.windows; t++) {
+        const u32 b = digit(k, t, a.c, carry, neg);
+        const u32 key = valid ? bucket_of(a, t, b, cp) : NONE;
+        const u32 peers = __match_any_sync(0xffffffffu, key);
+        if (key != NONE && lane_id() == (u32)(__ffs(peers) - 1)) atomicAdd(&a.counts[key], (u32)__popc(peers));
+    }
+}
+
+/* Exclusive scan of counts[0..G) in tiles of SCAN_TILE: offsets (within the tile) and
+   partials[tile] = the tile's total. */
+__device__ __forceinline__ u32 block_exclusive_scan(u32 v, u32 *total)
+{
+    __shared__ u32 warp_sums[SCAN_THREADS / 32];
+    const u32 lane = lane_id(), warp = threadIdx.x >> 5;
+    u32 x = v;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const u32 y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= (u32)d) x += y;
+    }
+    if (lane == 31) warp_sums[warp] = x;
+    __syncthreads();
+    u32 before = 0, all = 0;
+    for (u32 w = 0; w < SCAN_THREADS / 32; w++) {
+        if (w < warp) before += warp_sums[w];
+        all += warp_sums[w];
+    }
+    __syncthreads();                                   /* warp_sums is reused by the next call */
+    *total = all;
+    return before + x - v;
+}
+extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_tiles(const mgpu_bn::args a)
+{
+    const u64 base = (u64)blockIdx.x * SCAN_TILE + (u64)threadIdx.x * SCAN_ITEMS;
+    u32 v[SCAN_ITEMS], sum = 0, total;
+#pragma unroll
+    for (u32 q = 0; q < (u32)SCAN_ITEMS; q++) {
+        v[q] = base + q < a.G ? a.counts[base + q] : 0;
+        sum += v[q];
+    }
+    u32 run = block_exclusive_scan(sum, &total);
+#pragma unroll
+    for (u32 q = 0; q < (u32)SCAN_ITEMS; q++) {
+        if (base + q < a.G) a.offsets[base + q] = run;
+        run += v[q];
+    }
+    if (threadIdx.x == 0) a.partials[blockIdx.x] = total;
+}
+/* One block: partials[0..tiles) -> their exclusive scan; partials[tiles] = the total. */
+extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_partials(const mgpu_bn::args a)
+{
+    const u32 tiles = (a.G + SCAN_TILE - 1) / SCAN_TILE;
+    u32 carry = 0;
+    for (u32 base = 0; base < tiles; base += SCAN_THREADS) {
+        const u32 i = base + threadIdx.x;
+        const u32 v = i < tiles ? a.partials[i] : 0;
+        u32 total;
+        const u32 x = block_exclusive_scan(v, &total);
+        if (i < tiles) a.partials[i] = carry + x;
+        carry += total;
+    }
+    if (threadIdx.x == 0) a.partials[tiles] = carry;
+}
+extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_add(const mgpu_bn::args a)
+{
+    const u32 tiles = (a.G + SCAN_TILE - 1) / SCAN_TILE, add = a.partials[blockIdx.x];
+    const u64 base = (u64)blockIdx.x * SCAN_TILE;
+    for (u32 q = threadIdx.x; q < SCAN_TILE; q += SCAN_THREADS)
+        if (base + q < a.G) a.offsets[base + q] += add;
+    if (blockIdx.x == 0 && threadIdx.x == 0) a.offsets[a.G] = a.partials[tiles];
+}
+
+/* One thread per scalar: the entries into their buckets' slices (order within a bucket is
+   arbitrary: the sum does not depend on it). */
+extern "C" __global__ void __launch_bounds__(256) mgpu_msm_scatter(const mgpu_bn::args a)
+{
+    const u64 i = global_id();
+    const bool valid = i < a.n;
+    const u32 lane = lane_id();
+    u32 k[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, carry = 0, neg, cp;
+    if (valid) load8(k, a.norm + i * 8);
+    for (u32 t = 0; t < a.windows; t++) {
+        const u32 b = digit(k, t, a.c, carry, neg);
+        const u32 key = valid ? bucket_of(a, t, b, cp) : NONE;
+        const u32 peers = __match_any_sync(0xffffffffu, key);
+        const u32 leader = (u32)(__ffs(peers) - 1), many = (u32)__popc(peers);
+        u32 top = 0;
+        if (key != NONE && lane == leader) top = atomicSub(&a.counts[key], many);
+        top = __shfl_sync(0xffffffffu, top, (int)leader);
+        if (key != NONE) {
+            const u32 rank = (u32)__popc(peers & ((1u << lane) - 1u));
+            a.entries[a.offsets[key] + top - many + rank] = (u32)(cp * a.n + i) | (neg << 31);
+        }
+    }
+}
+
+/* The point of an entry: copy (index / n) of point (index % n), negated for bit 31. */
+__device__ __forceinline__ bool entry_point(const args &a, u32 e, u32 *x, u32 *y)
+{
+    u64 idx = e & 0x7fffffffu;
+    if (a.factor > 1) {
+        const u64 cp = idx / a.n;
+        idx = cp * a.copy_stride + (idx - cp * a.n);
+    }
+    load8(x, a.points + idx * 16);
+    load8(y, a.points + idx * 16 + 8);
+    if (is_zero(x) && is_zero(y)) return false;        /* infinity adds nothing */
+    if (e >> 31) { u32 z[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }; sub<FP>(y, z, y); }
+    return true;
+}
+
+extern "C" __global__ void __launch_bounds__(256) mgpu_msm_accumulate(const mgpu_bn::args a)
+{
+    const u64 tid = global_id();
+    if (tid >= a.chunks) return;
+    const u32 M = a.offsets[a.G];
+    const u64 s64 = tid * a.chunk_len;
+    a.slot_keys[2 * tid] = a.slot_keys[2 * tid + 1] = NONE;
+    if (s64 >= M) return;
+    const u32 s = (u32)s64, e = (u32)(s64 + a.chunk_len < M ? s64 + a.chunk_len : M);
+    u32 lo = 0, hi = a.G;                              /* the bucket holding entry s */
+    while (hi - lo > 1) {
+        const u32 mid = lo + (hi - lo) / 2;
+        if (a.offsets[mid] <= s) lo = mid; else hi = mid;
+    }
+    u32 g = lo, g_start = a.offsets[g], g_end = a.offsets[g + 1];
+    xyzz acc;
+    set_inf(acc);
+    for (u32 j = s; j < e; j++) {
+        if (j == g_end) {                              /* bucket g ends inside the piece */
+            if (g_start < s) { a.slot_keys[2 * tid] = g; store_xyzz(a.slot_sums + 64 * tid, acc); }
+            else store_xyzz(a.buckets + bucket_slot(a, g), acc);
+            do g++; while (a.offsets[g + 1] <= j);     /* skip empty buckets */
+            g_start = j;
+            g_end = a.offsets[g + 1];
+            set_inf(acc);
+        }
+        u32 x[8], y[8];
+        if (entry_point(a, a.entries[j], x, y)) add_affine<true>(acc, x, y);
+    }
+    if (g_start < s) { a.slot_keys[2 * tid] = g; store_xyzz(a.slot_sums + 64 * tid, acc); }
+    else if (g_end > e) { a.slot_keys[2 * tid + 1] = g; store_xyzz(a.slot_sums + 64 * tid + 32, acc); }
+    else store_xyzz(a.buckets + bucket_slot(a, g), acc);
+}
+
+extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::args a)
+{
+    const u64 tid = global_id();
+    if (tid >= a.chunks) return;
+    const u32 g = a.slot_keys[2 * tid + 1];
+    if (g == NONE) return;
+    xyzz acc, part;
+    load_xyzz(acc, a.slot_sums + 64 * tid + 32);
+    for (u64 t = tid + 1; t < a.chunks && a.slot_keys[2 * t] == g; t++) {
+        load_xyzz(part, a.slot_sums + 64 * t);
+        add_xyzz<false>(acc, part);
+    }
+    store_xyzz(a.buckets + bucket_slot(a, g), acc);
+}
+
+/* One thread per (window, segment of seg_len buckets). */
+extern "C" __global__ void __launch_bounds__(256) mgpu_msm_segments(const mgpu_bn::args a)
+{
+    const u64 idx = global_id();
+    if (idx >= (u64)a.wf * a.seg_count) return;
+    const u32 w = (u32)(idx / a.seg_count), s = (u32)(idx - (u64)w * a.seg_count);
+    const u32 base = w * a.nbuckets + s * a.seg_len;
+    xyzz run, tot, b;
+    set_inf(run);
+    set_inf(tot);
+    for (u32 j = a.seg_len; j-- > 0;) {
+        const u32 g = base + j;
+        if (a.offsets[g] != a.offsets[g + 1]) {
+            load_xyzz(b, a.buckets + bucket_slot(a, g));
+            add_xyzz<false>(run, b);
+        }
+        add_xyzz<false>(tot, run);
+    }
+    store_xyzz(a.seg + idx * 64, tot);
+    store_xyzz(a.seg + idx * 64 + 32, run);
+}
+
+/* One block of 256 per (window w, part k): k = 0 sums tot_s over all segments, k > 0 sums
+   run_s over the segments s with bit k-1 set. */
+extern "C" __global__ void __launch_bounds__(256) mgpu_msm_sums(const mgpu_bn::args a)
+{
+    __shared__ u32 sh[256 * 32];
+    const u32 parts = 1 + a.seg_bits, w = blockIdx.x / parts, k = blockIdx.x - w * parts, t = threadIdx.x;
+    xyzz acc, b;
+    set_inf(acc);
+    for (u32 s = t; s < a.seg_count; s += 256) {
+        if (k > 0 && !((s >> (k - 1)) & 1)) continue;
+        load_xyzz(b, a.seg + ((u64)w * a.seg_count + s) * 64 + (k > 0 ? 32 : 0));
+        add_xyzz<false>(acc, b);
+    }
+    for (u32 half = 128; half > 0; half >>= 1) {
+        if (t >= half && t < 2 * half) store_xyzz(sh + (t - half) * 32, acc);
+        __syncthreads();
+        if (t < half) { load_xyzz(b, sh + t * 32); add_xyzz<false>(acc, b); }
+        __syncthreads();
+    }
+    if (t == 0) store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
+}
+
+/* Precomputed bases: out[j * copy_stride + i] = 2^(j * wf * c) * points[i], in the form
+   the input has (a.flags & POINTS_MONT). One thread per point. */
+extern "C" __global__ void __launch_bounds__(128) mgpu_msm_precompute(const mgpu_bn::args a)
+{
+    const u64 i = global_id();
+    if (i >= a.n) return;
+    const bool mont = (a.flags & POINTS_MONT) != 0;
+    u32 x[8], y[8], zinv[8];
+    xyzz q;
+    load8(x, a.points + i * 16);
+    load8(y, a.points + i * 16 + 8);
+    store8(a.out + i * 16, x);
+    store8(a.out + i * 16 + 8, y);
+    const bool inf = is_zero(x) && is_zero(y);
+    if (!mont) { to_mont<FP>(x, x); to_mont<FP>(y, y); }
+    copy(q.x, x); copy(q.y, y); copy(q.zz, ONE_P); copy(q.zzz, ONE_P);
+    for (u32 j = 1; j < a.factor; j++) {
+        u32 *o = a.out + ((u64)j * a.copy_stride + i) * 16;
+        if (!inf) {
+            for (u32 d = 0; d < a.wf * a.c; d++) dbl<false>(q);
+            mul<FP, false>(zinv, q.zz, q.zzz);                /* one inversion: 1/(ZZ ZZZ) */
+            inv_p(zinv, zinv);
+            mul<FP, false>(x, zinv, q.zzz);                   /* 1/ZZ */
+            mul<FP, false>(x, q.x, x);
+            mul<FP, false>(y, zinv, q.zz);                    /* 1/ZZZ */
+            mul<FP, false>(y, q.y, y);
+            if (!mont) { from_mont<FP>(x, x); from_mont<FP>(y, y); }
+        }
+        store8(o, x);
+        store8(o + 8, y);
+    }
+}
+/* ================================================================ BN254 MSM (END) */
