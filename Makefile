@@ -26,7 +26,7 @@ $(BUILD):
 
 # ---- kernels: mgpu_kernels.cu -> fatbin -> kernels_fatbin.h (committed; needs nvcc)
 kernels: $(BUILD)/embed_fatbin
-	$(NVCC) -fatbin -O3 -std=c++17 -Xfatbin=-compress-all $(GENCODE) -o $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu
+	$(NVCC) -fatbin -O3 -std=c++17 --threads 0 -Xfatbin=-compress-all $(GENCODE) -o $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu
 	$(BUILD)/embed_fatbin $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu "$(ARCHS)" \
 	  "$$($(NVCC) --version | tail -1)" > kernels_fatbin.h.tmp && mv kernels_fatbin.h.tmp kernels_fatbin.h
 $(BUILD)/embed_fatbin: tools/embed_fatbin.c tools/sha256.h | $(BUILD)
@@ -103,7 +103,27 @@ test-matrix: | $(BUILD)
 test-vendor: | $(BUILD)
 	sh tests/vendor_check.sh
 
-test: test-matrix test-vendor test-examples test-unit test-asan
+# The blur kernels on the host (tools/blur_emu): the "Gaussian blur" section of
+# mgpu_kernels.cu compiled as C++ with one thread per CUDA thread (warp shuffles, cp.async
+# completing only at its wait, 16-byte alignment checked), compared bit for bit with the CPU
+# device on random shapes, pitches, bands, borders and radii, with the launch shapes mgpu.h
+# picks; the second run only shapes for the pipelined 8-bit kernels, each also through one
+# of bench_blur's tuning variants (bench/blur_variants.cu). Under ASan/UBSan.
+# build/libfake_cuda_blur.so: a stand-in libcuda for the CUDA host paths (see its header).
+.PHONY: test-blur-emu
+$(BUILD)/blur_section.cu: mgpu_kernels.cu | $(BUILD)
+	awk '/Gaussian blur \(BEGIN\)/{f=1} f{print} /Gaussian blur \(END\)/{exit}' $< > $@
+EMU_DEPS = tools/blur_emu/blur_emu.h bench/blur_variants.cu $(BUILD)/blur_section.cu mgpu.h
+$(BUILD)/blur_kernel_emu: tools/blur_emu/blur_kernel_emu.cpp $(EMU_DEPS)
+	$(CXX) -std=c++17 -O1 -g -ffp-contract=off -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD) -o $@ $< -ldl -lpthread
+$(BUILD)/libfake_cuda_blur.so: tools/blur_emu/fake_cuda_blur.cpp $(EMU_DEPS)
+	$(CXX) -std=c++17 -O1 -g -ffp-contract=off -fPIC -shared -w -I. -I$(BUILD) -o $@ $< -lpthread
+test-blur-emu: $(BUILD)/blur_kernel_emu
+	./$(BUILD)/blur_kernel_emu 300 1
+	EMU_FOCUS=pipe ./$(BUILD)/blur_kernel_emu 150 2
+
+test: test-matrix test-vendor test-examples test-blur-emu test-unit test-asan
 
 # ---- benchmarks (need a GPU; CUB/NCCL peers are built with nvcc when present)
 # The raw-driver baselines use cuda.h. By default they take the driver's entry points from
@@ -141,14 +161,27 @@ NCCL_OK       = $(and $(HAVE_NVCC),$(NCCL_INCDIR),$(NCCL_LIBDIR))
 comma        := ,
 CUDART_LIBS   = $(if $(HAVE_NVCC),-L$(CUDA_HOME)/lib64 -Wl$(comma)-rpath$(comma)$(CUDA_HOME)/lib64 -lcudart) -lstdc++
 NCCL_LIBS     = $(if $(NCCL_OK),-L$(NCCL_LIBDIR) -Wl$(comma)-rpath$(comma)$(NCCL_LIBDIR) $(if $(wildcard $(NCCL_LIBDIR)/libnccl.so),-lnccl,-l:libnccl.so.2))
+# NPP (bench_blur's peer: nppiFilterGaussBorder, libnppif + libnppc) is looked for in NPP_HOME
+# (default CUDA_HOME), /usr, /usr/local and the pip package nvidia-npp (nvidia/cu13 or
+# nvidia/npp); NPP_INCDIR= / NPP_LIBDIR= override the search.
+NPP_HOME     ?= $(CUDA_HOME)
+NPP_PIP       = $(shell python3 -c 'import nvidia, os; print(" ".join(os.path.join(p, d) for p in nvidia.__path__ for d in ("cu13", "npp", "cu12")))' 2> /dev/null)
+npp_find_inc  = $(firstword $(foreach d,$(1),$(if $(wildcard $(d)/nppi_filtering_functions.h),$(d))))
+npp_find_lib  = $(firstword $(foreach d,$(1),$(if $(wildcard $(d)/libnppif.so $(d)/libnppif.so.*),$(d))))
+NPP_INCDIR   ?= $(or $(call npp_find_inc,$(NPP_HOME)/include /usr/include /usr/local/include),$(call npp_find_inc,$(addsuffix /include,$(NPP_PIP))))
+NPP_LIBDIR   ?= $(or $(call npp_find_lib,$(NPP_HOME)/lib64 $(NPP_HOME)/lib /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/local/lib),$(call npp_find_lib,$(addsuffix /lib,$(NPP_PIP))))
+NPP_OK        = $(and $(HAVE_NVCC),$(NPP_INCDIR),$(NPP_LIBDIR))
+npp_lib       = $(if $(wildcard $(NPP_LIBDIR)/lib$(1).so),-l$(1),-l:$(notdir $(firstword $(wildcard $(NPP_LIBDIR)/lib$(1).so.*))))
+NPP_LIBS      = $(if $(NPP_OK),-L$(NPP_LIBDIR) -Wl$(comma)-rpath$(comma)$(NPP_LIBDIR) $(call npp_lib,nppif) $(call npp_lib,nppc))
 PEER_DEFS_cub_reduce =
 PEER_DEFS_nccl_peer  = $(if $(NCCL_OK),-I$(NCCL_INCDIR),-DBENCH_NO_NCCL='"nccl.h/libnccl not found (NCCL_HOME=$(NCCL_HOME): set NCCL_HOME or NCCL_INCDIR and NCCL_LIBDIR)"')
+PEER_DEFS_npp_blur   = $(if $(NPP_OK),-I$(NPP_INCDIR),-DBENCH_NO_NPP='"NPP headers/libnppif not found (NPP_HOME=$(NPP_HOME): set NPP_HOME or NPP_INCDIR and NPP_LIBDIR)"')
 $(BUILD)/peers:
 	mkdir -p $@
 # build/peers/<peer>.cfg holds the peer's build configuration and changes only with it, so a
 # new ARCH, nvcc or NCCL rebuilds the peer.
 peer_neq      = $(if $(subst x$(1),,x$(2))$(subst x$(2),,x$(1)),1)
-PEER_CFG      = $(HAVE_NVCC) $(PEER_ARCH) $(PEER_DEFS_$*) $(if $(filter nccl_peer,$*),$(NCCL_LIBS))
+PEER_CFG      = $(HAVE_NVCC) $(PEER_ARCH) $(PEER_DEFS_$*) $(if $(filter nccl_peer,$*),$(NCCL_LIBS)) $(if $(filter npp_blur,$*),$(NPP_LIBS))
 $(BUILD)/peers/%.cfg: FORCE | $(BUILD)/peers
 	$(if $(call peer_neq,$(PEER_CFG),$(file < $@)),$(file > $@,$(PEER_CFG)))
 FORCE:
@@ -162,6 +195,22 @@ else
 	$(CXX) -x c++ -std=c++17 -O2 -Ibench/peers -DBENCH_PEER_STUB='"no nvcc at build time"' \
 	  -DBENCH_NO_NCCL='"no nvcc at build time"' -c -o $@ $<
 endif
+
+# bench_blur: the NPP peer, and the pipelined 8-bit blur kernel's tuning variants
+# (bench/blur_variants.cu -> build/blur_variants.fatbin for ARCH, loaded by --sweep; without
+# nvcc an empty file, and the sweep says so).
+$(BUILD)/blur_variants.fatbin: bench/blur_variants.cu mgpu_kernels.cu $(BUILD)/peers/blur_variants.cfg | $(BUILD)
+ifneq ($(HAVE_NVCC),)
+	$(NVCC) -fatbin -O3 -std=c++17 -arch=$(PEER_ARCH) -o $@ $<
+else
+	@echo "note: $(NVCC) not found: $@ is empty (bench_blur --sweep is skipped)"
+	: > $@
+endif
+$(BUILD)/bench_blur: bench/blur.c bench/bench_util.h bench/peers/peers.h $(BUILD)/mgpu.o \
+                     $(BUILD)/peers/npp_blur.o $(BUILD)/blur_variants.fatbin | $(BUILD)
+	@$(if $(NPP_OK),true,echo "note: no NPP peer (nvcc: $(or $(HAVE_NVCC),missing); NPP headers: $(or $(NPP_INCDIR),not found); libnppif: $(or $(NPP_LIBDIR),not found); NPP_HOME=$(NPP_HOME)): bench_blur measures mgpu and the copy only")
+	$(CC) $(CFLAGS) $(WARN) -std=c99 $(BENCH_CFLAGS) -I. -o $@ $< $(BUILD)/mgpu.o \
+	  $(BUILD)/peers/npp_blur.o $(LIBS) -lm $(BENCH_LIBS) $(CUDART_LIBS) $(NPP_LIBS)
 
 
 $(BUILD)/bench_reduce: bench/reduce.c bench/bench_util.h bench/peers/peers.h $(BUILD)/mgpu.o \

@@ -643,8 +643,10 @@ MGPU_API mgpu_result mgpu_blur_weights(const mgpu_blur_params *params, int *radi
      MGPU_ERROR_INVALID_POINTER / WRONG_DEVICE  memory the stream's device cannot use
    GPU kernels: radius <= 2 on 8-bit 1/3/4-channel and f32 1/4-channel images use
    register-tiled kernels with 16-byte loads and stores on 16-byte aligned rows (data and
-   pitch multiples of 16); everything else a shared-memory tiled kernel. Each reads the
-   image once and writes it once (plus the halo overlap of neighbouring tiles). */
+   pitch multiples of 16); of those, 8-bit images whose width * channels is also a multiple
+   of 16 take a pipelined kernel that keeps several rows per warp in flight (cp.async, on
+   compute capability 8.0 and later); everything else a shared-memory tiled kernel. Each
+   reads the image once and writes it once (plus the halo overlap of neighbouring tiles). */
 MGPU_API mgpu_result mgpu_blur_async(const mgpu_image *src, const mgpu_image *dst,
                                      const mgpu_blur_params *params, mgpu_stream stream);
 /* mgpu_blur_async, then waits for the stream. */
@@ -4476,6 +4478,8 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
    (cached per init cycle). Both compute exactly what the comment at mgpu_blur_async says;
    mgpu__blur_args is the kernels' mgpu_blr::args, member for member. */
 #define MGPU__BLUR_FAST_WARPS 4         /* = MGPU_BLUR_FAST_WARPS in mgpu_kernels.cu */
+#define MGPU__BLUR_PIPE_WARPS 4         /* = MGPU_BLUR_PIPE_WARPS (16 warps per multiprocessor) */
+#define MGPU__BLUR_PIPE_WAVES 2         /* pipelined kernels: strips sized for ~2 waves of 16 warps per SM */
 #define MGPU__BLUR_ANY_TILE 256         /* = MGPU_BLUR_ANY_TILE */
 #define MGPU__BLUR_ONE 4096u            /* 8-bit weights sum to 2^12 */
 #define MGPU__BLUR_MAX_ROW (0x7fffffff - 4096)   /* values per row: kernel indices stay in int */
@@ -4799,11 +4803,11 @@ static mgpu_result mgpu__blur_cpu(const mgpu__blur_args *a, mgpu_pixel_format f)
 
 /* ---- CUDA: kernels, launch shape */
 enum { MGPU__BK_U8C1, MGPU__BK_U8C3, MGPU__BK_U8C4, MGPU__BK_F32C1, MGPU__BK_F32C4, MGPU__BK_U8_ANY, MGPU__BK_F32_ANY,
-       MGPU__BK_COUNT };
+       MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_COUNT };
 static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8c1_r2", "mgpu_blur_u8c3_r2", "mgpu_blur_u8c4_r2", "mgpu_blur_f32c1_r2", "mgpu_blur_f32c4_r2",
-    "mgpu_blur_u8_any", "mgpu_blur_f32_any" };
-static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = { 2, 2, 2, 2, 2, 0, 0 };  /* halo radius; 0: generic */
+    "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p" };
+static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = { 2, 2, 2, 2, 2, 0, 0, 2, 2, 2 };  /* halo radius; 0: generic */
 
 static struct { unsigned generation; mgpu_kernel kernel[MGPU__BK_COUNT]; } mgpu__blur_k;
 
@@ -4813,14 +4817,38 @@ static mgpu_result mgpu__blur_kernel(const char *fn, int which, mgpu_kernel *out
                                 &mgpu__blur_k.generation, out);
 }
 
-/* The kernel for an image, the strip height (a->strip) and the grid. About 64 warps' worth
-   of (segment, strip) items per multiprocessor, strips of 16..64 rows. */
+/* The kernel for an image, the strip height (a->strip) and the grid. 8-bit images with
+   16-byte aligned rows (src and dst) whose width * channels is a multiple of 16 take the
+   pipelined kernels (..._r2p): strips sized so that the (segment, strip) items fill about
+   MGPU__BLUR_PIPE_WAVES waves of 16 warps per multiprocessor, 8..512 rows. The others:
+   about 64 warps' worth of items per multiprocessor, strips of 16..64 rows. */
 static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur_args *a, mgpu_launch_dims *dims)
 {
     const int C = a->channels, r = a->radius, rows = a->y_end - a->y_begin, rowlen = a->width * C;
-    const long long target = (long long)(multiprocessors > 0 ? multiprocessors : 1) * 64;
+    const long long mps = multiprocessors > 0 ? multiprocessors : 1;
+    const long long target = mps * 64;
     int which = -1;
     long long per_row, strip, items, blocks;
+    if (f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4) && a->vec_src && a->vec_dst && rowlen % 16 == 0) {
+        const long long segw = 30 * 16;                 /* 32 lanes of 16 bytes, one halo lane each side */
+        which = C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
+        memset(dims, 0, sizeof *dims);
+        dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
+        dims->block[0] = 32 * MGPU__BLUR_PIPE_WARPS;
+        per_row = (rowlen + segw - 1) / segw;
+        strip = (rows * per_row + mps * 16 * MGPU__BLUR_PIPE_WAVES - 1) / (mps * 16 * MGPU__BLUR_PIPE_WAVES);
+        if (strip < 8) strip = 8;
+        if (strip > 512) strip = 512;
+        for (;;) {
+            items = per_row * ((rows + strip - 1) / strip);
+            blocks = (items + MGPU__BLUR_PIPE_WARPS - 1) / MGPU__BLUR_PIPE_WARPS;
+            if (blocks <= 0x7fffffff || strip >= rows) break;
+            strip *= 2;
+        }
+        a->strip = (int)(strip < rows ? strip : rows);
+        dims->grid[0] = (unsigned)blocks;
+        return which;
+    }
     if (f == MGPU_PIXEL_U8 && r <= 2) which = C == 1 ? MGPU__BK_U8C1 : C == 3 ? MGPU__BK_U8C3 : C == 4 ? MGPU__BK_U8C4 : -1;
     if (f == MGPU_PIXEL_F32 && r <= 2) which = C == 1 ? MGPU__BK_F32C1 : C == 4 ? MGPU__BK_F32C4 : -1;
     memset(dims, 0, sizeof *dims);

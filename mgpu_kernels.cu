@@ -409,6 +409,12 @@ extern "C" __global__ void mgpu_combine_max_u64(mgpu_red_u64 *y, const mgpu_red_
    back to value by value likewise. Rows a strip does not need (radius < RC) are neither
    read nor filtered.
 
+   Pipelined kernels mgpu_blur_u8c<C>_r2p (C = 1, 3, 4; r <= 2): fast<>'s items and
+   arithmetic for 8-bit images whose rows allow 16-byte accesses everywhere (aligned src
+   and dst, width * C a multiple of 16), with the rows reaching the lanes through shared-
+   memory stages filled by cp.async, several rows ahead, and the horizontal pass done with
+   dp2a; see pipe below. mgpu.h picks them for such images.
+
    Generic kernels mgpu_blur_<u8|f32>_any: any C in 1..4, r in 0..MGPU_BLUR_MAX_R; one
    block of MGPU_BLUR_ANY_TILE threads per (tile of MGPU_BLUR_ANY_TILE elements, strip):
    each input row of the tile plus its halo is staged in shared memory, each thread
@@ -417,6 +423,13 @@ extern "C" __global__ void mgpu_combine_max_u64(mgpu_red_u64 *y, const mgpu_red_
    4 * (2*(MGPU_BLUR_MAX_R+1) + (2r+1)*TILE + 2*(TILE + 2*r*C)) bytes. */
 #define MGPU_BLUR_MAX_R 16
 #define MGPU_BLUR_FAST_WARPS 4
+/* The pipelined 8-bit kernels: warps per block (4 or 8: 16 warps per multiprocessor at
+   <= 128 registers), rows in flight per warp, cache hints (see pipe). bench_blur --sweep
+   times other choices; the host's strip rule is MGPU__BLUR_PIPE_WAVES in mgpu.h. */
+#define MGPU_BLUR_PIPE_WARPS 4
+#define MGPU_BLUR_PIPE_PF 6
+#define MGPU_BLUR_PIPE_CACHE 1
+#define MGPU_BLUR_PIPE_ARITH 1
 #define MGPU_BLUR_ANY_TILE 256
 
 namespace mgpu_blr {
@@ -533,7 +546,7 @@ __device__ __forceinline__ constexpr bool need_left(int m, int q) { return (q + 
 template <int V, int EPW, int H>
 __device__ __forceinline__ constexpr bool need_right(int m, int q) { return q * EPW < H - (m - 1) * V; }
 
-template <typename T, int C, int RC>
+template <typename T, int C, int RC, int WARPS = MGPU_BLUR_FAST_WARPS>
 __device__ __forceinline__ void fast(const args &a)
 {
     typedef tr<T> TR;
@@ -545,10 +558,10 @@ __device__ __forceinline__ void fast(const args &a)
         HL = (H + V - 1) / V,                       /* halo lanes on each side */
         OL = 32 - 2 * HL,                           /* output lanes */
         P = 2 * RC + 1,                             /* ring rows */
-        NT = MGPU_BLUR_FAST_WARPS * 32              /* threads per block */
+        NT = WARPS * 32                             /* threads per block */
     };
     const int lane = threadIdx.x & 31;
-    const long long gw = (long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const long long gw = (long long)blockIdx.x * WARPS + (threadIdx.x >> 5);
     const int rowlen = a.width * C;
     const int segw = OL * V;
     const int nsegs = (rowlen + segw - 1) / segw;
@@ -645,6 +658,252 @@ __device__ __forceinline__ void fast(const args &a)
     }
 }
 
+/* ---- the pipelined 8-bit kernels (mgpu_blur_u8c<C>_r2p) ----------------------------
+   For rows that allow 16-byte accesses everywhere (data and pitch of src and dst multiples
+   of 16, and width * C a multiple of 16): the same (segment, strip) items, lanes, shuffles,
+   register ring and arithmetic as fast<>, but the rows reach the lanes through a ring of
+   NS = PF + 1 shared-memory stages per warp filled by cp.async (sm_80 and later): while
+   the warp filters row i, rows i+1 .. i+PF are in flight (PF * 512 bytes per warp), which
+   costs shared memory rather than registers. Each lane copies and reads back only its own
+   16 bytes of a stage, so no barrier is needed: cp.async.wait_group makes a thread's own
+   copies visible to it, and a stage is refilled only one iteration after it was read.
+   Halo lanes outside the row (the first lane of the first segment, the lane just past the
+   row end in the last one) load nothing: under every border rule, the values they hold
+   (up to 2C <= 8 bytes next to the row) come from the row's first or last 3C <= 12
+   bytes, i.e. from the first or last 16-byte chunk, which the neighbouring lane has; they
+   take its 16 bytes with one shuffle per word and pick their bytes with PRMT selectors
+   worked out once per strip (source_of). Only the two edge segments of a row do that.
+   Template: C channels, PF rows in flight per warp, WARPS warps per block, CACHE bits
+   (1: streaming stores st.global.cs; 2: cp.async with the L2::128B prefetch hint;
+   4: L2::256B instead). On sm_75 (no cp.async) the kernels run fast<> instead. */
+#if defined(__CUDA_ARCH__) && !defined(MGPU_BLUR_EMU)
+template <int CACHE>
+__device__ __forceinline__ void cp16(void *smem, const void *gmem)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    if (CACHE & 4) asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" :: "r"(s), "l"(gmem) : "memory");
+    else if (CACHE & 2) asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" :: "r"(s), "l"(gmem) : "memory");
+    else asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(s), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory"); }
+template <int CACHE>
+__device__ __forceinline__ void st16(void *p, uint4 v)
+{
+    if (CACHE & 1) __stcs((uint4 *)p, v);
+    else *(uint4 *)p = v;
+}
+#endif
+
+/* The 8-bit horizontal pass of a lane's 16 values with dp2a (two 16-bit weights times two
+   bytes, plus an accumulator, in one instruction; exact like the plain form, since every
+   product and sum is a non-negative integer < 2^20): h = A21 . (x[-2C], x[-C])
+   + A01 . (x[0], x[+C]) + A20 . (x[+2C], x[+3C]) with A21 = (W2, W1), A01 = (W0, W1),
+   A20 = (W2, 0) (weights past the radius are 0). C = 4: the pairs are the byte-interleaved
+   words (w[u], w[u+1]) of the extended row, two PRMT per word; C = 1: the pairs are the
+   16-bit halves of the words themselves (even values) or of the byte-shifted words (odd
+   values), one PRMT per word. lw/rw: the words of the left/right lane (need_left/right). */
+template <int C>
+__device__ __forceinline__ void hpass_dp2a(const unsigned cur[4], const unsigned lw[4], const unsigned rw[4],
+                                           unsigned a21, unsigned a01, unsigned a20, unsigned h[16])
+{
+    if (C == 4) {
+        unsigned w[9], pl[8], ph[8];                /* w[u + 2]: word u of the extended row, u = -2..6 */
+        w[0] = lw[2]; w[1] = lw[3]; w[2] = cur[0]; w[3] = cur[1]; w[4] = cur[2]; w[5] = cur[3];
+        w[6] = rw[0]; w[7] = rw[1]; w[8] = 0u;     /* word 6 only meets the zero weight of A20 */
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            pl[u] = __byte_perm(w[u], w[u + 1], 0x5140);   /* bytes 0 and 1 of both words */
+            ph[u] = __byte_perm(w[u], w[u + 1], 0x7362);   /* bytes 2 and 3 */
+        }
+#pragma unroll
+        for (int t = 0; t < 4; t++) {               /* pairs (t-2, t-1), (t, t+1), (t+2, t+3) */
+            h[4 * t + 0] = __dp2a_lo(a20, pl[t + 4], __dp2a_lo(a01, pl[t + 2], __dp2a_lo(a21, pl[t], 0u)));
+            h[4 * t + 1] = __dp2a_hi(a20, pl[t + 4], __dp2a_hi(a01, pl[t + 2], __dp2a_hi(a21, pl[t], 0u)));
+            h[4 * t + 2] = __dp2a_lo(a20, ph[t + 4], __dp2a_lo(a01, ph[t + 2], __dp2a_lo(a21, ph[t], 0u)));
+            h[4 * t + 3] = __dp2a_hi(a20, ph[t + 4], __dp2a_hi(a01, ph[t + 2], __dp2a_hi(a21, ph[t], 0u)));
+        }
+    } else {
+        unsigned w[7], sh[6];                       /* w[u + 1]: word u, u = -1..5; sh[u + 1]: bytes 4u+1 .. 4u+4 */
+        w[0] = lw[3]; w[1] = cur[0]; w[2] = cur[1]; w[3] = cur[2]; w[4] = cur[3]; w[5] = rw[0]; w[6] = 0u;
+#pragma unroll
+        for (int u = 0; u < 6; u++) sh[u] = __byte_perm(w[u], w[u + 1], 0x4321);
+        /* the pair of bytes (p, p+1): p even: half (p & 3) / 2 of word p >> 2; p odd: of sh[(p-1) >> 2] */
+#define MGPU_BLUR_PAIR(A, p, acc) (((p) & 1) == 0                                                       \
+        ? ((((p) & 3) == 0) ? __dp2a_lo(A, w[((p) >> 2) + 1], acc) : __dp2a_hi(A, w[((p) >> 2) + 1], acc)) \
+        : (((((p) - 1) & 3) == 0) ? __dp2a_lo(A, sh[(((p) - 1) >> 2) + 1], acc) : __dp2a_hi(A, sh[(((p) - 1) >> 2) + 1], acc)))
+#pragma unroll
+        for (int q = 0; q < 16; q++) h[q] = MGPU_BLUR_PAIR(a20, q + 2, MGPU_BLUR_PAIR(a01, q, MGPU_BLUR_PAIR(a21, q - 2, 0u)));
+#undef MGPU_BLUR_PAIR
+    }
+}
+
+template <int C, int PF, int WARPS, int CACHE, int ARITH>
+__device__ __forceinline__ void pipe(const args &a)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && !defined(MGPU_BLUR_EMU)
+    fast<unsigned char, C, 2, WARPS>(a);            /* no cp.async */
+#else
+    typedef tr<unsigned char> TR;
+    enum {
+        V = 16, EPW = 4, RC = 2,
+        H = RC * C,                                 /* halo values on each side (<= 8) */
+        HL = 1,                                     /* halo lanes on each side */
+        OL = 32 - 2 * HL,
+        P = 2 * RC + 1,
+        NS = PF + 1                                 /* stages per warp */
+    };
+    static_assert(H <= V && PF >= 1 && PF <= 8, "pipe: radius <= 2, 1..4 channels, PF 1..8");
+    __shared__ uint4 stage[WARPS][NS][32];
+    __shared__ unsigned gsel[WARPS][2][12];         /* the gather lanes' selectors */
+    const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    const long long gw = (long long)blockIdx.x * WARPS + wib;
+    const int rowlen = a.width * C;
+    const int segw = OL * V;
+    const int nsegs = (rowlen + segw - 1) / segw;
+    const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
+    if (gw >= (long long)nsegs * nstrips) return;   /* whole warps only */
+    const int seg = (int)(gw % nsegs);
+    const int ys = a.y_begin + (int)(gw / nsegs) * a.strip;
+    const int ye = min(ys + a.strip, a.y_end);
+    const int e0 = seg * segw + (lane - HL) * V;
+    const bool vec = e0 >= 0 && e0 < rowlen;        /* rowlen % 16 == 0: the whole chunk is in the row */
+    const bool out_lane = lane >= HL && lane < 32 - HL && e0 < rowlen;
+    const int side = e0 == -V ? 0 : e0 == rowlen ? 1 : -1;    /* gather lanes */
+    const int gsrc = side == 0 ? lane + 1 : side == 1 ? lane - 1 : lane;
+    const bool edge = seg == 0 || seg == nsegs - 1; /* warp-uniform */
+    const int r = a.radius;
+    const int lo = ys - r, hi = ye + r;             /* input rows this strip needs */
+    const int niter = ye - ys + 2 * RC;             /* input rows ys-RC .. ye+RC-1 */
+    const unsigned char *const src = (const unsigned char *)a.src;
+    unsigned char *const dst = (unsigned char *)a.dst;
+    const unsigned cword = TR::cword(a);
+    enum { DP2A = ARITH == 1 && (C == 1 || C == 4) };
+    const unsigned a21 = a.wi[2] | a.wi[1] << 16, a01 = a.wi[0] | a.wi[1] << 16, a20 = a.wi[2];
+    unsigned cur[4];
+    unsigned ring[P][V];
+    int s_use = 0, s_iss = PF;
+
+    if (side >= 0) {                                /* selectors: byte q <- byte sel of the source chunk */
+        const int base = side == 0 ? 0 : rowlen - V;
+#pragma unroll 1
+        for (int t = 0; t < 4; t++) {
+            unsigned s = 0u, m = 0u, cm = 0u;
+            for (int b = 0; b < 4; b++) {
+                const int j = source_of<C>(a, e0 + 4 * t + b, rowlen, H);
+                const int sel = j >= 0 ? j - base : 0;   /* 0..15 (see above) */
+                s |= (unsigned)(sel & 7) << (4 * b);
+                if (sel & 8) m |= 0xffu << (8 * b);
+                if (j < 0) cm |= 0xffu << (8 * b);      /* the constant (or unused: -2) */
+            }
+            gsel[wib][side][t] = s;
+            gsel[wib][side][4 + t] = m;
+            gsel[wib][side][8 + t] = cm;
+        }
+    }
+    /* cp.async of input row yi (rows ys-RC+i) into stage s: vector lanes, rows in [lo, hi)
+       that are image rows (a constant row needs no data) */
+#define MGPU_BLUR_ISSUE(yi, s)                                                              \
+    do {                                                                                    \
+        const int yi_ = (yi);                                                               \
+        if (vec && yi_ >= lo && yi_ < hi) {                                                 \
+            const int my_ = map(yi_, a.height, a.border);                                   \
+            if (my_ >= 0)                                                                   \
+                cp16<CACHE>(&stage[wib][s][lane], src + (size_t)(my_ - a.src_row0) * a.spitch + e0); \
+        }                                                                                   \
+        cp_commit();                                                                        \
+    } while (0)
+#pragma unroll
+    for (int p = 0; p < PF; p++) MGPU_BLUR_ISSUE(ys - RC + p, p);
+    for (int base = 0; base < niter; base += P) {
+#pragma unroll
+        for (int j = 0; j < P; j++) {
+            const int i = base + j;
+            if (i < niter) {
+                const int yi = ys - RC + i;
+                const bool need = yi >= lo && yi < hi;      /* warp-uniform */
+                cp_wait<PF - 1>();                          /* this thread's copy of row yi landed */
+                if (need) {
+                    const int my = map(yi, a.height, a.border);
+                    if (my < 0) {
+                        cur[0] = cur[1] = cur[2] = cur[3] = cword;
+                    } else {
+                        if (vec) {
+                            const uint4 v = stage[wib][s_use][lane];
+                            cur[0] = v.x; cur[1] = v.y; cur[2] = v.z; cur[3] = v.w;
+                        } else {
+                            cur[0] = cur[1] = cur[2] = cur[3] = 0u;
+                        }
+                        if (edge) {
+                            unsigned g[4];
+#pragma unroll
+                            for (int q = 0; q < 4; q++) g[q] = __shfl_sync(0xffffffffu, cur[q], gsrc);
+                            if (side >= 0) {
+#pragma unroll
+                                for (int t = 0; t < 4; t++) {
+                                    const unsigned s = gsel[wib][side][t], m = gsel[wib][side][4 + t];
+                                    const unsigned cm = gsel[wib][side][8 + t];
+                                    const unsigned lo4 = __byte_perm(g[0], g[1], s), hi4 = __byte_perm(g[2], g[3], s);
+                                    const unsigned w = (lo4 & ~m) | (hi4 & m);
+                                    cur[t] = (w & ~cm) | (cword & cm);
+                                }
+                            }
+                        }
+                    }
+                }
+                MGPU_BLUR_ISSUE(yi + PF, s_iss);
+                s_use = s_use + 1 == NS ? 0 : s_use + 1;
+                s_iss = s_iss + 1 == NS ? 0 : s_iss + 1;
+                if (need) {                                 /* horizontal pass into ring row j */
+                    unsigned lw[HL][4], rw[HL][4];
+#pragma unroll
+                    for (int m = 1; m <= HL; m++)
+#pragma unroll
+                        for (int q = 0; q < 4; q++) {
+                            if (need_left<V, EPW, H>(m, q)) lw[m - 1][q] = __shfl_up_sync(0xffffffffu, cur[q], m);
+                            if (need_right<V, EPW, H>(m, q)) rw[m - 1][q] = __shfl_down_sync(0xffffffffu, cur[q], m);
+                        }
+                    if (DP2A) hpass_dp2a<C>(cur, lw[0], rw[0], a21, a01, a20, ring[j]);
+                    else {
+#define MGPU_BLUR_X(x) ((x) < 0 ? TR::elem(lw[(-(x) - 1) / V][(((x) % V + V) % V) / EPW], (((x) % V + V) % V) % EPW) \
+                        : (x) < V ? TR::elem(cur[(x) / EPW], (x) % EPW) \
+                        : TR::elem(rw[(x) / V - 1][((x) % V) / EPW], ((x) % V) % EPW))
+#pragma unroll
+                    for (int q = 0; q < V; q++) {
+                        unsigned acc = TR::first(TR::weight(a, 0), MGPU_BLUR_X(q));
+#pragma unroll
+                        for (int k = 1; k <= RC; k++)
+                            if (k <= r) acc = TR::pair(acc, TR::weight(a, k), MGPU_BLUR_X(q - k * C), MGPU_BLUR_X(q + k * C));
+                        ring[j][q] = acc;
+                    }
+#undef MGPU_BLUR_X
+                    }
+                }
+                if (i >= 2 * RC && out_lane) {              /* output row yi - RC */
+                    const int c = (j + P - RC) % P;
+                    unsigned o[V], u[4];
+#pragma unroll
+                    for (int q = 0; q < V; q++) {
+                        unsigned acc = TR::vfirst(TR::weight(a, 0), ring[c][q]);
+#pragma unroll
+                        for (int k = 1; k <= RC; k++)
+                            if (k <= r) acc = TR::pair(acc, TR::weight(a, k), ring[(c + P - k) % P][q], ring[(c + k) % P][q]);
+                        o[q] = acc;
+                    }
+#pragma unroll
+                    for (int q = 0; q < 4; q++)             /* byte 3 of each sum, 4 per word */
+                        u[q] = __byte_perm(__byte_perm(o[4 * q], o[4 * q + 1], 0x0073),
+                                           __byte_perm(o[4 * q + 2], o[4 * q + 3], 0x0073), 0x5410);
+                    st16<CACHE>(dst + (size_t)(yi - RC - a.y_begin) * a.dpitch + e0, make_uint4(u[0], u[1], u[2], u[3]));
+                }
+            }
+        }
+    }
+#undef MGPU_BLUR_ISSUE
+#endif
+}
+
 extern __shared__ unsigned dyn[];
 
 template <typename T>
@@ -723,6 +982,12 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_FAST_WARPS * 32, 4) mgpu_
 { mgpu_blr::fast<unsigned char, 3, 2>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_FAST_WARPS * 32, 4) mgpu_blur_u8c4_r2(const mgpu_blr::args a)
 { mgpu_blr::fast<unsigned char, 4, 2>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_PIPE_WARPS * 32, 16 / MGPU_BLUR_PIPE_WARPS) mgpu_blur_u8c1_r2p(const mgpu_blr::args a)
+{ mgpu_blr::pipe<1, MGPU_BLUR_PIPE_PF, MGPU_BLUR_PIPE_WARPS, MGPU_BLUR_PIPE_CACHE, MGPU_BLUR_PIPE_ARITH>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_PIPE_WARPS * 32, 16 / MGPU_BLUR_PIPE_WARPS) mgpu_blur_u8c3_r2p(const mgpu_blr::args a)
+{ mgpu_blr::pipe<3, MGPU_BLUR_PIPE_PF, MGPU_BLUR_PIPE_WARPS, MGPU_BLUR_PIPE_CACHE, MGPU_BLUR_PIPE_ARITH>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_PIPE_WARPS * 32, 16 / MGPU_BLUR_PIPE_WARPS) mgpu_blur_u8c4_r2p(const mgpu_blr::args a)
+{ mgpu_blr::pipe<4, MGPU_BLUR_PIPE_PF, MGPU_BLUR_PIPE_WARPS, MGPU_BLUR_PIPE_CACHE, MGPU_BLUR_PIPE_ARITH>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_FAST_WARPS * 32, 8) mgpu_blur_f32c1_r2(const mgpu_blr::args a)
 { mgpu_blr::fast<float, 1, 2>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_FAST_WARPS * 32, 6) mgpu_blur_f32c4_r2(const mgpu_blr::args a)

@@ -3,12 +3,14 @@
    cub_reduce.cu  (bench_reduce)       CUB DeviceReduce::Sum, a read-only bandwidth ceiling
                                        kernel and a spin kernel used as a queue blocker.
    nccl_peer.cu   (bench_collectives)  NCCL all-reduce and broadcast, one communicator per GPU.
+   npp_blur.cu    (bench_blur)         NPP's Gaussian filters on 8-bit images (1 and 4 channels).
 
    Both use the CUDA runtime on the devices' primary contexts, the ones mgpu uses, so they
-   take mgpu_malloc'd pointers and (for the CUB peer) mgpu's native streams directly. Every
-   function returns 0 on success, else non-zero with a message in err. Built without nvcc
-   (or without nccl.h for the NCCL peer) they compile to stubs: *_available() returns 0 and
-   writes why. Times are CUDA-event milliseconds. */
+   take mgpu_malloc'd pointers and (for the CUB and NPP peers) mgpu's native streams
+   directly. Every function returns 0 on success, else non-zero with a message in err.
+   Built without nvcc (or without nccl.h for the NCCL peer, without NPP for the NPP peer)
+   they compile to stubs: *_available() returns 0 and writes why. Times are CUDA-event
+   milliseconds. */
 #ifndef BENCH_PEERS_H
 #define BENCH_PEERS_H
 #include <stddef.h>
@@ -74,6 +76,28 @@ int ncclpeer_allreduce_f32(void *const *bufs, size_t count, float *ms_max, float
 /* ncclBroadcast of `bytes` (ncclInt8) from bufs[root] into every bufs[i], in place; timed alike. */
 int ncclpeer_broadcast(void *const *bufs, size_t bytes, int root, float *ms_max, float *ms, char *err, size_t cap);
 void ncclpeer_shutdown(void);
+
+/* ------------------------------------------------------------------ npp_blur.cu */
+/* 1 when built with NPP; else 0 with the reason in why. */
+int npppeer_available(char *why, size_t cap);
+/* "NPP 13.0.1" or similar. */
+const char *npppeer_version(void);
+/* An 8-bit image pair in device memory: channels 1 or 4, pitches in bytes. */
+typedef struct npppeer_image {
+    const void *src;
+    void *dst;
+    int width, height, channels;
+    size_t spitch, dpitch;
+} npppeer_image;
+enum {
+    NPPPEER_GAUSS = 0,                   /* nppiFilterGaussBorder_8u_C{1,4}R_Ctx, NPP_MASK_SIZE_5_X_5 */
+    NPPPEER_GAUSS_ADVANCED = 1           /* nppiFilterGaussAdvancedBorder_8u_C{1,4}R_Ctx with taps[0..ntaps-1] */
+};
+/* Times `calls` filter calls with NPP_BORDER_REPLICATE on the runtime device `ordinal`, call
+   i on imgs[i % nimages], all on `stream` (a CUstream / cudaStream_t): event start, the
+   calls, event stop, synchronize; *ms = stop - start. taps: host floats (copied). */
+int npppeer_time(int which, int ordinal, const npppeer_image *imgs, int nimages, int calls, const float *taps,
+                 int ntaps, void *stream, float *ms, char *err, size_t cap);
 
 #ifdef __cplusplus
 }

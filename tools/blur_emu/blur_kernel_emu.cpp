@@ -1,0 +1,196 @@
+/* blur_kernel_emu.cpp - runs the Gaussian blur kernels of mgpu_kernels.cu on the host and
+   compares them with mgpu's CPU device, bit for bit (u8 and f32 alike: the emulator does
+   the same IEEE operations in the same order). A development aid for machines without a
+   GPU: it checks the kernels' indexing (segments, halo lanes, strips, ring slots, bands,
+   edges, border rules, vector and scalar paths) and the host's launch shape, not timing,
+   memory ordering or code generation.
+
+   Each CUDA thread of a block is a pthread; __syncthreads is a block barrier; warp shuffles
+   exchange through a per-warp buffer between two warp barriers (so every lane of a warp
+   must reach every shuffle: a divergent shuffle hangs, caught by an alarm). Blocks run one
+   at a time in a random order. __ldg of a uint4 checks 16-byte alignment. Source images
+   are malloc'ed to their exact span, so with -fsanitize=address any read outside the
+   image (or outside a band's rows) is reported.
+
+   Build and run from the repository root:
+     awk '/Gaussian blur \(BEGIN\)/{f=1} f{print} /Gaussian blur \(END\)/{exit}' mgpu_kernels.cu > build/blur_section.cu
+     g++ -std=c++17 -O1 -g -ffp-contract=off -fsanitize=address,undefined -Wall -Wextra -I. -Ibuild \
+         -o build/blur_kernel_emu tools/blur_emu/blur_kernel_emu.cpp -ldl -lpthread   (or: make test-blur-emu)
+     ./build/blur_kernel_emu [cases] [seed]
+   EMU_FOCUS=pipe runs only shapes that take the pipelined 8-bit kernels (..._r2p). */
+#define MGPU_IMPLEMENTATION
+#include "mgpu.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include "tools/blur_emu/blur_emu.h"
+
+/* ---- cases */
+static unsigned char *xmalloc(size_t n) { unsigned char *p = (unsigned char *)malloc(n ? n : 1); if (!p) abort(); return p; }
+/* 16-byte aligned block of n bytes plus `off`; *raw is what to free */
+static unsigned char *aligned_block(size_t n, size_t off, void **raw)
+{
+    unsigned char *p = xmalloc(n + off + 16);
+    *raw = p;
+    p = (unsigned char *)(((uintptr_t)p + 15) & ~(uintptr_t)15);
+    return p + off;
+}
+
+int main(int argc, char **argv)
+{
+    const long ncases = argc > 1 ? atol(argv[1]) : 400;
+    const unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+    /* EMU_FOCUS=pipe: only cases for the pipelined 8-bit kernels (aligned rows, width * C a
+       multiple of 16, radius <= 2, 1/3/4 channels) */
+    const char *focus = getenv("EMU_FOCUS");
+    const int focus_pipe = focus && !strcmp(focus, "pipe");
+    mgpu_desc desc;
+    mgpu_stream cpu = NULL;
+    long fails = 0, vec_cases = 0, kernel_hits[MGPU__BK_COUNT] = {0}, band_cases = 0, strip_over = 0, variant_runs = 0;
+    rng.seed(seed);
+    memset(&desc, 0, sizeof desc);
+    desc.backend = MGPU_BACKEND_CPU;
+    if (mgpu_init(&desc) != MGPU_SUCCESS) { printf("mgpu_init: %s\n", mgpu_last_error()); return 1; }
+    mgpu_default_stream(mgpu_cpu_device(0), &cpu);
+    signal(SIGALRM, SIG_DFL);
+    for (long n = 0; n < ncases; n++) {
+        alarm(120);
+        /* shape: mostly small, sometimes wide enough for several segments / tiles */
+        const int c = focus_pipe ? "\1\3\4"[rng() % 3] : 1 + (int)(rng() % 4);
+        const mgpu_pixel_format f = !focus_pipe && rng() % 2 ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
+        const size_t es = f == MGPU_PIXEL_U8 ? 1 : 4;
+        const int wide = rng() % 3 == 0;
+        int w = 1 + (int)(rng() % (wide ? 700 : 60));
+        const int h = 1 + (int)(rng() % (wide ? 40 : 90));
+        const int rsel = (int)(rng() % 10);
+        const int r = rsel < 7 || focus_pipe ? rsel % 3 : (int)(rng() % 17);
+        const int border = (int)(rng() % 3);
+        /* layout: aligned (vector path) or not */
+        const int aligned = focus_pipe || rng() % 2;
+        /* aligned 8-bit rows whose length is a multiple of 16 take the pipelined kernels: often */
+        if (aligned && f == MGPU_PIXEL_U8 && (focus_pipe || rng() % 3)) while ((w * c) % 16) w++;
+        const size_t rb = (size_t)w * c * es;
+        const size_t spitch = aligned ? ((rb + 15) & ~(size_t)15) + 16 * (rng() % 3) : rb + es * (rng() % 3);
+        const size_t dpitch = aligned ? ((rb + 15) & ~(size_t)15) + 16 * (rng() % 2) : rb + es * (rng() % 5);
+        const size_t soff = aligned ? 0 : es * (rng() % 4), doff = aligned && (focus_pipe || rng() % 4) ? 0 : es * (rng() % 4);
+        mgpu_blur_params p;
+        memset(&p, 0, sizeof p);
+        p.sigma = 0.5f + (float)(rng() % 100) / 20.0f;
+        p.radius = r ? r : MGPU_BLUR_RADIUS_ZERO;
+        p.border = (mgpu_border)border;
+        p.border_value = f == MGPU_PIXEL_U8 ? (float)(rng() % 256) : -1.5f;
+        /* band: the whole image, or [y0, y1) from its rows [lo, hi) only */
+        const int band = rng() % 3 == 0;
+        int y0 = 0, y1 = h;
+        if (band) { y0 = (int)(rng() % (unsigned)h); y1 = y0 + 1 + (int)(rng() % (unsigned)(h - y0)); }
+        int lo = 0, hi = h;
+        if (band) mgpu__blur_rows(y0, y1, h, r, &lo, &hi);
+        /* source: exactly the span of rows [lo, hi) */
+        const size_t sspan = (size_t)(hi - lo - 1) * spitch + rb;
+        void *sraw, *draw;
+        unsigned char *sbase = aligned_block(sspan, soff, &sraw);
+        /* fill the source rows; also a full packed copy for the reference */
+        mgpu_image full;
+        memset(&full, 0, sizeof full);
+        full.width = w; full.height = h; full.channels = c; full.format = f; full.pitch = rb;
+        std::vector<unsigned char> fullmem((size_t)h * rb + 16);
+        full.data = fullmem.data();
+        for (int y = 0; y < h; y++)
+            for (size_t x = 0; x < rb / es; x++) {
+                if (f == MGPU_PIXEL_U8) fullmem[(size_t)y * rb + x] = (unsigned char)rng();
+                else { float v = (float)(rng() % 100000) / 1000.0f - 20.0f; memcpy(&fullmem[(size_t)y * rb + 4 * x], &v, 4); }
+            }
+        for (int y = lo; y < hi; y++) memcpy(sbase + (size_t)(y - lo) * spitch, &fullmem[(size_t)y * rb], rb);
+        /* reference: the CPU device on the full image, packed */
+        std::vector<unsigned char> want((size_t)h * rb + 16);
+        mgpu_image wimg = full;
+        wimg.data = want.data();
+        if (mgpu_blur(&full, &wimg, &p, cpu) != MGPU_SUCCESS) { printf("cpu: %s\n", mgpu_last_error()); return 1; }
+        /* destination rows [y0, y1) with a canary */
+        const size_t dspan = (size_t)(y1 - y0 - 1) * dpitch + rb;
+        unsigned char *dbase = aligned_block(dspan + 64, doff, &draw);
+        memset(dbase, 0xA5, dspan + 64);
+        /* the launch as mgpu.h makes it */
+        mgpu__blur_plan pl;
+        mgpu__blur_args a;
+        mgpu_launch_dims dims;
+        mgpu__blur_plan_make("emu", &p, &pl);
+        mgpu__blur_fill(&a, &pl, &full, sbase, spitch, lo, dbase, dpitch, y0, y1);
+        const int mps = 1 + (int)(rng() % 200);
+        const int which = mgpu__blur_shape(mps, f, &a, &dims);
+        if (rng() % 2) {                       /* other strip heights: recompute the grid independently */
+            const int rows = y1 - y0;
+            a.strip = 1 + (int)(rng() % 20);
+            const long long strips = (rows + a.strip - 1) / a.strip;
+            if (mgpu__blur_kernel_rc[which]) {
+                const int V = (int)(16 / es), H = mgpu__blur_kernel_rc[which] * c, HL = (H + V - 1) / V, segw = (32 - 2 * HL) * V;
+                const long long segs = ((long long)rb / (long long)es + segw - 1) / segw;
+                dims.grid[0] = (unsigned)((segs * strips + 3) / 4);
+            } else {
+                dims.grid[0] = (unsigned)((((long long)rb / (long long)es + 255) / 256) * strips);
+            }
+            /* and sometimes extra blocks past the work: they must do nothing */
+            if (rng() % 3 == 0) dims.grid[0] += 1 + (unsigned)(rng() % 3);
+            strip_over++;
+        }
+        vec_cases += a.vec_src;
+        band_cases += band;
+        kernel_hits[which]++;
+        /* the library's kernel, then (pipelined shapes) one of bench_blur's tuning variants
+           with the same channel count, with its own block size */
+        int vsel = -1;
+        if (which == MGPU__BK_U8C1P || which == MGPU__BK_U8C3P || which == MGPU__BK_U8C4P) {
+            std::vector<int> cand;
+            for (int k = 0; k < emu_nvariants; k++) if (emu_variants[k].c == c) cand.push_back(k);
+            if (!cand.empty()) vsel = cand[rng() % cand.size()];
+        }
+        for (int pass = 0; pass < (vsel >= 0 ? 2 : 1); pass++) {
+        const char *kname = mgpu__blur_kernel_names[which];
+        if (pass == 1) {
+            const emu_variant &v = emu_variants[vsel];
+            const long long segs = ((long long)rb + 479) / 480, strips = (y1 - y0 + a.strip - 1) / a.strip;
+            kname = v.name;
+            dims.block[0] = (unsigned)(32 * v.warps);
+            dims.grid[0] = (unsigned)((segs * strips + v.warps - 1) / v.warps) + (rng() % 3 == 0 ? 1 + (unsigned)(rng() % 2) : 0);
+            memset(dbase, 0xA5, dspan + 64);
+            variant_runs++;
+        }
+        emu_pending_fail = 0;
+        emu_launch(pass == 0 ? kernels[which] : emu_variants[vsel].fn, dims, a);
+        if (emu_pending_fail) { printf("FAIL case %ld (%s): cp.async copies left pending at exit\n", n, kname); fails++; }
+        /* compare rows [y0, y1) and the canary */
+        long bad = 0;
+        char why[256] = "";
+        for (int y = y0; y < y1; y++) {
+            const unsigned char *got = dbase + (size_t)(y - y0) * dpitch, *exp = &want[(size_t)y * rb];
+            for (size_t x = 0; x < rb; x++)
+                if (got[x] != exp[x] && !bad++)
+                    snprintf(why, sizeof why, "row %d byte %zu (value %zu): got %u want %u", y, x, x / es, got[x], exp[x]);
+            if (y + 1 < y1)
+                for (size_t x = rb; x < dpitch; x++)
+                    if (got[x] != 0xA5 && !bad++) snprintf(why, sizeof why, "row %d padding byte %zu written", y, x);
+        }
+        for (size_t x = dspan; x < dspan + 64; x++)
+            if (dbase[x] != 0xA5 && !bad++) snprintf(why, sizeof why, "past the image: byte %zu written", x - dspan);
+        if (bad) {
+            fails++;
+            printf("FAIL case %ld: %s %dx%dx%d %s r=%d sigma=%g %s rows [%d,%d) from [%d,%d) pitch %zu/%zu off %zu/%zu "
+                   "vec %d/%d strip %d grid %u: %ld wrong bytes, first %s\n", n, kname, w, h, c,
+                   f == MGPU_PIXEL_U8 ? "u8" : "f32", r, (double)p.sigma, border == 0 ? "replicate" : border == 1 ? "reflect101" : "constant",
+                   y0, y1, lo, hi, spitch, dpitch, soff, doff, a.vec_src, a.vec_dst, a.strip, dims.grid[0], bad, why);
+        }
+        }
+        free(sraw);
+        free(draw);
+    }
+    alarm(0);
+    if (pool_block) pool_stop();
+    printf("%ld cases (%ld vector-aligned, %ld bands, %ld with other strips/extra blocks); kernels:", ncases, vec_cases,
+           band_cases, strip_over);
+    for (int k = 0; k < MGPU__BK_COUNT; k++) printf(" %s %ld", mgpu__blur_kernel_names[k] + 10, kernel_hits[k]);
+    printf("; bench_blur variants %ld", variant_runs);
+    printf("\nblur_kernel_emu: %ld passed, %ld failed\n", ncases - fails < 0 ? 0 : ncases - fails, fails);
+    mgpu_shutdown();
+    return fails ? 1 : 0;
+}

@@ -1,0 +1,323 @@
+/* fake_cuda_blur.cpp - a stand-in libcuda.so for exercising mgpu's CUDA host paths of the
+   Gaussian blur without a GPU (a development aid, not part of the library).
+
+   Every driver entry point mgpu resolves is implemented on host memory: "device" memory is
+   malloc'ed and registered with its device, streams are FIFO queues that run lazily (only
+   when something synchronizes: a stream, event or context sync, or a synchronous driver
+   call), so a missing wait in mgpu shows up as a wrong or stale result rather than passing
+   by luck. cuStreamWaitEvent orders queues as the real driver does. Copies that involve
+   pageable memory run at the call (as the real driver's do, for the host side). Kernel
+   launches check that the blur's source rows and destination rows lie in memory the
+   launching device may use (its own or managed, pinned host, or a peer's after
+   cuCtxEnablePeerAccess) and inside one allocation; they then run the blur either with
+   mgpu's CPU arithmetic (default) or, with FAKE_CUDA_EMULATE=1, the real kernel code of
+   mgpu_kernels.cu under the emulator (tools/blur_emu/blur_emu.h), with the launch shape mgpu chose.
+   Other kernels (mgpu_noop, ...) do nothing.
+
+   FAKE_CUDA_DEVICES=n (default 2) GPUs; FAKE_CUDA_P2P=0 makes every pair peerless (mgpu
+   then stages copies through pinned memory).
+
+   Build and use from the repository root:
+     awk '/Gaussian blur \(BEGIN\)/{f=1} f{print} /Gaussian blur \(END\)/{exit}' mgpu_kernels.cu > build/blur_section.cu
+     g++ -std=c++17 -O1 -g -ffp-contract=off -fPIC -shared -Wall -Wextra -Wno-unknown-pragmas -I. -Ibuild \
+         -o build/libfake_cuda_blur.so tools/blur_emu/fake_cuda_blur.cpp -lpthread
+     MGPU_CUDA_PATH=$PWD/build/libfake_cuda_blur.so ./build/test_blur */
+#define MGPU_STATIC
+#define MGPU_NO_EMBEDDED_KERNELS
+#define MGPU_IMPLEMENTATION
+#include "mgpu.h"
+#include "tools/blur_emu/blur_emu.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace fake {
+
+typedef mgpu__CUresult R;
+enum { OK = 0, INVALID_VALUE = 1, NOT_FOUND = 500, ILLEGAL_ADDRESS = 700, ALREADY = 704, MAXD = 16 };
+enum { K_DEVICE, K_HOST, K_MANAGED };
+
+struct Ctx { int dev; std::set<int> peers; };
+struct Op { std::function<void()> run; };
+struct Stream { int dev; std::deque<Op> q; unsigned long long next = 0, done = 0; };
+struct Event { Stream *s = nullptr; unsigned long long seq = 0; };
+struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; };
+
+static std::recursive_mutex lock;
+static int ndev = 2, p2p = 1, emulate = 0;
+static Ctx ctx[MAXD];
+static Stream legacy[MAXD];
+static std::set<Stream *> streams;
+static std::map<uintptr_t, Alloc> allocs;             /* by base */
+static thread_local Ctx *cur = nullptr;
+static std::set<std::string> names;
+
+static Stream *stream_of(mgpu__CUstream s) { return s ? (Stream *)(void *)s : &legacy[cur ? cur->dev : 0]; }
+static void flush_upto(Stream *s, unsigned long long seq)
+{
+    while (s->done < seq && !s->q.empty()) {
+        Op op = s->q.front();
+        s->q.pop_front();
+        op.run();                                      /* may flush other streams (waits) */
+        s->done++;
+    }
+}
+static void flush(Stream *s) { flush_upto(s, s->next); }
+static void flush_all()
+{
+    for (int d = 0; d < ndev; d++) flush(&legacy[d]);
+    for (Stream *s : streams) flush(s);
+}
+static void push(Stream *s, std::function<void()> f) { s->q.push_back(Op{f}); s->next++; }
+
+static const Alloc *find(uintptr_t p)
+{
+    auto it = allocs.upper_bound(p);
+    if (it == allocs.begin()) return nullptr;
+    --it;
+    return p - it->second.base < it->second.size ? &it->second : nullptr;
+}
+static R alloc(mgpu__CUdeviceptr *p, size_t n, int kind)
+{
+    if (!cur) return 201;                              /* CUDA_ERROR_INVALID_CONTEXT */
+    void *raw = malloc(n + 512);
+    if (!raw) return 2;
+    uintptr_t b = ((uintptr_t)raw + 255) & ~(uintptr_t)255;
+    allocs[b] = Alloc{b, n, kind, cur->dev, raw};
+    *p = b;
+    return OK;
+}
+static R release(uintptr_t p)
+{
+    auto it = allocs.find(p);
+    if (it == allocs.end()) return INVALID_VALUE;
+    free(it->second.raw);
+    allocs.erase(it);
+    return OK;
+}
+static bool pageable(const void *p) { return !find((uintptr_t)p); }
+
+/* ---- kernels */
+static bool usable(int dev, uintptr_t p, size_t n, const char *what)
+{
+    const Alloc *a = find(p);
+    const char *why = nullptr;
+    if (!a) why = "not device, managed or pinned memory";
+    else if (p + n > a->base + a->size) why = "runs past its allocation";
+    else if (a->kind == K_DEVICE && a->dev != dev && !ctx[dev].peers.count(a->dev)) why = "another GPU's memory without peer access";
+    if (why) fprintf(stderr, "fake libcuda: blur kernel on GPU %d: %s %#lx (+%zu bytes) is %s\n", dev, what,
+                     (unsigned long)p, n, why);
+    return !why;
+}
+static R launch_blur(const std::string &name, const mgpu_launch_dims &dims, const mgpu__blur_args &a, Stream *s)
+{
+    const mgpu_pixel_format f = name.find("_f32") != std::string::npos ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
+    const size_t rowbytes = (size_t)a.width * a.channels * (f == MGPU_PIXEL_U8 ? 1 : 4);
+    const int lo = a.y_begin - a.radius < 0 ? 0 : a.y_begin - a.radius;
+    const int hi = a.y_end + a.radius > a.height ? a.height : a.y_end + a.radius;
+    const int dev = s->dev;
+    int which = -1, variant = -1;
+    for (int k = 0; k < MGPU__BK_COUNT; k++) if (name == mgpu__blur_kernel_names[k]) which = k;
+    for (int k = 0; k < emu_nvariants; k++) if (name == emu_variants[k].name) variant = k;   /* bench_blur --sweep */
+    if (which < 0 && variant < 0) return NOT_FOUND;
+    /* the rows the kernel may read and write, in memory this device can use */
+    if (!usable(dev, (uintptr_t)a.src + (size_t)(lo - a.src_row0) * a.spitch, (size_t)(hi - lo - 1) * a.spitch + rowbytes, "src") ||
+        !usable(dev, (uintptr_t)a.dst, (size_t)(a.y_end - a.y_begin - 1) * a.dpitch + rowbytes, "dst"))
+        return ILLEGAL_ADDRESS;
+    if (lo < a.src_row0) { fprintf(stderr, "fake libcuda: source rows start at %d, kernel needs %d\n", a.src_row0, lo); return ILLEGAL_ADDRESS; }
+    push(s, [=]() {
+        if (emulate) emu_launch(variant >= 0 ? emu_variants[variant].fn : kernels[which], dims, a);
+        else mgpu__blur_cpu(&a, f);
+    });
+    return OK;
+}
+
+/* ---- the entry points, with mgpu's signatures */
+#define G std::lock_guard<std::recursive_mutex> g_(lock)
+static R cuGetErrorName(R e, const char **n)
+{
+    static const char *const known[] = { "CUDA_SUCCESS", "CUDA_ERROR_INVALID_VALUE", "CUDA_ERROR_OUT_OF_MEMORY" };
+    *n = e >= 0 && e <= 2 ? known[e] : e == 700 ? "CUDA_ERROR_ILLEGAL_ADDRESS" : e == 500 ? "CUDA_ERROR_NOT_FOUND" : "CUDA_ERROR_FAKE";
+    return OK;
+}
+static R cuDeviceGetCount(int *n) { *n = ndev; return OK; }
+static R cuDeviceGet(mgpu__CUdevice *d, int o) { if (o < 0 || o >= ndev) return 101; *d = o; return OK; }
+static R cuDeviceGetName(char *s, int len, mgpu__CUdevice d) { snprintf(s, (size_t)len, "Fake GPU %d (mgpu blur test driver)", d); return OK; }
+static R cuDeviceGetAttribute(int *v, mgpu__CUdevattr attr, mgpu__CUdevice)
+{
+    switch ((int)attr) {
+    case 13: *v = 1980000; break;                      /* clock kHz */
+    case 16: *v = 8; break;                            /* multiprocessors: small grids, many strips */
+    case 36: *v = 2619000; break;
+    case 37: *v = 6144; break;
+    case 40: *v = 2; break;
+    case 41: case 83: case 115: *v = 1; break;
+    case 75: *v = 9; break;
+    default: *v = 0;
+    }
+    return OK;
+}
+static R cuDeviceTotalMem(size_t *b, mgpu__CUdevice) { *b = (size_t)16 << 30; return OK; }
+static R cuDeviceGetUuid(mgpu__CUuuid *u, mgpu__CUdevice d) { memset(u, 0, sizeof *u); u->bytes[0] = (char)(d + 1); return OK; }
+static R cuDeviceGetPCIBusId(char *s, int len, mgpu__CUdevice d) { snprintf(s, (size_t)len, "0000:%02x:00.0", d + 1); return OK; }
+static R cuDeviceCanAccessPeer(int *can, mgpu__CUdevice a, mgpu__CUdevice b) { *can = p2p && a != b; return OK; }
+static R cuDeviceGetDefaultMemPool(mgpu__CUmemoryPool *p, mgpu__CUdevice d) { *p = (mgpu__CUmemoryPool)(void *)&ctx[d]; return OK; }
+static R cuDevicePrimaryCtxRetain(mgpu__CUcontext *c, mgpu__CUdevice d) { G; ctx[d].dev = d; *c = (mgpu__CUcontext)(void *)&ctx[d]; return OK; }
+static R cuDevicePrimaryCtxRelease(mgpu__CUdevice) { return OK; }
+static R cuCtxSetCurrent(mgpu__CUcontext c) { cur = (Ctx *)(void *)c; return OK; }
+static R cuCtxGetCurrent(mgpu__CUcontext *c) { *c = (mgpu__CUcontext)(void *)cur; return OK; }
+static R cuCtxSynchronize(void) { G; flush_all(); return OK; }
+static R cuCtxEnablePeerAccess(mgpu__CUcontext peer, unsigned)
+{
+    G;
+    Ctx *p = (Ctx *)(void *)peer;
+    if (!p2p) return 217;
+    if (cur->peers.count(p->dev)) return ALREADY;
+    cur->peers.insert(p->dev);
+    return OK;
+}
+static R cuMemGetInfo(size_t *f, size_t *t) { *f = (size_t)15 << 30; *t = (size_t)16 << 30; return OK; }
+static R cuMemAlloc(mgpu__CUdeviceptr *p, size_t n) { G; return alloc(p, n, K_DEVICE); }
+static R cuMemFree(mgpu__CUdeviceptr p) { G; flush_all(); return release((uintptr_t)p); }
+static R cuMemAllocAsync(mgpu__CUdeviceptr *p, size_t n, mgpu__CUstream) { G; return alloc(p, n, K_DEVICE); }
+static R cuMemFreeAsync(mgpu__CUdeviceptr p, mgpu__CUstream s) { G; flush(stream_of(s)); return release((uintptr_t)p); }
+static R cuMemAllocManaged(mgpu__CUdeviceptr *p, size_t n, unsigned) { G; return alloc(p, n, K_MANAGED); }
+static R cuMemHostAlloc(void **p, size_t n, unsigned)
+{
+    G;
+    mgpu__CUdeviceptr d;
+    R e = alloc(&d, n, K_HOST);
+    *p = (void *)(uintptr_t)d;
+    return e;
+}
+static R cuMemFreeHost(void *p) { G; flush_all(); return release((uintptr_t)p); }
+static R cuMemPoolSetAttribute(mgpu__CUmemoryPool, mgpu__CUpoolattr, void *) { return OK; }
+static R cuMemPoolSetAccess(mgpu__CUmemoryPool, const mgpu__CUmemAccessDesc *, size_t) { return OK; }
+static R cuPointerGetAttributes(unsigned n, mgpu__CUptrattr *attrs, void **data, mgpu__CUdeviceptr p)
+{
+    G;
+    const Alloc *a = find((uintptr_t)p);
+    for (unsigned i = 0; i < n; i++) {
+        if ((int)attrs[i] == 2) *(unsigned *)data[i] = !a ? 0u : a->kind == K_HOST ? 1u : a->kind == K_DEVICE ? 2u : 4u;
+        if ((int)attrs[i] == 9) *(int *)data[i] = a ? a->dev : -1;
+    }
+    return OK;
+}
+static R cuMemsetD8(mgpu__CUdeviceptr p, unsigned char v, size_t n) { G; flush_all(); memset((void *)(uintptr_t)p, v, n); return OK; }
+static R cuMemsetD8Async(mgpu__CUdeviceptr p, unsigned char v, size_t n, mgpu__CUstream s)
+{
+    G;
+    push(stream_of(s), [=]() { memset((void *)(uintptr_t)p, v, n); });
+    return OK;
+}
+static R cuMemcpy(mgpu__CUdeviceptr d, mgpu__CUdeviceptr s, size_t n) { G; flush_all(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
+static R cuMemcpyAsync(mgpu__CUdeviceptr d, mgpu__CUdeviceptr s, size_t n, mgpu__CUstream st)
+{
+    G;
+    Stream *q = stream_of(st);
+    if (pageable((void *)(uintptr_t)d) || pageable((void *)(uintptr_t)s)) {   /* host side at the call */
+        flush(q);
+        memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n);
+        return OK;
+    }
+    push(q, [=]() { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); });
+    return OK;
+}
+static R cuMemcpyPeerAsync(mgpu__CUdeviceptr d, mgpu__CUcontext, mgpu__CUdeviceptr s, mgpu__CUcontext, size_t n, mgpu__CUstream st)
+{
+    G;
+    push(stream_of(st), [=]() { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); });
+    return OK;
+}
+static R cuStreamCreate(mgpu__CUstream *s, unsigned)
+{
+    G;
+    Stream *q = new Stream();
+    q->dev = cur->dev;
+    streams.insert(q);
+    *s = (mgpu__CUstream)(void *)q;
+    return OK;
+}
+static R cuStreamDestroy(mgpu__CUstream s) { G; Stream *q = stream_of(s); flush(q); streams.erase(q); delete q; return OK; }
+static R cuStreamSynchronize(mgpu__CUstream s) { G; flush(stream_of(s)); return OK; }
+static R cuStreamQuery(mgpu__CUstream s) { G; flush(stream_of(s)); return OK; }
+static R cuStreamWaitEvent(mgpu__CUstream s, mgpu__CUevent e, unsigned)
+{
+    G;
+    Event ev = *(Event *)(void *)e;                   /* the record as of now */
+    if (ev.s) push(stream_of(s), [=]() { flush_upto(ev.s, ev.seq); });
+    return OK;
+}
+static R cuEventCreate(mgpu__CUevent *e, unsigned) { *e = (mgpu__CUevent)(void *)new Event(); return OK; }
+static R cuEventDestroy(mgpu__CUevent e) { delete (Event *)(void *)e; return OK; }
+static R cuEventRecord(mgpu__CUevent e, mgpu__CUstream s) { G; Event *ev = (Event *)(void *)e; ev->s = stream_of(s); ev->seq = ev->s->next; return OK; }
+static R cuEventSynchronize(mgpu__CUevent e) { G; Event *ev = (Event *)(void *)e; if (ev->s) flush_upto(ev->s, ev->seq); return OK; }
+static R cuEventQuery(mgpu__CUevent e) { return cuEventSynchronize(e); }
+static R cuEventElapsedTime(float *ms, mgpu__CUevent, mgpu__CUevent) { *ms = 0.0f; return OK; }
+static R cuModuleLoadData(mgpu__CUmodule *m, const void *) { static int token; *m = (mgpu__CUmodule)(void *)&token; return OK; }
+static R cuModuleUnload(mgpu__CUmodule) { return OK; }
+static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *name)
+{
+    G;
+    *f = (mgpu__CUfunction)(void *)&*names.insert(name).first;   /* set nodes are stable */
+    return OK;
+}
+static R cuLaunchKernel(mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, mgpu__CUstream s, void **params, void **)
+{
+    G;
+    const std::string &name = *(const std::string *)(void *)f;
+    mgpu_launch_dims dims;
+    if (name.compare(0, 10, "mgpu_blur_") && name.compare(0, 6, "blurv_")) return OK;  /* other kernels: nothing to do here */
+    if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || (bx != 128 && bx != 256)) return INVALID_VALUE;
+    memset(&dims, 0, sizeof dims);
+    dims.grid[0] = gx; dims.grid[1] = dims.grid[2] = 1;
+    dims.block[0] = bx; dims.block[1] = dims.block[2] = 1;
+    dims.shared_bytes = shared;
+    return launch_blur(name, dims, *(const mgpu__blur_args *)params[0], stream_of(s));
+}
+#undef G
+
+struct Entry { const char *name; void *fn; };
+#define E(n) { #n, (void *)&n }
+static const Entry table[] = {
+    E(cuGetErrorName), E(cuDeviceGetCount), E(cuDeviceGet), E(cuDeviceGetName), E(cuDeviceGetAttribute),
+    E(cuDeviceTotalMem), E(cuDeviceGetUuid), E(cuDeviceGetPCIBusId), E(cuDeviceCanAccessPeer),
+    E(cuDeviceGetDefaultMemPool), E(cuDevicePrimaryCtxRetain), E(cuDevicePrimaryCtxRelease), E(cuCtxSetCurrent),
+    E(cuCtxGetCurrent), E(cuCtxSynchronize), E(cuCtxEnablePeerAccess), E(cuMemGetInfo), E(cuMemAlloc), E(cuMemFree),
+    E(cuMemAllocAsync), E(cuMemFreeAsync), E(cuMemAllocManaged), E(cuMemHostAlloc), E(cuMemFreeHost),
+    E(cuMemPoolSetAttribute), E(cuMemPoolSetAccess), E(cuPointerGetAttributes), E(cuMemsetD8), E(cuMemsetD8Async),
+    E(cuMemcpy), E(cuMemcpyAsync), E(cuMemcpyPeerAsync), E(cuStreamCreate), E(cuStreamDestroy), E(cuStreamSynchronize),
+    E(cuStreamQuery), E(cuStreamWaitEvent), E(cuEventCreate), E(cuEventDestroy), E(cuEventRecord), E(cuEventSynchronize),
+    E(cuEventQuery), E(cuEventElapsedTime), E(cuModuleLoadData), E(cuModuleUnload), E(cuModuleGetFunction),
+    E(cuLaunchKernel),
+};
+#undef E
+
+} /* namespace fake */
+
+extern "C" {
+__attribute__((visibility("default"))) int cuDriverGetVersion(int *v) { *v = 12080; return 0; }
+__attribute__((visibility("default"))) int cuInit(unsigned)
+{
+    const char *n = getenv("FAKE_CUDA_DEVICES"), *p = getenv("FAKE_CUDA_P2P"), *e = getenv("FAKE_CUDA_EMULATE");
+    if (n && *n) fake::ndev = atoi(n) < 1 ? 1 : atoi(n) > fake::MAXD ? (int)fake::MAXD : atoi(n);
+    if (p && *p) fake::p2p = atoi(p) != 0;
+    if (e && *e) fake::emulate = atoi(e) != 0;
+    for (int d = 0; d < fake::MAXD; d++) { fake::ctx[d].dev = d; fake::legacy[d].dev = d; }
+    return 0;
+}
+__attribute__((visibility("default"))) int cuGetProcAddress_v2(const char *symbol, void **pfn, int, unsigned long long, int *status)
+{
+    if (!strcmp(symbol, "cuInit")) { *pfn = (void *)&cuInit; if (status) *status = 0; return 0; }
+    for (const fake::Entry &e : fake::table)
+        if (!strcmp(e.name, symbol)) { *pfn = e.fn; if (status) *status = 0; return 0; }
+    *pfn = nullptr;
+    if (status) *status = 1;
+    return 500;
+}
+}
