@@ -6,8 +6,9 @@ WARN     = -Wall -Wextra -pedantic -Werror
 CFLAGS  ?= -O2 -g
 BUILD    = build
 LIBS     = -ldl -lpthread
-# Architectures nvcc 13 supports from sm_75 up, plus PTX of the newest for later GPUs.
-ARCHS    = 75 80 86 89 90 100 120
+# Machine code for each major architecture nvcc 13 supports from sm_75 up (sm_80's also runs
+# on sm_86 and sm_89), plus PTX of the newest for later GPUs.
+ARCHS    = 75 80 90 100 120
 GENCODE  = $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_120,code=compute_120
 

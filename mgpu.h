@@ -714,14 +714,21 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
    recoded into ceil(255 / c) digits in [-2^(c-1), 2^(c-1)]; every nonzero digit puts its
    point (negated for a negative digit) into one of 2^(c-1) buckets of its window. The
    (bucket, point) pairs are sorted by bucket with a counting sort; the sorted list is cut
-   into equal pieces, one per thread, so a bucket that holds many points (repeated scalars)
-   is summed by many threads and never serializes one. Buckets are XYZZ points summed with
-   mixed additions; each window's weighted bucket sum is computed in parallel segments and
-   the windows are combined on the host. c defaults to about log2(n) - 4 (4..20).
-   256-bit Montgomery arithmetic in 32-bit words with PTX carry chains.
+   into equal pieces, one per thread, and a bucket that spans several pieces is finished
+   from their partial sums (by one block when it spans many), so a popular bucket (equal
+   scalars, or the few values of the top window) is summed by many threads and never
+   serializes one. Buckets are XYZZ points summed with mixed additions; each window's
+   weighted bucket sum is computed in parallel segments and the windows are combined on the
+   host, in a host function queued on the stream. c defaults to bit_length(n) - 5, clamped
+   to 4..20 (mgpu_msm_window_bits). 256-bit Montgomery arithmetic in 32-bit words with PTX
+   carry chains. Working memory on the device: 8 * ceil(255 / c) bytes per point (digit
+   keys and sorted entries) and 136 per bucket, plus a copy of the points (64 bytes each)
+   unless they are the device's own memory in Montgomery form, plus the scalars (32 bytes
+   each) when they come from host memory; an MSM that would not fit in three quarters of
+   the free memory is done in pieces.
 
-   CPU devices run a portable C Pippenger (unsigned __int128 where the compiler has it):
-   the reference the GPU is checked against. */
+   CPU devices run a portable C Pippenger with unsigned digits on every core (unsigned
+   __int128 where the compiler has it): the reference the GPU is checked against. */
 typedef struct mgpu_bn254_scalar { uint64_t limb[4]; } mgpu_bn254_scalar;
 typedef struct mgpu_bn254_affine { uint64_t x[4], y[4]; } mgpu_bn254_affine;
 typedef struct mgpu_bn254_jacobian { uint64_t x[4], y[4], z[4]; } mgpu_bn254_jacobian;
@@ -790,8 +797,8 @@ MGPU_API mgpu_result mgpu_msm_batch(const mgpu_bn254_scalar *scalars, const mgpu
    its points go to the devices in contiguous ranges in proportion to their
    throughput_weight, every device computes the MSM of its range, and the partial sums are
    added on the host. Otherwise whole MSMs go to the devices dynamically (each device takes
-   the next one when it is done). Inputs may be host memory or any one device's memory
-   (other devices copy the part they need). Errors as for mgpu_msm_async, plus those of the
+   the next one when it is done). Inputs may be host memory or, when every device is a GPU,
+   any GPU's memory (other devices copy the part they need). Errors as for mgpu_msm_async, plus those of the
    devices' allocations and copies (the first by device index). */
 MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                     size_t n, int count, const mgpu_msm_config *config,
@@ -4478,8 +4485,8 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
    (cached per init cycle). Both compute exactly what the comment at mgpu_blur_async says;
    mgpu__blur_args is the kernels' mgpu_blr::args, member for member. */
 #define MGPU__BLUR_FAST_WARPS 4         /* = MGPU_BLUR_FAST_WARPS in mgpu_kernels.cu */
-#define MGPU__BLUR_PIPE_WARPS 4         /* = MGPU_BLUR_PIPE_WARPS (16 warps per multiprocessor) */
-#define MGPU__BLUR_PIPE_WAVES 2         /* pipelined kernels: strips sized for ~2 waves of 16 warps per SM */
+#define MGPU__BLUR_PIPE_WARPS 8         /* = MGPU_BLUR_PIPE_WARPS (16 warps per multiprocessor) */
+#define MGPU__BLUR_PIPE_WAVES 1         /* pipelined kernels: strips sized for ~1 wave of 16 warps per SM */
 #define MGPU__BLUR_ANY_TILE 256         /* = MGPU_BLUR_ANY_TILE */
 #define MGPU__BLUR_ONE 4096u            /* 8-bit weights sum to 2^12 */
 #define MGPU__BLUR_MAX_ROW (0x7fffffff - 4096)   /* values per row: kernel indices stay in int */
@@ -5286,6 +5293,8 @@ typedef struct mgpu__msm_plan {
     int windows;                       /* W = ceil(255 / c): the GPU's signed-digit windows */
     int factor;                        /* f >= 1 (0 in the config means 1) */
     int wf;                            /* windows per precomputed copy: ceil(windows / f) (= windows when f == 1) */
+    int chosen;                        /* c was chosen by mgpu (config.window_bits 0): a device may
+                                          choose again for the part it computes (factor 1 only) */
 } mgpu__msm_plan;
 /* The GPU half (>>bn254 gpu): s is a CUDA stream, n >= 1, count >= 1, every argument checked
    as the public comments say. stride: scalars from one MSM to the next, and points from one
@@ -5912,9 +5921,16 @@ MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor)
     return c < 4 ? 4 : c > 20 ? 20 : c;
 }
 
-/* Checks the config and n; *user_c: whether the caller chose the window bits. */
-static mgpu_result mgpu__msm_plan_make(const char *fn, const mgpu_msm_config *config, size_t n, mgpu__msm_plan *plan,
-                                       int *user_c)
+/* Sets c and what follows from it. */
+static void mgpu__msm_plan_window(mgpu__msm_plan *p, int c)
+{
+    p->c = c;
+    p->windows = (255 + c - 1) / c;
+    p->wf = (p->windows + p->factor - 1) / p->factor;
+}
+
+/* Checks the config and n. */
+static mgpu_result mgpu__msm_plan_make(const char *fn, const mgpu_msm_config *config, size_t n, mgpu__msm_plan *plan)
 {
     mgpu_msm_config d;
     memset(&d, 0, sizeof d);
@@ -5932,10 +5948,8 @@ static mgpu_result mgpu__msm_plan_make(const char *fn, const mgpu_msm_config *co
     if (n > (size_t)0x7fffffff / (size_t)plan->factor)
         return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu points (x precompute factor %d) is above 2^31 - 1",
                           n, plan->factor);
-    plan->c = d.window_bits ? d.window_bits : mgpu_msm_window_bits(n, plan->factor);
-    plan->windows = (255 + plan->c - 1) / plan->c;
-    plan->wf = (plan->windows + plan->factor - 1) / plan->factor;
-    *user_c = d.window_bits != 0;
+    mgpu__msm_plan_window(plan, d.window_bits ? d.window_bits : mgpu_msm_window_bits(n, plan->factor));
+    plan->chosen = !d.window_bits;
     return MGPU_SUCCESS;
 }
 
@@ -5987,12 +6001,12 @@ static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalar
     mgpu_stream s = NULL;
     mgpu__where wr;
     size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0, per_msm;
-    int user_c = 0, shared, b;
+    int shared, b;
     MGPU__REQUIRE_INIT(fn);
     if (count < 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "count = %d is negative", count);
     MGPU__REQUIRE(results || !count, fn, "result is NULL");
     MGPU__REQUIRE((scalars && points) || !n || !count, fn, "scalars or points is NULL and n > 0");
-    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan, &user_c));
+    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan));
     shared = (plan.flags & MGPU_MSM_SHARED_POINTS) != 0;
     per_msm = (size_t)plan.factor * n;             /* points of one MSM: fits, n f < 2^31 */
     MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof *scalars, &scalar_bytes));
@@ -6024,7 +6038,7 @@ static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalar
         MGPU__TRY(mgpu__msm_check_points(fn, points, point_bytes / sizeof *points, plan.flags));
     for (b = 0; b < count; b++)
         MGPU__TRY(mgpu__msm_cpu(scalars + (size_t)b * n, points + (shared ? 0 : (size_t)b * per_msm), n, plan.flags,
-                                user_c || plan.factor > 1 ? plan.c : 0, plan.factor, &results[b]));
+                                !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor, &results[b]));
     return MGPU_SUCCESS;
 }
 
@@ -6073,13 +6087,9 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
     mgpu_bn254_affine *gathered = NULL;
     mgpu_result r;
     size_t i, j;
-    int user_c = 0;
-    MGPU__TRY(mgpu__msm_plan_make(m->fn, &m->config, m->n, &plan, &user_c));
+    MGPU__TRY(mgpu__msm_plan_make(m->fn, &m->config, m->n, &plan));
     points = m->points + ((plan.flags & MGPU_MSM_SHARED_POINTS) ? 0 : (size_t)b * plan.factor * m->n) + first;
-    if (!user_c && plan.factor == 1) {  /* the window for this device's share */
-        plan.c = mgpu_msm_window_bits(len, 1);
-        plan.windows = plan.wf = (255 + plan.c - 1) / plan.c;
-    }
+    if (plan.chosen && plan.factor == 1) mgpu__msm_plan_window(&plan, mgpu_msm_window_bits(len, 1));
     if (mgpu__is_cuda(dev)) {
         mgpu_stream s = &mgpu__g.dev[dev].default_stream;
         MGPU__TRY(mgpu__msm_gpu(m->fn, scalars, points, len, m->n, 1, &plan, out, s));
@@ -6092,7 +6102,7 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
             for (i = 0; i < len; i++) gathered[j * len + i] = points[j * m->n + i];
         points = gathered;
     }
-    r = mgpu__msm_cpu(scalars, points, len, plan.flags, user_c || plan.factor > 1 ? plan.c : 0, plan.factor, out);
+    r = mgpu__msm_cpu(scalars, points, len, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor, out);
     free(gathered);
     return r;
 }
@@ -6119,7 +6129,8 @@ static mgpu_result mgpu__msm_multi_worker(mgpu_device dev, int index, void *arg)
     return MGPU_SUCCESS;
 }
 
-/* Input arrays of mgpu_msm_multi: host memory, or memory of one GPU when every device is a GPU. */
+/* Input arrays of mgpu_msm_multi: host memory, or a GPU's memory when every device is a GPU
+   (*owner: that GPU, else -1). */
 static mgpu_result mgpu__msm_multi_input(const char *fn, const char *what, const void *p, size_t bytes,
                                          const mgpu_device *list, int nd, int *owner)
 {
@@ -6146,13 +6157,13 @@ MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu
     mgpu__msm_plan plan;
     mgpu__where wr;
     size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0;
-    int nd = 0, user_c = 0, owner = -1, b, i;
+    int nd = 0, owner = -1, b, i;
     mgpu_result r;
     MGPU__TRY(mgpu__coll_devices(fn, devs, ndevs, list, &nd));
     if (count < 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "count = %d is negative", count);
     MGPU__REQUIRE(results || !count, fn, "results is NULL");
     MGPU__REQUIRE((scalars && points) || !n || !count, fn, "scalars or points is NULL and n > 0");
-    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan, &user_c));
+    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan));
     MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof *scalars, &scalar_bytes));
     MGPU__TRY(mgpu__msm_bytes(fn, "points", (plan.flags & MGPU_MSM_SHARED_POINTS) ? 1 : (size_t)count,
                               (size_t)plan.factor * n, sizeof *points, &point_bytes));
@@ -6167,10 +6178,9 @@ MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu
         MGPU__TRY(mgpu__msm_multi_input(fn, "scalars", scalars, scalar_bytes, list, nd, &owner));
         MGPU__TRY(mgpu__msm_multi_input(fn, "points", points, point_bytes, list, nd, &owner));
     }
-    if (!n || nd == 0) {
+    if (!n) {
         mgpu__bn_xyzz inf;
         mgpu__bn_xyzz_inf(&inf);
-        if (n) return mgpu__fail(MGPU_ERROR_NO_DEVICE, fn, "no device to run on");
         for (b = 0; b < count; b++)
             mgpu__bn_xyzz_to_jacobian(&inf, &results[b], (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
         return MGPU_SUCCESS;
@@ -6223,11 +6233,10 @@ MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, 
     mgpu_stream s = NULL;
     mgpu__where wb;
     size_t point_bytes = 0, base_bytes = 0;
-    int user_c = 0;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(config, fn, "config is NULL: it gives the precompute_factor (2..64)");
     MGPU__REQUIRE((points && bases) || !n, fn, "points or bases is NULL and n > 0");
-    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan, &user_c));
+    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan));
     if (plan.factor < 2)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "precompute_factor = %d: precomputing needs 2..%d",
                           config->precompute_factor, MGPU_MSM_MAX_PRECOMPUTE);
@@ -6455,7 +6464,7 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
    queued on the stream (cuLaunchHostFunc) turns them into the results. */
 typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 184 bytes */
     const uint32_t *scalars, *points;
-    uint32_t *out, *norm, *counts, *offsets, *partials, *entries, *buckets;
+    uint32_t *out, *keys, *counts, *offsets, *partials, *entries, *buckets;
     uint32_t *slot_keys, *slot_sums, *seg, *sums, *status;
     unsigned long long n, copy_stride;
     uint32_t flags, c, windows, factor, wf;
@@ -6468,16 +6477,17 @@ typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 184 ? 1 : -1];
 
 enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__MK_DIGITS, MGPU__MK_SCAN_TILES,
        MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_SCATTER, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
-       MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
+       MGPU__MK_FIXUP_LONG, MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
 static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
     "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add", "mgpu_msm_scatter", "mgpu_msm_accumulate",
-    "mgpu_msm_fixup", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_precompute" };
+    "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_precompute" };
 static struct { unsigned generation; mgpu_kernel kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
 #define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 20) /* host inputs: pieces of at least this many points */
 #define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
+#define MGPU__MSM_FIXUP_SERIAL 16u      /* = FIXUP_SERIAL: longer buckets go to msm_fixup_long */
 
 static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, unsigned block, const mgpu__msm_args *a,
                                     mgpu_stream s)
@@ -6503,8 +6513,8 @@ typedef struct mgpu__msm_shape {
     uint32_t B, G, tiles, chunk_len, chunks, seg_len, seg_count, seg_bits, sparse;
     int copy_points, copy_scalars;     /* inputs go through device buffers (nbuf of them) */
     int nbuf;
-    size_t off_norm, off_counts, off_offsets, off_partials, off_entries, off_buckets, off_slot_keys, off_slot_sums,
-           off_seg, off_sums, off_points[2], off_scalars[2], bytes;
+    size_t off_keys, off_counts, off_offsets, off_partials, off_entries, off_buckets, off_slot_keys, off_slot_sums,
+           off_seg, off_sums, off_queue, off_points[2], off_scalars[2], bytes;
 } mgpu__msm_shape;
 
 static uint32_t mgpu__pow2_at_least(uint64_t x)
@@ -6533,7 +6543,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     if (sh->seg_len > sh->B) sh->seg_len = sh->B;
     sh->seg_count = sh->B / sh->seg_len;
     for (sh->seg_bits = 0; (1u << sh->seg_bits) < sh->seg_count; sh->seg_bits++) {}
-    MGPU__MSM_TAKE(off_norm, sh->piece * 32);
+    MGPU__MSM_TAKE(off_keys, entries * 4);
     MGPU__MSM_TAKE(off_counts, (size_t)sh->G * 4);
     MGPU__MSM_TAKE(off_offsets, ((size_t)sh->G + 1) * 4);
     MGPU__MSM_TAKE(off_partials, ((size_t)sh->tiles + 1) * 4);
@@ -6544,6 +6554,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     MGPU__MSM_TAKE(off_slot_sums, (size_t)sh->chunks * 2 * MGPU__MSM_PART);
     MGPU__MSM_TAKE(off_seg, (size_t)p->wf * sh->seg_count * 2 * MGPU__MSM_PART);
     MGPU__MSM_TAKE(off_sums, (size_t)p->wf * (1 + sh->seg_bits) * MGPU__MSM_PART);
+    MGPU__MSM_TAKE(off_queue, ((size_t)sh->chunks / MGPU__MSM_FIXUP_SERIAL + 2) * 4);
     for (i = 0; i < 2; i++) {
         sh->off_points[i] = sh->off_scalars[i] = 0;
         if (i < sh->nbuf && sh->copy_points) MGPU__MSM_TAKE(off_points[i], sh->piece * (size_t)p->factor * 64);
@@ -6575,7 +6586,7 @@ static mgpu__msm_input mgpu__msm_where(const void *p, mgpu_device dev)
 
 /* Cuts the MSM into pieces that fit: in 32-bit entry offsets, in three quarters of the
    device's free memory, and (host inputs) into about four pieces to overlap copies. */
-static mgpu_result mgpu__msm_shape_make(const char *fn, const mgpu__msm_plan *p, size_t n, int count,
+static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_t n, int count,
                                         const mgpu__msm_input *sc, const mgpu__msm_input *pt, mgpu_device dev,
                                         mgpu__msm_shape *sh)
 {
@@ -6584,7 +6595,7 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, const mgpu__msm_plan *p,
     memset(sh, 0, sizeof *sh);
     MGPU__TRY(mgpu_device_info_get(dev, &info));
     budget = info.free_memory / 4 * 3;
-    sh->copy_scalars = !sc->readable;
+    sh->copy_scalars = !sc->local || !sc->readable;   /* host scalars: by the copy engine, overlapped */
     sh->copy_points = !(pt->local && pt->readable && (p->flags & MGPU_MSM_POINTS_MONTGOMERY));
     sh->piece = n < cap ? n : cap;
     if (!sc->local || !pt->local) {
@@ -6596,6 +6607,7 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, const mgpu__msm_plan *p,
     for (;;) {
         sh->pieces = (n + sh->piece - 1) / sh->piece;
         sh->nbuf = sh->pieces > 1 ? 2 : 1;
+        if (p->chosen && p->factor == 1) mgpu__msm_plan_window(p, mgpu_msm_window_bits(sh->piece, 1));
         mgpu__msm_layout(p, info.multiprocessors, sh);
         if (sh->bytes <= budget || sh->piece == 1) break;
         sh->piece = (sh->piece + 1) / 2;
@@ -6735,11 +6747,14 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_TILES, (size_t)r->sh.tiles * 256, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_PARTIALS, 256, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_ADD, (size_t)r->sh.tiles * 256, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, len, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, len * (size_t)r->plan->windows, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, 256, a, s));
+    MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, r->sh.chunks, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SUMS, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * 256, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, ((size_t)r->sh.chunks / MGPU__MSM_FIXUP_SERIAL + 1) * 256, 256,
+                               a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count, 128, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SUMS, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * 512, 512, a, s));
     return mgpu__copy_async(fn, dst, a->sums, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * MGPU__MSM_PART, 0, s);
 }
 
@@ -6830,19 +6845,21 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
                                  mgpu_bn254_jacobian *results, mgpu_stream s)
 {
     mgpu__msm_work r;
+    mgpu__msm_plan pl = *plan;        /* c may be chosen again for the piece size */
     mgpu_result res;
     int internal = 0;
     memset(&r, 0, sizeof r);
     r.fn = fn;
-    r.plan = plan;
+    r.plan = &pl;
     r.n = n;
     r.stride = stride;
     r.s = r.load = s;
     r.sc = mgpu__msm_where(scalars, s->dev);
     r.pt = mgpu__msm_where(points, s->dev);
-    MGPU__TRY(mgpu__msm_shape_make(fn, plan, n, count, &r.sc, &r.pt, s->dev, &r.sh));
+    MGPU__TRY(mgpu__msm_shape_make(fn, &pl, n, count, &r.sc, &r.pt, s->dev, &r.sh));
+    plan = &pl;
     MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, r.sh.bytes, s, (void **)&r.ws));
-    r.a.norm = (uint32_t *)(void *)(r.ws + r.sh.off_norm);
+    r.a.keys = (uint32_t *)(void *)(r.ws + r.sh.off_keys);
     r.a.counts = (uint32_t *)(void *)(r.ws + r.sh.off_counts);
     r.a.offsets = (uint32_t *)(void *)(r.ws + r.sh.off_offsets);
     r.a.partials = (uint32_t *)(void *)(r.ws + r.sh.off_partials);
@@ -6852,6 +6869,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.a.slot_sums = (uint32_t *)(void *)(r.ws + r.sh.off_slot_sums);
     r.a.seg = (uint32_t *)(void *)(r.ws + r.sh.off_seg);
     r.a.sums = (uint32_t *)(void *)(r.ws + r.sh.off_sums);
+    r.a.status = (uint32_t *)(void *)(r.ws + r.sh.off_queue);
     r.a.flags = plan->flags;
     r.a.c = (uint32_t)plan->c;
     r.a.windows = (uint32_t)plan->windows;

@@ -426,9 +426,9 @@ extern "C" __global__ void mgpu_combine_max_u64(mgpu_red_u64 *y, const mgpu_red_
 /* The pipelined 8-bit kernels: warps per block (4 or 8: 16 warps per multiprocessor at
    <= 128 registers), rows in flight per warp, cache hints (see pipe). bench_blur --sweep
    times other choices; the host's strip rule is MGPU__BLUR_PIPE_WAVES in mgpu.h. */
-#define MGPU_BLUR_PIPE_WARPS 4
+#define MGPU_BLUR_PIPE_WARPS 8              /* the sweep's best on an H200 (2026-11-23) */
 #define MGPU_BLUR_PIPE_PF 6
-#define MGPU_BLUR_PIPE_CACHE 1
+#define MGPU_BLUR_PIPE_CACHE 3
 #define MGPU_BLUR_PIPE_ARITH 1
 #define MGPU_BLUR_ANY_TILE 256
 
@@ -1317,7 +1317,7 @@ template <bool FAST> __device__ __forceinline__ void add_xyzz(xyzz &p, const xyz
     sub<FP>(u2, u2, u1);                               /* P */
     sub<FP>(s2, s2, s1);                               /* R */
     if (is_zero(u2)) {
-        if (is_zero(s2)) dbl<FAST>(p); else set_inf(p);
+        if (is_zero(s2)) dbl<false>(p); else set_inf(p);   /* rare: compact */
         return;
     }
     mul<FP, FAST>(t, u2, u2);                                /* PP */
@@ -1364,7 +1364,7 @@ struct args {
     const u32 *scalars;                /* n scalars, 8 words each, as the caller gave them */
     const u32 *points;                 /* affine points, 16 words each, Montgomery form */
     u32 *out;                          /* convert / precompute: output points or scalars */
-    u32 *norm;                         /* n scalars reduced modulo r, standard form */
+    u32 *keys;                         /* windows x n digit keys: bucket | negative << 31, or NONE */
     u32 *counts;                       /* G bucket counters, zero before msm_digits */
     u32 *offsets;                      /* G + 1 bucket starts */
     u32 *partials;                     /* scan: one total per tile, then the grand total */
@@ -1374,7 +1374,8 @@ struct args {
     u32 *slot_sums;                    /* per piece: head and tail XYZZ sums */
     u32 *seg;                          /* wf * S segments: (tot, run) XYZZ pairs */
     u32 *sums;                         /* wf * (1 + seg_bits) XYZZ window parts */
-    u32 *status;                       /* check: the lowest bad point index (NONE: all good) */
+    u32 *status;                       /* check: the lowest bad point index (NONE: all good);
+                                          fixup: [0] the number of long buckets, then their ids */
     u64 n;                             /* scalars (or points) of this launch */
     u64 copy_stride;                   /* points between precomputed copies */
     u32 flags;                         /* MGPU_MSM_* as given (1: scalars Montgomery, 2: points) */
@@ -1469,7 +1470,8 @@ extern "C" __global__ void mgpu_msm_check_points(const mgpu_bn::args a)
     }
 }
 
-/* One thread per scalar (all threads of the grid run the warp-wide steps). */
+/* One thread per scalar (all threads of the grid run the warp-wide steps): its W digit keys,
+   window-major so that msm_scatter reads them in order, and the bucket counts. */
 extern "C" __global__ void __launch_bounds__(256) mgpu_msm_digits(const mgpu_bn::args a)
 {
     const u64 i = global_id();
@@ -1479,13 +1481,13 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_digits(const mgpu_bn:
         u32 raw[8];
         load8(raw, a.scalars + i * 8);
         normalize(k, raw, (a.flags & SCALARS_MONT) != 0);
-        store8(a.norm + i * 8, k);
     }
     for (u32 t = 0; t < a.windows; t++) {
         const u32 b = digit(k, t, a.c, carry, neg);
         const u32 key = valid ? bucket_of(a, t, b, cp) : NONE;
         const u32 peers = __match_any_sync(0xffffffffu, key);
         if (key != NONE && lane_id() == (u32)(__ffs(peers) - 1)) atomicAdd(&a.counts[key], (u32)__popc(peers));
+        if (valid) a.keys[(u64)t * a.n + i] = key == NONE ? NONE : key | (neg << 31);
     }
 }
 
@@ -1553,32 +1555,28 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_add(con
     if (blockIdx.x == 0 && threadIdx.x == 0) a.offsets[a.G] = a.partials[tiles];
 }
 
-/* One thread per scalar: the entries into their buckets' slices (order within a bucket is
-   arbitrary: the sum does not depend on it). */
+/* One thread per digit key (window t, scalar i): the entry into its bucket's slice (the
+   order within a bucket is arbitrary: the sum does not depend on it). Threads of a warp
+   with the same bucket take their places with one atomic. */
 extern "C" __global__ void __launch_bounds__(256) mgpu_msm_scatter(const mgpu_bn::args a)
 {
-    const u64 i = global_id();
-    const bool valid = i < a.n;
+    const u64 e = global_id(), total = (u64)a.windows * a.n;
     const u32 lane = lane_id();
-    u32 k[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, carry = 0, neg, cp;
-    if (valid) load8(k, a.norm + i * 8);
-    for (u32 t = 0; t < a.windows; t++) {
-        const u32 b = digit(k, t, a.c, carry, neg);
-        const u32 key = valid ? bucket_of(a, t, b, cp) : NONE;
-        const u32 peers = __match_any_sync(0xffffffffu, key);
-        const u32 leader = (u32)(__ffs(peers) - 1), many = (u32)__popc(peers);
-        u32 top = 0;
-        if (key != NONE && lane == leader) top = atomicSub(&a.counts[key], many);
-        top = __shfl_sync(0xffffffffu, top, (int)leader);
-        if (key != NONE) {
-            const u32 rank = (u32)__popc(peers & ((1u << lane) - 1u));
-            a.entries[a.offsets[key] + top - many + rank] = (u32)(cp * a.n + i) | (neg << 31);
-        }
+    const u32 raw = e < total ? a.keys[e] : NONE, key = raw == NONE ? NONE : raw & 0x7fffffffu;
+    const u32 peers = __match_any_sync(0xffffffffu, key);
+    const u32 leader = (u32)(__ffs(peers) - 1), many = (u32)__popc(peers);
+    u32 top = 0;
+    if (key != NONE && lane == leader) top = atomicSub(&a.counts[key], many);
+    top = __shfl_sync(0xffffffffu, top, (int)leader);
+    if (key != NONE) {
+        const u32 t = (u32)(e / a.n), i = (u32)(e - (u64)t * a.n), cp = t / a.wf;
+        const u32 rank = (u32)__popc(peers & ((1u << lane) - 1u));
+        a.entries[a.offsets[key] + top - many + rank] = (u32)(cp * a.n + i) | (raw & 0x80000000u);
     }
 }
 
 /* The point of an entry: copy (index / n) of point (index % n), negated for bit 31. */
-__device__ __forceinline__ bool entry_point(const args &a, u32 e, u32 *x, u32 *y)
+__device__ __forceinline__ void entry_load(const args &a, u32 e, u32 *x, u32 *y)
 {
     u64 idx = e & 0x7fffffffu;
     if (a.factor > 1) {
@@ -1587,7 +1585,11 @@ __device__ __forceinline__ bool entry_point(const args &a, u32 e, u32 *x, u32 *y
     }
     load8(x, a.points + idx * 16);
     load8(y, a.points + idx * 16 + 8);
-    if (is_zero(x) && is_zero(y)) return false;        /* infinity adds nothing */
+}
+/* The point to add (negated for bit 31 of the entry); false for infinity, which adds nothing. */
+__device__ __forceinline__ bool entry_ready(u32 e, const u32 *x, u32 *y)
+{
+    if (is_zero(x) && is_zero(y)) return false;
     if (e >> 31) { u32 z[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }; sub<FP>(y, z, y); }
     return true;
 }
@@ -1619,30 +1621,73 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_accumulate(const mgpu
             set_inf(acc);
         }
         u32 x[8], y[8];
-        if (entry_point(a, a.entries[j], x, y)) add_affine<true>(acc, x, y);
+        const u32 entry = a.entries[j];
+        entry_load(a, entry, x, y);
+        if (entry_ready(entry, x, y)) add_affine<true>(acc, x, y);
     }
     if (g_start < s) { a.slot_keys[2 * tid] = g; store_xyzz(a.slot_sums + 64 * tid, acc); }
     else if (g_end > e) { a.slot_keys[2 * tid + 1] = g; store_xyzz(a.slot_sums + 64 * tid + 32, acc); }
     else store_xyzz(a.buckets + bucket_slot(a, g), acc);
 }
 
+/* One thread per piece with a tail slot: the bucket's partial sums are that tail and the head
+   slots of the pieces its entries reach into. Up to FIXUP_SERIAL of them are added here;
+   longer buckets (a popular digit) are queued for msm_fixup_long. */
+enum { FIXUP_SERIAL = 16 };
 extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::args a)
 {
     const u64 tid = global_id();
     if (tid >= a.chunks) return;
     const u32 g = a.slot_keys[2 * tid + 1];
     if (g == NONE) return;
+    const u64 last = (a.offsets[g + 1] - 1) / a.chunk_len;  /* the last piece holding bucket g */
+    if (last - tid > FIXUP_SERIAL) {
+        a.status[1 + atomicAdd(&a.status[0], 1u)] = (u32)tid;
+        return;
+    }
     xyzz acc, part;
     load_xyzz(acc, a.slot_sums + 64 * tid + 32);
-    for (u64 t = tid + 1; t < a.chunks && a.slot_keys[2 * t] == g; t++) {
+    for (u64 t = tid + 1; t <= last; t++) {
         load_xyzz(part, a.slot_sums + 64 * t);
         add_xyzz<false>(acc, part);
     }
     store_xyzz(a.buckets + bucket_slot(a, g), acc);
 }
 
+/* Block-wide sum of one XYZZ point per thread (at most 512), left in thread 0's acc. */
+template <bool FAST> __device__ __forceinline__ void block_sum(xyzz &acc)
+{
+    __shared__ u32 sh[256 * 32];
+    const u32 t = threadIdx.x;
+    xyzz b;
+    for (u32 half = blockDim.x / 2; half > 0; half >>= 1) {
+        if (t >= half && t < 2 * half) store_xyzz(sh + (t - half) * 32, acc);
+        __syncthreads();
+        if (t < half) { load_xyzz(b, sh + t * 32); add_xyzz<FAST>(acc, b); }
+        __syncthreads();
+    }
+}
+
+/* One block per queued long bucket: its threads add the tail and the head slots in
+   strides, then the block adds up their sums. The grid covers the most buckets that could be queued. */
+extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup_long(const mgpu_bn::args a)
+{
+    if (blockIdx.x >= a.status[0]) return;             /* the same for the whole block */
+    const u32 first = a.status[1 + blockIdx.x], g = a.slot_keys[2 * first + 1];
+    const u64 last = (a.offsets[g + 1] - 1) / a.chunk_len;
+    xyzz acc, part;
+    if (threadIdx.x == 0) load_xyzz(acc, a.slot_sums + 64 * first + 32);   /* the tail */
+    else set_inf(acc);
+    for (u64 t = first + 1 + threadIdx.x; t <= last; t += blockDim.x) {
+        load_xyzz(part, a.slot_sums + 64 * t);
+        add_xyzz<false>(acc, part);
+    }
+    block_sum<false>(acc);
+    if (threadIdx.x == 0) store_xyzz(a.buckets + bucket_slot(a, g), acc);
+}
+
 /* One thread per (window, segment of seg_len buckets). */
-extern "C" __global__ void __launch_bounds__(256) mgpu_msm_segments(const mgpu_bn::args a)
+extern "C" __global__ void __launch_bounds__(128, 3) mgpu_msm_segments(const mgpu_bn::args a)
 {
     const u64 idx = global_id();
     if (idx >= (u64)a.wf * a.seg_count) return;
@@ -1665,24 +1710,18 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_segments(const mgpu_b
 
 /* One block of 256 per (window w, part k): k = 0 sums tot_s over all segments, k > 0 sums
    run_s over the segments s with bit k-1 set. */
-extern "C" __global__ void __launch_bounds__(256) mgpu_msm_sums(const mgpu_bn::args a)
+extern "C" __global__ void __launch_bounds__(512, 1) mgpu_msm_sums(const mgpu_bn::args a)
 {
-    __shared__ u32 sh[256 * 32];
-    const u32 parts = 1 + a.seg_bits, w = blockIdx.x / parts, k = blockIdx.x - w * parts, t = threadIdx.x;
+    const u32 parts = 1 + a.seg_bits, w = blockIdx.x / parts, k = blockIdx.x - w * parts;
     xyzz acc, b;
     set_inf(acc);
-    for (u32 s = t; s < a.seg_count; s += 256) {
+    for (u32 s = threadIdx.x; s < a.seg_count; s += blockDim.x) {
         if (k > 0 && !((s >> (k - 1)) & 1)) continue;
         load_xyzz(b, a.seg + ((u64)w * a.seg_count + s) * 64 + (k > 0 ? 32 : 0));
-        add_xyzz<false>(acc, b);
+        add_xyzz<true>(acc, b);                        /* a chain of dependent sums: latency */
     }
-    for (u32 half = 128; half > 0; half >>= 1) {
-        if (t >= half && t < 2 * half) store_xyzz(sh + (t - half) * 32, acc);
-        __syncthreads();
-        if (t < half) { load_xyzz(b, sh + t * 32); add_xyzz<false>(acc, b); }
-        __syncthreads();
-    }
-    if (t == 0) store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
+    block_sum<true>(acc);
+    if (threadIdx.x == 0) store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
 }
 
 /* Precomputed bases: out[j * copy_stride + i] = 2^(j * wf * c) * points[i], in the form

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build, `make test`'s suite on every GPU and on one GPU, the
-# examples, the sanitizer build, and the benchmarks. Logs in build/gpu_logs (and, where
-# $OUT is set, packed into $OUT/gpu_logs.tgz).
+# operation suites (reduce, collectives, blur, msm), msm_file on the BN254 vectors (first
+# GPU, then split over all GPUs), the examples, the sanitizer build, and the benchmarks.
+# Logs in build/gpu_logs (and, where $OUT is set, packed into $OUT/gpu_logs.tgz).
 # Run: bash tools/gpu_check.sh    (the lead's device command; prints a short table last)
 set -u -o pipefail
 export NCCL_NVLS_ENABLE=0
@@ -10,7 +11,7 @@ out=build/gpu_logs
 rm -rf "$out"; mkdir -p "$out"
 nvidia-smi -L | tee "$out/gpus.txt"
 fake="MGPU_FAKE_OLD_DRIVER=build/libfake_old_cuda.so"
-if ! make -s build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur \
+if ! make -s build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur build/suite_msm \
         > "$out/build.log" 2>&1; then
     tail -40 "$out/build.log"; exit 1
 fi
@@ -26,9 +27,12 @@ run test_one_gpu CUDA_VISIBLE_DEVICES=0 $fake ./build/mgpu_tests
 run suite_reduce ./build/suite_reduce
 run suite_coll ./build/suite_collectives
 run suite_blur ./build/suite_blur
+run suite_msm ./build/suite_msm
+run msm_file ./build/msm_file tests/vectors/bn254msm/*.bin
+run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin
 run examples make -s test-examples
 [ -n "${SKIP_ASAN:-}" ] || run test_asan make -s test-asan
-OUT=$out BENCHES="${BENCHES:-p2p launch reduce collectives}" bash bench/run_all.sh > "$out/bench.log" 2>&1
+OUT=$out BENCHES="${BENCHES:-p2p launch reduce collectives msm}" bash bench/run_all.sh > "$out/bench.log" 2>&1
 echo "bench rc=$?" | tee -a "$out/summary.txt"
 grep -E "FAIL" "$out"/test_*.log | head -20
 sed -n '/== summary/,$p' "$out/bench.log"

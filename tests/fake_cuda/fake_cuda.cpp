@@ -148,6 +148,7 @@ static const struct { const char *name; msm_kernel fn; bool together; } msm_kern
     { "mgpu_msm_scatter", mgpu_msm_scatter, true },
     { "mgpu_msm_accumulate", mgpu_msm_accumulate, false },
     { "mgpu_msm_fixup", mgpu_msm_fixup, false },
+    { "mgpu_msm_fixup_long", mgpu_msm_fixup_long, true },
     { "mgpu_msm_segments", mgpu_msm_segments, false },
     { "mgpu_msm_sums", mgpu_msm_sums, true },
     { "mgpu_msm_precompute", mgpu_msm_precompute, false },
@@ -160,7 +161,7 @@ static bool msm_known(const std::string &name)
 }
 static R launch_msm(const std::string &name, unsigned grid, unsigned block, const mgpu_bn::args &a, Stream *s)
 {
-    const void *ptrs[] = { a.scalars, a.points, a.out, a.norm, a.counts, a.offsets, a.partials, a.entries, a.buckets,
+    const void *ptrs[] = { a.scalars, a.points, a.out, a.keys, a.counts, a.offsets, a.partials, a.entries, a.buckets,
                            a.slot_keys, a.slot_sums, a.seg, a.sums, a.status };
     for (const void *q : ptrs)
         if (q && !usable(s->dev, (uintptr_t)q, 1, name.c_str())) return ILLEGAL_ADDRESS;

@@ -1,0 +1,540 @@
+/* bench_msm - BN254 G1 multi-scalar multiplication (mgpu_msm*) on one GPU and split over
+   several, for the targets of issue 5, beside the peer numbers the issue quotes.
+
+   Inputs: points are random multiples of G (mgpu_bn254_random_points, generated once for
+   the largest size; every case uses a prefix), scalars full-range random below r (fresh
+   from mgpu_bn254_random_scalars for every size and section). Timing as the peers were
+   timed: inputs already in device memory, host wall clock from the call of mgpu_msm (which
+   waits for its stream) until the result is on the host; median of --reps (>= 7) after
+   --warmup (>= 2) runs. One GPU (--device, default 0), per n of --n (default 2^16, 2^18,
+   2^20, 2^22, 2^24):
+     dev      scalars and points in device memory, standard form
+     mont     the same inputs converted on the GPU to Montgomery form
+              (MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY)
+     pinned   scalars and points in pinned host memory (mgpu_malloc_host): the upload is
+              part of the call (overlapped with compute by mgpu)
+     pre2/4   precompute factor 2 and 4: bases from mgpu_msm_precompute_bases (its time is
+              reported separately, median of 3), the MSM over them timed as above
+   Several GPUs (--ndev, default all; skipped with one GPU or --no-multi):
+     batch    16 MSMs of 2^20 (--batch-n), separate points: mgpu_msm_batch on one GPU
+              against mgpu_msm_multi(count 16) over all GPUs, inputs in GPU D's (--device) memory
+              (target: >= 0.95 x GPUs faster, 3.8x on 4) and, for reference, in pinned host
+              memory
+     split    one MSM of 2^24 and of 2^26 (--split-n; 2^26 when memory allows):
+              mgpu_msm_multi(count 1) over all GPUs against mgpu_msm on one GPU, inputs in
+              GPU D's memory (targets with >= 4 GPUs: 2^24 <= 13 ms, 2^26 <= 50 ms) and in
+              pinned host memory
+   Peers: era-bellman-cuda, ICICLE and sppark as measured on one H200 and quoted in issue 5
+   (they cannot be built on the GPU machine: no network); "mgpu/era" = era's time / mgpu's
+   (> 1: mgpu faster). Target on one GPU: dev faster than era at every size it has
+   (stretch, reported only: 2^20 <= 3.6 ms, 2^24 <= 37 ms).
+   Checks: every result at n <= 2^18 (every method, every run) equals the CPU device's;
+   larger ones must agree with each other (dev, mont, pinned, pre2, pre4; 1 GPU, split,
+   batch) and be the same in every run. Wrong results: exit 1.
+
+   Build and run from the repository root:
+     make bench   (build/bench_msm)
+     ./build/bench_msm [--device D] [--n 2^16,2^18,...] [--reps N>=7] [--warmup N>=2]
+                       [--ndev N] [--no-multi] [--batch-n 2^20] [--split-n 2^24,2^26] [--no-precompute]
+   --cpu runs the same program on 4 CPU devices (small sizes, e.g. --n 2^10,2^12 --batch-n 2^8
+   --split-n 2^12): a check of the benchmark itself; its times mean nothing and no target
+   is judged. Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error or a wrong
+   result, 2 bad arguments. */
+#include "bench_util.h"
+#include <stdarg.h>
+
+#define MAX_SIZES 16
+#define MAX_REPS 1000
+#define BATCH 16
+#define CPU_CHECK_MAX ((size_t)1 << 18)
+
+static struct {
+    int device, reps, warmup, ndev, multi, precompute, cpu;
+    size_t n[MAX_SIZES], split_n[MAX_SIZES], batch_n;
+    int nsizes, nsplit;
+} opt;
+
+/* The peers on one H200, quoted from issue 5 (ms). */
+static const struct { int log2n; double era, icicle, sppark; } peers[] = {
+    { 16, 1.51, 3.9, 4.4 }, { 18, 2.15, 5.0, 12.3 }, { 20, 4.53, 8.6, 11.9 }, { 22, 14.0, 22.8, 26.4 }, { 24, 46.2, 72.6, 78.7 }
+};
+
+static int bad;                          /* wrong results seen */
+static mgpu_stream st;                   /* one non-blocking stream on opt.device */
+static mgpu_device devs[MGPU_MAX_DEVICES];
+static int ngpu;
+
+static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    if (*len >= cap) return;
+    va_start(ap, fmt);
+    k = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    if (k > 0) *len += (size_t)k < cap - *len ? (size_t)k : cap - *len;
+}
+
+static const char *n_str(size_t n, char *buf, size_t cap)
+{
+    int k;
+    for (k = 0; k < 64; k++)
+        if (n == (size_t)1 << k) { snprintf(buf, cap, "2^%d", k); return buf; }
+    snprintf(buf, cap, "%zu", n);
+    return buf;
+}
+static int log2_exact(size_t n)
+{
+    int k;
+    for (k = 0; k < 64; k++) if (n == (size_t)1 << k) return k;
+    return -1;
+}
+
+/* ------------------------------------------------------------------ one timed call */
+enum { K_MSM, K_BATCH, K_MULTI };
+typedef struct call {
+    int kind;
+    const mgpu_bn254_scalar *s;
+    const mgpu_bn254_affine *p;
+    size_t n;
+    int count;
+    mgpu_msm_config cfg;
+    int ndevs;                           /* K_MULTI: devices 0..ndevs-1 */
+} call;
+
+static mgpu_result call_run(const call *c, mgpu_bn254_jacobian *res)
+{
+    switch (c->kind) {
+    case K_MSM: return mgpu_msm(c->s, c->p, c->n, &c->cfg, res, st);
+    case K_BATCH: return mgpu_msm_batch(c->s, c->p, c->n, c->count, &c->cfg, res, st);
+    default: return mgpu_msm_multi(c->s, c->p, c->n, c->count, &c->cfg, res, devs, c->ndevs);
+    }
+}
+
+/* Median ms of opt.reps calls after opt.warmup; out[0..count) = the affine results of the
+   first call. Every call must give the same results (else bad++). */
+static double measure(const char *what, const call *c, mgpu_bn254_affine *out)
+{
+    mgpu_bn254_jacobian res[BATCH];
+    mgpu_bn254_affine a;
+    double ms[MAX_REPS];
+    int i, b, k = 0, count = c->kind == K_MSM ? 1 : c->count, differ = 0;
+    for (i = 0; i < opt.warmup + opt.reps; i++) {
+        double t0 = bench_now_ns(), t1;
+        MK(call_run(c, res));
+        t1 = bench_now_ns();
+        if (i >= opt.warmup) ms[k++] = (t1 - t0) * 1e-6;
+        for (b = 0; b < count; b++) {
+            MK(mgpu_bn254_to_affine(&res[b], &a, 0));
+            if (i == 0) out[b] = a;
+            else if (memcmp(&a, &out[b], sizeof a)) differ++;
+        }
+    }
+    if (differ) {
+        printf("WRONG: %s: %d results differ between runs of the same inputs\n", what, differ);
+        bad++;
+    }
+    return bench_median(ms, k);
+}
+
+static void expect_same(const char *what, const mgpu_bn254_affine *got, const mgpu_bn254_affine *want, int count,
+                        const char *against)
+{
+    int b;
+    for (b = 0; b < count; b++)
+        if (memcmp(&got[b], &want[b], sizeof *got)) {
+            printf("WRONG: %s: result %d differs from %s\n", what, b, against);
+            bad++;
+            return;
+        }
+}
+
+/* ------------------------------------------------------------------ arguments */
+static void usage(void)
+{
+    printf("usage: bench_msm [--device D] [--n 2^16,2^18,2^20,2^22,2^24] [--reps N>=7] [--warmup N>=2]\n"
+           "                 [--ndev N] [--no-multi] [--batch-n 2^20 (0: no batch)] [--split-n 2^24,2^26 (0: none)]\n"
+           "                 [--no-precompute] [--cpu (a dry run on 4 CPU devices)]\n"
+           "  sizes as 2^k, 1048576 or 1M; at most 2^30\n");
+}
+
+static size_t parse_count(const char *s)
+{
+    if (s[0] == '2' && s[1] == '^') {
+        char *end;
+        long k = strtol(s + 2, &end, 10);
+        if (*end || k < 0 || k > 30) return 0;
+        return (size_t)1 << k;
+    }
+    return bench_parse_size(s);
+}
+
+static int parse_list(const char *v, size_t *out, int *count, int allow_zero)
+{
+    char buf[512], *tok, *save = NULL;
+    snprintf(buf, sizeof buf, "%s", v);
+    *count = 0;
+    if (allow_zero && !strcmp(v, "0")) return 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t s = parse_count(tok);
+        if (!s || s > ((size_t)1 << 30) || *count == MAX_SIZES) { fprintf(stderr, "bench_msm: bad size '%s'\n", tok); return -1; }
+        out[(*count)++] = s;
+    }
+    return *count ? 0 : -1;
+}
+
+static int cmp_sizet(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int parse_args(int argc, char **argv)
+{
+    int i;
+    opt.nsizes = 5;
+    for (i = 0; i < 5; i++) opt.n[i] = (size_t)1 << (16 + 2 * i);
+    opt.nsplit = 2;
+    opt.split_n[0] = (size_t)1 << 24;
+    opt.split_n[1] = (size_t)1 << 26;
+    opt.batch_n = (size_t)1 << 20;
+    opt.reps = 9;
+    opt.warmup = 2;
+    opt.multi = 1;
+    opt.precompute = 1;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
+        else if (!strcmp(a, "--no-multi")) opt.multi = 0;
+        else if (!strcmp(a, "--no-precompute")) opt.precompute = 0;
+        else if (!strcmp(a, "--cpu")) opt.cpu = 1;
+        else if (strcmp(a, "--n") && strcmp(a, "--split-n") && strcmp(a, "--batch-n") && strcmp(a, "--device") &&
+                 strcmp(a, "--reps") && strcmp(a, "--warmup") && strcmp(a, "--ndev")) {
+            fprintf(stderr, "bench_msm: unknown option %s\n", a);
+            usage();
+            return -1;
+        } else if (!v) { fprintf(stderr, "bench_msm: %s needs a value\n", a); return -1; }
+        else if (!strcmp(a, "--n")) { if (parse_list(v, opt.n, &opt.nsizes, 0)) return -1; i++; }
+        else if (!strcmp(a, "--split-n")) { if (parse_list(v, opt.split_n, &opt.nsplit, 1)) return -1; i++; }
+        else if (!strcmp(a, "--batch-n")) {
+            opt.batch_n = strcmp(v, "0") ? parse_count(v) : 0;
+            if (strcmp(v, "0") && (!opt.batch_n || opt.batch_n > ((size_t)1 << 26))) { fprintf(stderr, "bench_msm: bad --batch-n %s\n", v); return -1; }
+            i++;
+        }
+        else if (!strcmp(a, "--device")) { opt.device = atoi(v); i++; }
+        else if (!strcmp(a, "--reps")) { opt.reps = atoi(v); i++; }
+        else if (!strcmp(a, "--warmup")) { opt.warmup = atoi(v); i++; }
+        else { opt.ndev = atoi(v); i++; }                  /* --ndev */
+    }
+    if (opt.reps < 7 || opt.reps > MAX_REPS - 16) { fprintf(stderr, "bench_msm: --reps must be 7..%d\n", MAX_REPS - 16); return -1; }
+    if (opt.warmup < 2 || opt.warmup > 16) { fprintf(stderr, "bench_msm: --warmup must be 2..16\n"); return -1; }
+    if (opt.ndev < 0 || opt.ndev > MGPU_MAX_DEVICES) { fprintf(stderr, "bench_msm: bad --ndev\n"); return -1; }
+    if (opt.device < 0) { fprintf(stderr, "bench_msm: bad --device\n"); return -1; }
+    qsort(opt.n, (size_t)opt.nsizes, sizeof opt.n[0], cmp_sizet);
+    qsort(opt.split_n, (size_t)opt.nsplit, sizeof opt.split_n[0], cmp_sizet);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ main */
+typedef struct size_row {
+    size_t n;
+    double ms[5], pre_ms[2];             /* dev, mont, pinned, pre2, pre4; precompute times */
+    int cpu_checked;
+} size_row;
+enum { M_DEV, M_MONT, M_PINNED, M_PRE2, M_PRE4 };
+
+typedef struct split_row { size_t n; double one, dev, pinned; int ran; const char *why; } split_row;
+
+int main(int argc, char **argv)
+{
+    int rc, s, i, missed = 0, stretch_missed = 0, stretch_checked = 0;
+    size_t maxn = 0, max_sizes = 0, len = 0;
+    mgpu_device_info info;
+    mgpu_bn254_affine *h_pts = NULL, *d_pts = NULL, *d_ptsm = NULL, *d_bases = NULL;
+    mgpu_bn254_scalar *h_sc = NULL, *d_sc = NULL, *d_scm = NULL;
+    size_row rows[MAX_SIZES];
+    split_row splits[MAX_SIZES];
+    double batch_one = 0, batch_one_pinned = 0, batch_multi = 0, batch_multi_pinned = 0;
+    int batch_ran = 0;
+    mgpu_stream cpu;
+    char nb[32], line[4096];
+    uint64_t seed;
+
+    if (parse_args(argc, argv)) return 2;
+    if (opt.cpu) {
+        mgpu_desc d;
+        memset(&d, 0, sizeof d);
+        d.backend = MGPU_BACKEND_CPU;
+        d.cpu_devices = 4;
+        MK(mgpu_init(&d));
+        printf("bench_msm --cpu: a dry run on CPU devices; the times mean nothing, no target is judged\n");
+    } else if ((rc = bench_start("bench_msm", 1)) != 0) return rc;
+    ngpu = mgpu_device_count();
+    if (opt.device >= ngpu) { fprintf(stderr, "bench_msm: --device %d: there are %d GPUs\n", opt.device, ngpu); return 2; }
+    if (opt.ndev > ngpu) { fprintf(stderr, "bench_msm: --ndev %d: there are %d GPUs\n", opt.ndev, ngpu); return 2; }
+    if (!opt.ndev) opt.ndev = ngpu;
+    for (i = 0; i < opt.ndev; i++) devs[i] = i;
+    if (opt.ndev < 2) opt.multi = 0;
+    bench_seed();
+    seed = bench_splitmix(&bench_seed_state);
+    printf("bench_msm: BN254 G1 MSM, mgpu_msm on one GPU and mgpu_msm_multi over %d; median of %d runs after %d warm-ups, "
+           "host wall clock per call\n", opt.ndev, opt.reps, opt.warmup);
+    bench_print_devices();
+    MK(mgpu_device_info_get(opt.device, &info));
+    MK(mgpu_set_device(opt.device));
+    MK(mgpu_stream_create_flags(&st, MGPU_STREAM_NON_BLOCKING));
+    MK(mgpu_default_stream(mgpu_cpu_device(0), &cpu));
+
+    /* sizes and memory: points for the largest case, generated once */
+    for (s = 0; s < opt.nsizes; s++) if (opt.n[s] > max_sizes) max_sizes = opt.n[s];
+    maxn = max_sizes;
+    if (opt.batch_n && BATCH * opt.batch_n > maxn) maxn = BATCH * opt.batch_n;
+    memset(splits, 0, sizeof splits);
+    for (s = 0; s < opt.nsplit; s++) {
+        /* inputs (96 B a point) on GPU D plus room for the one-GPU MSM's working memory */
+        double need = 96.0 * (double)opt.split_n[s] * 3.0;
+        splits[s].n = opt.split_n[s];
+        if (!opt.multi) { splits[s].why = opt.ndev < 2 ? "one GPU" : "--no-multi"; continue; }
+        if (need > (double)info.free_memory) { splits[s].why = "not enough GPU memory"; continue; }
+        if (opt.split_n[s] > maxn) maxn = opt.split_n[s];
+    }
+    printf("generating %zu random points (multiples of G) on the host...\n", maxn);
+    fflush(stdout);
+    {
+        double t0 = bench_now_ns();
+        if (mgpu_malloc_host((void **)&h_pts, maxn * sizeof *h_pts) != MGPU_SUCCESS ||
+            mgpu_malloc_host((void **)&h_sc, maxn * sizeof *h_sc) != MGPU_SUCCESS) {
+            fprintf(stderr, "bench_msm: pinned host memory for %zu points: %s\n", maxn, mgpu_last_error());
+            return 1;
+        }
+        MK(mgpu_bn254_random_points(h_pts, maxn, seed));
+        MK(mgpu_malloc((void **)&d_pts, maxn * sizeof *d_pts));
+        MK(mgpu_malloc((void **)&d_sc, maxn * sizeof *d_sc));
+        MK(mgpu_memcpy(d_pts, h_pts, maxn * sizeof *d_pts));
+        MK(mgpu_malloc((void **)&d_ptsm, max_sizes * sizeof *d_ptsm));
+        MK(mgpu_malloc((void **)&d_scm, max_sizes * sizeof *d_scm));
+        if (opt.precompute) MK(mgpu_malloc((void **)&d_bases, 4 * max_sizes * sizeof *d_bases));
+        printf("  done in %.1f s (%.2f GiB of points)\n", (bench_now_ns() - t0) * 1e-9,
+               (double)(maxn * sizeof *h_pts) / (double)(1u << 30));
+    }
+
+    /* ---- one GPU, per size */
+    memset(rows, 0, sizeof rows);
+    printf("\none GPU (device %d: %s), inputs in device memory unless said otherwise\n", opt.device, info.name);
+    for (s = 0; s < opt.nsizes; s++) {
+        size_row *w = &rows[s];
+        size_t n = opt.n[s];
+        mgpu_bn254_affine ref, got;
+        call c;
+        int f;
+        char what[96];
+        w->n = n;
+        n_str(n, nb, sizeof nb);
+        MK(mgpu_bn254_random_scalars(h_sc, n, seed + 1 + (uint64_t)s));
+        MK(mgpu_memcpy(d_sc, h_sc, n * sizeof *d_sc));
+        memset(&c, 0, sizeof c);
+        c.kind = K_MSM;
+        c.s = d_sc;
+        c.p = d_pts;
+        c.n = n;
+        snprintf(what, sizeof what, "n=%s dev", nb);
+        w->ms[M_DEV] = measure(what, &c, &ref);
+        if (n <= CPU_CHECK_MAX) {
+            mgpu_bn254_jacobian j;
+            mgpu_bn254_affine cref;
+            MK(mgpu_msm(h_sc, h_pts, n, NULL, &j, cpu));
+            MK(mgpu_bn254_to_affine(&j, &cref, 0));
+            expect_same(what, &ref, &cref, 1, "the CPU device");
+            ref = cref;
+            w->cpu_checked = 1;
+        }
+        /* Montgomery inputs, converted on the GPU */
+        MK(mgpu_memcpy_async(d_scm, d_sc, n * sizeof *d_sc, st));
+        MK(mgpu_memcpy_async(d_ptsm, d_pts, n * sizeof *d_pts, st));
+        MK(mgpu_bn254_convert_scalars(d_scm, n, 1, st));
+        MK(mgpu_bn254_convert_points(d_ptsm, n, 1, st));
+        MK(mgpu_stream_synchronize(st));
+        c.s = d_scm;
+        c.p = d_ptsm;
+        c.cfg.flags = MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY;
+        snprintf(what, sizeof what, "n=%s mont", nb);
+        w->ms[M_MONT] = measure(what, &c, &got);
+        expect_same(what, &got, &ref, 1, w->cpu_checked ? "the CPU device" : "dev");
+        /* pinned host inputs */
+        c.s = h_sc;
+        c.p = h_pts;
+        c.cfg.flags = 0;
+        snprintf(what, sizeof what, "n=%s pinned", nb);
+        w->ms[M_PINNED] = measure(what, &c, &got);
+        expect_same(what, &got, &ref, 1, w->cpu_checked ? "the CPU device" : "dev");
+        /* precomputed bases */
+        for (f = 2; f <= 4 && opt.precompute; f += 2) {
+            double pt[3];
+            int k;
+            memset(&c.cfg, 0, sizeof c.cfg);
+            c.cfg.precompute_factor = f;
+            for (k = 0; k < 3; k++) {
+                double t0 = bench_now_ns();
+                MK(mgpu_msm_precompute_bases(d_pts, n, &c.cfg, d_bases, st));
+                MK(mgpu_stream_synchronize(st));
+                pt[k] = (bench_now_ns() - t0) * 1e-6;
+            }
+            w->pre_ms[f / 2 - 1] = bench_median(pt, 3);
+            c.s = d_sc;
+            c.p = d_bases;
+            snprintf(what, sizeof what, "n=%s precompute %d", nb, f);
+            w->ms[f == 2 ? M_PRE2 : M_PRE4] = measure(what, &c, &got);
+            expect_same(what, &got, &ref, 1, w->cpu_checked ? "the CPU device" : "dev");
+        }
+        printf("n=%-5s dev %8.3f ms  mont %8.3f  pinned %8.3f", nb, w->ms[M_DEV], w->ms[M_MONT], w->ms[M_PINNED]);
+        if (opt.precompute)
+            printf("  pre2 %8.3f (+%.1f)  pre4 %8.3f (+%.1f)", w->ms[M_PRE2], w->pre_ms[0], w->ms[M_PRE4], w->pre_ms[1]);
+        printf("  c=%d  %s\n", mgpu_msm_window_bits(n, 0), w->cpu_checked ? "= CPU device" : "all agree");
+        fflush(stdout);
+    }
+
+    /* ---- a batch of 16 MSMs: one GPU against all */
+    if (opt.batch_n) {
+        mgpu_bn254_affine r1[BATCH], r2[BATCH];
+        call c;
+        size_t total = BATCH * opt.batch_n;
+        n_str(opt.batch_n, nb, sizeof nb);
+        MK(mgpu_bn254_random_scalars(h_sc, total, seed + 100));
+        MK(mgpu_memcpy(d_sc, h_sc, total * sizeof *d_sc));
+        memset(&c, 0, sizeof c);
+        c.n = opt.batch_n;
+        c.count = BATCH;
+        c.kind = K_BATCH;
+        c.s = d_sc; c.p = d_pts;
+        batch_one = measure("batch on one GPU", &c, r1);
+        c.s = h_sc; c.p = h_pts;
+        batch_one_pinned = measure("batch on one GPU, pinned", &c, r2);
+        expect_same("batch on one GPU, pinned", r2, r1, BATCH, "the batch from device memory");
+        printf("\nbatch of %d MSMs of %s on one GPU: %.2f ms from device memory, %.2f ms from pinned memory\n", BATCH, nb,
+               batch_one, batch_one_pinned);
+        if (opt.multi) {
+            c.kind = K_MULTI;
+            c.ndevs = opt.ndev;
+            c.s = d_sc; c.p = d_pts;
+            batch_multi = measure("batch over all GPUs", &c, r2);
+            expect_same("batch over all GPUs", r2, r1, BATCH, "one GPU's batch");
+            c.s = h_sc; c.p = h_pts;
+            batch_multi_pinned = measure("batch over all GPUs, pinned", &c, r2);
+            expect_same("batch over all GPUs, pinned", r2, r1, BATCH, "one GPU's batch");
+            batch_ran = 1;
+            printf("batch of %d MSMs of %s over %d GPUs: %.2f ms from GPU %d's memory (x%.2f), %.2f ms from pinned memory "
+                   "(x%.2f)\n", BATCH, nb, opt.ndev, batch_multi, opt.device, batch_one / batch_multi, batch_multi_pinned,
+                   batch_one_pinned / batch_multi_pinned);
+        } else printf("batch over GPUs: skipped (%s)\n", opt.ndev < 2 ? "one GPU" : "--no-multi");
+    } else printf("\nbatch: skipped (--batch-n 0)\n");
+
+    /* ---- one MSM split over all GPUs */
+    for (s = 0; s < opt.nsplit; s++) {
+        split_row *w = &splits[s];
+        mgpu_bn254_affine r1, r2;
+        call c;
+        char what[96];
+        n_str(w->n, nb, sizeof nb);
+        if (w->why) { printf("split n=%s: skipped (%s)\n", nb, w->why); continue; }
+        MK(mgpu_bn254_random_scalars(h_sc, w->n, seed + 200 + (uint64_t)s));
+        MK(mgpu_memcpy(d_sc, h_sc, w->n * sizeof *d_sc));
+        memset(&c, 0, sizeof c);
+        c.n = w->n;
+        c.count = 1;
+        c.kind = K_MSM;
+        c.s = d_sc; c.p = d_pts;
+        snprintf(what, sizeof what, "n=%s one GPU", nb);
+        w->one = measure(what, &c, &r1);
+        c.kind = K_MULTI;
+        c.ndevs = opt.ndev;
+        snprintf(what, sizeof what, "n=%s split", nb);
+        w->dev = measure(what, &c, &r2);
+        expect_same(what, &r2, &r1, 1, "one GPU");
+        c.s = h_sc; c.p = h_pts;
+        snprintf(what, sizeof what, "n=%s split, pinned", nb);
+        w->pinned = measure(what, &c, &r2);
+        expect_same(what, &r2, &r1, 1, "one GPU");
+        w->ran = 1;
+        printf("split n=%s: one GPU %.2f ms; %d GPUs %.2f ms from GPU %d's memory (x%.2f), %.2f ms from pinned memory (x%.2f)\n",
+               nb, w->one, opt.ndev, w->dev, opt.device, w->one / w->dev, w->pinned, w->one / w->pinned);
+        fflush(stdout);
+    }
+
+    /* ---- the table */
+    printf("\n%-6s %9s %9s %9s %9s %9s %9s %9s | %7s %7s %7s %9s  %s\n", "n", "dev ms", "mont ms", "pinned", "pre2 ms",
+           "pre4 ms", "pre2 set", "pre4 set", "era", "ICICLE", "sppark", "mgpu/era", "targets");
+    for (s = 0; s < opt.nsizes; s++) {
+        size_row *w = &rows[s];
+        int k, lg = log2_exact(w->n);
+        char tg[128] = "", pe[3][16], ratio[16] = "-";
+        size_t tl = 0;
+        snprintf(pe[0], 16, "-"); snprintf(pe[1], 16, "-"); snprintf(pe[2], 16, "-");
+        for (k = 0; k < (int)(sizeof peers / sizeof peers[0]); k++)
+            if (peers[k].log2n == lg) {
+                int ok = w->ms[M_DEV] < peers[k].era;
+                snprintf(pe[0], 16, "%.2f", peers[k].era);
+                snprintf(pe[1], 16, "%.1f", peers[k].icicle);
+                snprintf(pe[2], 16, "%.1f", peers[k].sppark);
+                snprintf(ratio, sizeof ratio, "%.2f", peers[k].era / w->ms[M_DEV]);
+                missed |= !ok;
+                append(tg, sizeof tg, &tl, "< era %s", ok ? "PASS" : "FAIL");
+            }
+        if (lg == 20 || lg == 24) {
+            int ok = w->ms[M_DEV] <= (lg == 20 ? 3.6 : 37.0);
+            stretch_missed |= !ok;
+            stretch_checked = 1;
+            append(tg, sizeof tg, &tl, "; stretch <= %s ms %s", lg == 20 ? "3.6" : "37", ok ? "met" : "missed");
+        }
+        printf("%-6s %9.3f %9.3f %9.3f", n_str(w->n, nb, sizeof nb), w->ms[M_DEV], w->ms[M_MONT], w->ms[M_PINNED]);
+        if (opt.precompute) printf(" %9.3f %9.3f %9.1f %9.1f", w->ms[M_PRE2], w->ms[M_PRE4], w->pre_ms[0], w->pre_ms[1]);
+        else printf(" %9s %9s %9s %9s", "-", "-", "-", "-");
+        printf(" | %7s %7s %7s %9s  %s\n", pe[0], pe[1], pe[2], ratio, tg);
+    }
+    printf("(era-bellman-cuda, ICICLE, sppark: one H200, quoted from issue 5, not measured here; mgpu/era = era time / mgpu dev\n"
+           " time, > 1: mgpu faster; pre2/pre4 set = time of mgpu_msm_precompute_bases, not in the pre columns)\n");
+    if (batch_ran) {
+        double want = 0.95 * opt.ndev, x = batch_one / batch_multi;
+        int ok = x >= want;
+        missed |= !ok;
+        printf("batch %d x %s: one GPU %.2f ms, %d GPUs %.2f ms: x%.2f (target >= %.2fx: %s); from pinned memory x%.2f\n", BATCH,
+               n_str(opt.batch_n, nb, sizeof nb), batch_one, opt.ndev, batch_multi, x, want, ok ? "PASS" : "FAIL",
+               batch_one_pinned / batch_multi_pinned);
+    }
+    for (s = 0; s < opt.nsplit; s++) {
+        split_row *w = &splits[s];
+        int lg = log2_exact(w->n);
+        double target = lg == 24 ? 13.0 : lg == 26 ? 50.0 : 0;
+        if (!w->ran) continue;
+        printf("split %s: one GPU %.2f ms, %d GPUs %.2f ms (x%.2f), from pinned memory %.2f ms", n_str(w->n, nb, sizeof nb),
+               w->one, opt.ndev, w->dev, w->one / w->dev, w->pinned);
+        if (target > 0 && opt.ndev >= 4) {
+            int ok = w->dev <= target;
+            missed |= !ok;
+            printf(" (target with 4 GPUs <= %.0f ms: %s)", target, ok ? "PASS" : "FAIL");
+        } else if (target > 0) printf(" (target <= %.0f ms is for 4 GPUs: not checked)", target);
+        printf("\n");
+    }
+
+    /* ---- the summary line (bench/run_all.sh collects it) */
+    append(line, sizeof line, &len, "bench_msm summary: results %s", bad ? "WRONG" : "verified");
+    for (s = 0; s < opt.nsizes; s++) {
+        int k, lg = log2_exact(rows[s].n);
+        append(line, sizeof line, &len, "; %s %.2f ms", n_str(rows[s].n, nb, sizeof nb), rows[s].ms[M_DEV]);
+        for (k = 0; k < (int)(sizeof peers / sizeof peers[0]); k++)
+            if (peers[k].log2n == lg) append(line, sizeof line, &len, " (x%.2f era)", peers[k].era / rows[s].ms[M_DEV]);
+    }
+    if (batch_ran) append(line, sizeof line, &len, "; batch 16 on %d GPUs x%.2f", opt.ndev, batch_one / batch_multi);
+    for (s = 0; s < opt.nsplit; s++)
+        if (splits[s].ran)
+            append(line, sizeof line, &len, "; split %s %.2f ms on %d GPUs (x%.2f)", n_str(splits[s].n, nb, sizeof nb),
+                   splits[s].dev, opt.ndev, splits[s].one / splits[s].dev);
+    append(line, sizeof line, &len, "; stretch %s; targets %s", !stretch_checked ? "n/a" : stretch_missed ? "missed" : "met",
+           bad ? "n/a (wrong results)" : opt.cpu ? "not judged (--cpu)" : missed ? "MISSED" : "met");
+    printf("\n%s\n", line);
+
+    mgpu_free(d_pts); mgpu_free(d_sc); mgpu_free(d_ptsm); mgpu_free(d_scm); mgpu_free(d_bases);
+    mgpu_free_host(h_pts); mgpu_free_host(h_sc);
+    mgpu_stream_destroy(st);
+    mgpu_shutdown();
+    return bad ? 1 : missed && !opt.cpu ? 3 : 0;
+}

@@ -1,0 +1,410 @@
+/* msm_file.c - runs the BN254 G1 multi-scalar multiplications stored in BN254MSM v1 files
+   (format: tests/vectors/bn254msm/FORMAT.md) and checks each result against the file's.
+
+   usage: msm_file [--gpus N|all] FILE...     one line per file: the affine result in hex
+                                             and "ok" or "MISMATCH"; exit 0 only if all match
+          msm_file                           self-check: every .bin file of tests/vectors/bn254msm,
+                                             then malformed files it writes to a temporary
+                                             folder, which must be rejected (exit 0: pass)
+   Device: device 0 of the default backend (the first GPU, else the CPU device);
+   MGPU_DEVICE=cpu forces the CPU device. --gpus N (or --devices N) splits each MSM over
+   devices 0..N-1 with mgpu_msm_multi ("all": every device of the default backend). The
+   file's flags are honoured: bit 0 (Montgomery scalars) and bit 1 (Montgomery coordinates,
+   for the points and the expected result) become MGPU_MSM_SCALARS_MONTGOMERY and
+   MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY, and the result is compared in
+   that form. A malformed file (truncated, wrong magic or version, unknown flag bits, size
+   not matching N, N too large) gets one line naming the file and exit status 2; a
+   mismatch gives exit status 1.
+
+   Build (the Makefile does this): cc -std=c99 -I. examples/msm_file.c build/mgpu.o -ldl -lpthread */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mgpu.h"
+
+#define MAX_N (((size_t)1 << 31) - 1)    /* mgpu_msm's limit */
+
+enum { FILE_OK = 0, FILE_MISMATCH = 1, FILE_BAD = 2 };
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint64_t le64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) v = v << 8 | b[i];
+    return v;
+}
+static uint32_t le32(const unsigned char *b) { return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24; }
+
+/* 32 little-endian bytes -> 4 limbs, least significant first. */
+static void limbs_of(const unsigned char *b, uint64_t out[4])
+{
+    int i;
+    for (i = 0; i < 4; i++) out[i] = le64(b + 8 * i);
+}
+
+/* 0x + 64 hex digits, most significant first. */
+static void hex_of(const uint64_t v[4], char out[67])
+{
+    int i;
+    out[0] = '0';
+    out[1] = 'x';
+    for (i = 0; i < 4; i++) sprintf(out + 2 + 16 * i, "%016llx", (unsigned long long)v[3 - i]);
+}
+
+/* A parsed file. */
+typedef struct msm_file {
+    uint32_t flags;
+    size_t n;
+    mgpu_bn254_scalar *scalars;
+    mgpu_bn254_affine *points, expected;
+} msm_file;
+
+static void msm_file_free(msm_file *f)
+{
+    free(f->scalars);
+    free(f->points);
+    f->scalars = NULL;
+    f->points = NULL;
+}
+
+/* Reads and checks path; on failure prints one line naming it and returns FILE_BAD. */
+static int msm_file_read(const char *path, msm_file *f)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char head[24], *body = NULL;
+    long size;
+    uint32_t version;
+    uint64_t n64;
+    size_t i, body_bytes;
+    memset(f, 0, sizeof *f);
+    if (!fp) { fprintf(stderr, "msm_file: %s: cannot open: %s\n", path, strerror(errno)); return FILE_BAD; }
+    if (fseek(fp, 0, SEEK_END) != 0 || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) {
+        fprintf(stderr, "msm_file: %s: cannot read: %s\n", path, strerror(errno));
+        fclose(fp);
+        return FILE_BAD;
+    }
+    if (size < 24 || fread(head, 1, 24, fp) != 24) {
+        fprintf(stderr, "msm_file: %s: truncated: %ld bytes, shorter than the 24-byte BN254MSM header\n", path, size);
+        fclose(fp);
+        return FILE_BAD;
+    }
+    if (memcmp(head, "BN254MSM", 8) != 0) {
+        fprintf(stderr, "msm_file: %s: not a BN254MSM file (wrong magic: the first 8 bytes must be \"BN254MSM\")\n", path);
+        fclose(fp);
+        return FILE_BAD;
+    }
+    version = le32(head + 8);
+    f->flags = le32(head + 12);
+    n64 = le64(head + 16);
+    if (version != 1) {
+        fprintf(stderr, "msm_file: %s: BN254MSM version %lu, this program reads version 1\n", path, (unsigned long)version);
+        fclose(fp);
+        return FILE_BAD;
+    }
+    if (f->flags & ~3u) {
+        fprintf(stderr, "msm_file: %s: unknown flag bits 0x%lx (only bit 0, Montgomery scalars, and bit 1, Montgomery "
+                "coordinates, are defined)\n", path, (unsigned long)(f->flags & ~3u));
+        fclose(fp);
+        return FILE_BAD;
+    }
+    if (n64 > MAX_N) {
+        fprintf(stderr, "msm_file: %s: N = %llu is too large (at most 2^31 - 1 points)\n", path, (unsigned long long)n64);
+        fclose(fp);
+        return FILE_BAD;
+    }
+    f->n = (size_t)n64;
+    body_bytes = 96 * f->n + 64;
+    if ((unsigned long)size != 24 + body_bytes) {
+        fprintf(stderr, "msm_file: %s: %s: %ld bytes, but N = %zu needs 96 * N + 88 = %zu\n", path,
+                (unsigned long)size < 24 + body_bytes ? "truncated" : "size does not match N", size, f->n, 24 + body_bytes);
+        fclose(fp);
+        return FILE_BAD;
+    }
+    body = (unsigned char *)malloc(body_bytes);
+    f->scalars = (mgpu_bn254_scalar *)malloc((f->n ? f->n : 1) * sizeof *f->scalars);
+    f->points = (mgpu_bn254_affine *)malloc((f->n ? f->n : 1) * sizeof *f->points);
+    if (!body || !f->scalars || !f->points) {
+        fprintf(stderr, "msm_file: %s: out of memory for N = %zu\n", path, f->n);
+        free(body);
+        fclose(fp);
+        msm_file_free(f);
+        return FILE_BAD;
+    }
+    if (fread(body, 1, body_bytes, fp) != body_bytes) {
+        fprintf(stderr, "msm_file: %s: read error: %s\n", path, strerror(errno));
+        free(body);
+        fclose(fp);
+        msm_file_free(f);
+        return FILE_BAD;
+    }
+    fclose(fp);
+    for (i = 0; i < f->n; i++) {
+        limbs_of(body + 32 * i, f->scalars[i].limb);
+        limbs_of(body + 32 * f->n + 64 * i, f->points[i].x);
+        limbs_of(body + 32 * f->n + 64 * i + 32, f->points[i].y);
+    }
+    limbs_of(body + 96 * f->n, f->expected.x);
+    limbs_of(body + 96 * f->n + 32, f->expected.y);
+    free(body);
+    return FILE_OK;
+}
+
+/* Runs one file: ndevs 0 on device 0's default stream, else mgpu_msm_multi over devices
+   0..ndevs-1 (ndevs < 0: every device of the default backend). */
+static int run_file(const char *path, int ndevs)
+{
+    msm_file f;
+    mgpu_msm_config cfg;
+    mgpu_bn254_jacobian res;
+    mgpu_bn254_affine got;
+    mgpu_result r;
+    char hx[67], hy[67], where[64];
+    double t;
+    int status;
+    if ((status = msm_file_read(path, &f)) != FILE_OK) return status;
+    memset(&cfg, 0, sizeof cfg);
+    if (f.flags & 1u) cfg.flags |= MGPU_MSM_SCALARS_MONTGOMERY;
+    if (f.flags & 2u) cfg.flags |= MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY;
+    t = now_s();
+    if (ndevs == 0) {
+        mgpu_stream s;
+        r = mgpu_default_stream(0, &s);
+        if (r == MGPU_SUCCESS) r = mgpu_msm(f.scalars, f.points, f.n, &cfg, &res, s);
+        snprintf(where, sizeof where, "device 0");
+    } else {
+        r = mgpu_msm_multi(f.scalars, f.points, f.n, 1, &cfg, &res, NULL, ndevs < 0 ? 0 : ndevs);
+        snprintf(where, sizeof where, "%d devices", ndevs < 0 ? mgpu_device_count() : ndevs);
+    }
+    t = now_s() - t;
+    if (r == MGPU_SUCCESS) r = mgpu_bn254_to_affine(&res, &got, (f.flags & 2u) != 0);
+    if (r != MGPU_SUCCESS) {
+        fprintf(stderr, "msm_file: %s: %s: %s\n", path, mgpu_result_string(r), mgpu_last_error());
+        msm_file_free(&f);
+        return FILE_BAD;
+    }
+    status = memcmp(got.x, f.expected.x, sizeof got.x) || memcmp(got.y, f.expected.y, sizeof got.y) ? FILE_MISMATCH : FILE_OK;
+    hex_of(got.x, hx);
+    hex_of(got.y, hy);
+    printf("%s: N=%zu flags=%lu%s on %s in %.2f ms: x=%s y=%s %s\n", path, f.n, (unsigned long)f.flags,
+           f.flags & 2u ? " (Montgomery coordinates)" : "", where, t * 1e3, hx, hy, status == FILE_OK ? "ok" : "MISMATCH");
+    if (status != FILE_OK) {
+        hex_of(f.expected.x, hx);
+        hex_of(f.expected.y, hy);
+        printf("  expected x=%s y=%s\n", hx, hy);
+    }
+    msm_file_free(&f);
+    return status;
+}
+
+/* ---- self-check (no arguments) */
+static int find_vectors(const char *argv0, char *dir, size_t cap)
+{
+    const char *cands[3] = { NULL, "tests/vectors/bn254msm", "../tests/vectors/bn254msm" };
+    char buf[4096];
+    int i;
+    snprintf(buf, sizeof buf, "%s", argv0);
+    if (strrchr(buf, '/')) {
+        *strrchr(buf, '/') = '\0';
+        strncat(buf, "/../tests/vectors/bn254msm", sizeof buf - strlen(buf) - 1);
+        cands[0] = buf;
+    }
+    for (i = 0; i < 3; i++) {
+        DIR *d;
+        if (!cands[i] || !(d = opendir(cands[i]))) continue;
+        closedir(d);
+        snprintf(dir, cap, "%s", cands[i]);
+        return 0;
+    }
+    return -1;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int write_file(const char *path, const void *bytes, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    int ok = fp && fwrite(bytes, 1, n, fp) == n;
+    if (fp && fclose(fp) != 0) ok = 0;
+    return ok ? 0 : -1;
+}
+
+static int read_all(const char *path, unsigned char **bytes, size_t *n)
+{
+    FILE *fp = fopen(path, "rb");
+    long size;
+    if (!fp) return -1;
+    if (fseek(fp, 0, SEEK_END) != 0 || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0 ||
+        !(*bytes = (unsigned char *)malloc((size_t)size + 1)) || fread(*bytes, 1, (size_t)size, fp) != (size_t)size) {
+        fclose(fp);
+        return -1;
+    }
+    fclose(fp);
+    *n = (size_t)size;
+    return 0;
+}
+
+static void put32(unsigned char *b, uint32_t v) { int i; for (i = 0; i < 4; i++) b[i] = (unsigned char)(v >> 8 * i); }
+static void put64(unsigned char *b, uint64_t v) { int i; for (i = 0; i < 8; i++) b[i] = (unsigned char)(v >> 8 * i); }
+
+static int self_check(const char *argv0)
+{
+    char dir[4096], tmp[4096], path[8192];
+    const char *tmpdir = getenv("TMPDIR");
+    char **names = NULL;
+    int count = 0, cap = 0, i, bad = 0, split = mgpu_device_count() > 1;
+    DIR *d;
+    struct dirent *e;
+    unsigned char *src = NULL;
+    size_t srcn = 0;
+
+    if (find_vectors(argv0, dir, sizeof dir) != 0) {
+        fprintf(stderr, "msm_file: tests/vectors/bn254msm not found (looked next to the program and in the current folder)\n");
+        return 1;
+    }
+    if (!(d = opendir(dir))) return 1;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".bin")) continue;
+        if (count == cap) {
+            cap = cap ? 2 * cap : 16;
+            names = (char **)realloc(names, (size_t)cap * sizeof *names);
+            if (!names) return 1;
+        }
+        names[count] = (char *)malloc(strlen(dir) + len + 2);
+        if (!names[count]) return 1;
+        sprintf(names[count], "%s/%s", dir, e->d_name);
+        count++;
+    }
+    closedir(d);
+    if (!count) { fprintf(stderr, "msm_file: no .bin file in %s\n", dir); return 1; }
+    qsort(names, (size_t)count, sizeof *names, cmp_str);
+    printf("-- %d vector files in %s on device 0%s\n", count, dir, split ? ", then split over every device" : "");
+    for (i = 0; i < count; i++) {
+        if (run_file(names[i], 0) != FILE_OK) bad = 1;
+        if (split && run_file(names[i], -1) != FILE_OK) bad = 1;
+    }
+
+    /* Malformed files, each built from msm_n5.bin (or the first file), must be rejected;
+       a file with a wrong expected result must give MISMATCH; N = 0 and an all-infinity
+       MSM must pass. */
+    snprintf(path, sizeof path, "%s/msm_n5.bin", dir);
+    if (read_all(path, &src, &srcn) != 0 && read_all(names[0], &src, &srcn) != 0) { fprintf(stderr, "msm_file: cannot read %s\n", path); return 1; }
+    snprintf(tmp, sizeof tmp, "%s/msm_file.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(tmp)) { fprintf(stderr, "msm_file: mkdtemp %s: %s\n", tmp, strerror(errno)); return 1; }
+    printf("-- malformed and special files in %s (messages on stderr)\n", tmp);
+    {
+        enum { NCASES = 12 };
+        static const char *const what[NCASES] = {
+            "empty", "truncated-header", "truncated-body", "bad-magic", "version-2", "flags-0x4",
+            "extra-bytes", "n-too-large", "n-smaller-than-data", "wrong-expected", "n0-infinity", "all-infinity"
+        };
+        static const int want[NCASES] = { FILE_BAD, FILE_BAD, FILE_BAD, FILE_BAD, FILE_BAD, FILE_BAD,
+                                          FILE_BAD, FILE_BAD, FILE_BAD, FILE_MISMATCH, FILE_OK, FILE_OK };
+        unsigned char *b = (unsigned char *)malloc(srcn + 64);
+        int k;
+        if (!b) return 1;
+        for (k = 0; k < NCASES; k++) {
+            size_t len = srcn;
+            int got;
+            memcpy(b, src, srcn);
+            switch (k) {
+            case 0: len = 0; break;
+            case 1: len = 20; break;
+            case 2: len = srcn - 1; break;
+            case 3: b[0] = 'X'; break;
+            case 4: put32(b + 8, 2); break;
+            case 5: put32(b + 12, le32(b + 12) | 4u); break;
+            case 6: memset(b + srcn, 0, 7); len = srcn + 7; break;
+            case 7: put64(b + 16, (uint64_t)1 << 31); break;
+            case 8: put64(b + 16, le64(b + 16) - 1); break;                   /* N one less than the data */
+            case 9: b[srcn - 64] ^= 1; break;                                 /* expected x changed */
+            case 10: put32(b + 12, 0); put64(b + 16, 0); memset(b + 24, 0, 64); len = 88; break;
+            case 11: {   /* every point at infinity: the result is infinity */
+                size_t n = (size_t)le64(b + 16);
+                memset(b + 24 + 32 * n, 0, 64 * n + 64);
+                break;
+            }
+            default: break;
+            }
+            snprintf(path, sizeof path, "%s/%s.bin", tmp, what[k]);
+            if (write_file(path, b, len) != 0) { fprintf(stderr, "msm_file: cannot write %s\n", path); bad = 1; continue; }
+            got = run_file(path, 0);
+            printf("%s %s: %s (want %s)\n", got == want[k] ? "ok  " : "FAIL", what[k],
+                   got == FILE_OK ? "accepted, result ok" : got == FILE_MISMATCH ? "MISMATCH reported" : "rejected",
+                   want[k] == FILE_OK ? "ok" : want[k] == FILE_MISMATCH ? "MISMATCH" : "rejected");
+            if (got != want[k]) bad = 1;
+            remove(path);
+        }
+        free(b);
+    }
+    rmdir(tmp);
+    free(src);
+    for (i = 0; i < count; i++) free(names[i]);
+    free(names);
+    printf("msm_file self-check: %s\n", bad ? "FAILED" : "passed");
+    return bad;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: msm_file [--gpus N|all] FILE...   (no arguments: self-check on tests/vectors/bn254msm)\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int i, ndevs = 0, worst = FILE_OK, first = 1;
+    const char *why = "";
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        const char *a = argv[first];
+        if ((!strcmp(a, "--gpus") || !strcmp(a, "--devices")) && first + 1 < argc) {
+            const char *v = argv[++first];
+            char *end;
+            long k = strtol(v, &end, 10);
+            if (!strcmp(v, "all")) ndevs = -1;
+            else if (*end || k < 1 || k > MGPU_MAX_DEVICES) { fprintf(stderr, "msm_file: %s %s: use 1..%d or all\n", a, v, MGPU_MAX_DEVICES); return 2; }
+            else ndevs = (int)k;
+        } else if (!strcmp(a, "--")) { first++; break; }
+        else return usage();
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);        /* keeps the result lines and the stderr messages in order */
+    if (ndevs && first == argc) return usage();
+    if (mgpu_init(NULL) != MGPU_SUCCESS) { fprintf(stderr, "msm_file: mgpu_init: %s\n", mgpu_last_error()); return 1; }
+    mgpu_cuda_status(&why);
+    if (ndevs > mgpu_device_count()) {
+        fprintf(stderr, "msm_file: --gpus %d: there are %d device(s) (%s)\n", ndevs, mgpu_device_count(),
+                mgpu_default_backend() == MGPU_BACKEND_CUDA ? "GPUs" : "CPU devices");
+        mgpu_shutdown();
+        return 2;
+    }
+    printf("msm_file: %d %s device(s)%s%s\n", mgpu_device_count(), mgpu_default_backend() == MGPU_BACKEND_CUDA ? "CUDA" : "CPU",
+           mgpu_default_backend() == MGPU_BACKEND_CUDA ? "" : "; ", mgpu_default_backend() == MGPU_BACKEND_CUDA ? "" : why);
+    if (first == argc) worst = self_check(argv[0]);
+    else {
+        int counts[3] = { 0, 0, 0 };
+        for (i = first; i < argc; i++) {
+            int s = run_file(argv[i], ndevs);
+            counts[s]++;
+            if (s > worst) worst = s;
+        }
+        printf("msm_file: %d file(s): %d ok, %d MISMATCH, %d rejected\n", argc - first, counts[FILE_OK],
+               counts[FILE_MISMATCH], counts[FILE_BAD]);
+    }
+    mgpu_shutdown();
+    return worst;
+}

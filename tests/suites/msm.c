@@ -1,0 +1,1520 @@
+/* tests/suites/msm.c - tests of mgpu's BN254 G1 multi-scalar multiplication (mgpu_msm*,
+   mgpu_bn254_*). Built and run by `make test-unit` (build/suite_msm) and `make test-asan`;
+   mgpu_init gets 4 CPU devices (mgpu_desc.cpu_devices), so the split over 1, 2 and 4 devices
+   runs without a GPU; the CUDA cases run on every GPU when there is one and are skipped,
+   with the reason, otherwise. MGPU_TEST_SEED=n repeats a run's random inputs; -v prints
+   detail; section names (helpers bad vectors edges forms precompute batch memory multi
+   random) run only those; TEST_MSM_QUICK=1 keeps the GPU cases small (for slow
+   emulators: tests/fake_cuda). Run from the repository root or anywhere (the vectors are
+   found next to the program: ../tests/vectors).
+
+   What it checks, on the CPU device and on every GPU:
+   - every BN254MSM file in tests/vectors/bn254msm (flags honoured) and every Ethereum
+     bn256Add (an MSM of 2 points with scalars 1, 1) and bn256ScalarMul (1 point) vector;
+   - helpers against the test's own 256-bit modular arithmetic: on-curve check, Jacobian to
+     affine (standard and Montgomery), Montgomery conversion of points and scalars, the
+     EIP-196 byte format, random points (on the curve, deterministic per seed) and scalars;
+   - edge cases by algebraic identities (no result is hard-coded): n = 0, all scalars 0,
+     scalar 1, r - 1, scalars >= r (r, r + 1, 5r, 2^256 - 1, Montgomery scalars + r),
+     repeated points, P and -P, infinity inputs, every point the same, every scalar the
+     same, results at infinity;
+   - every combination of MGPU_MSM_SCALARS/POINTS/RESULT_MONTGOMERY; window_bits 1, 2, 7,
+     13, 16, 24; precomputed bases (factors 2, 3, 4; the bases' documented layout) against
+     plain MSMs; batches (separate and shared points, count 0); async calls on a user
+     stream with inputs in pageable, pinned and device memory;
+   - mgpu_msm_multi over 1, 2 and 4 CPU devices and over 1..all GPUs: one MSM split,
+     fewer MSMs than devices, more MSMs than devices (spread), shared points;
+   - random MSMs of 1, 2, 3, 100, 1000, 4097 and 2^16 + 3 points: every GPU equals the CPU
+     device (without a GPU: the split over 4 CPU devices equals one CPU device);
+   - bad inputs: each its own status, *result untouched (a canary), a message. */
+#define MGPU_IMPLEMENTATION
+#include "mgpu.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int npass, nfail, nskip, verbose, quick;
+static char vec_dir[4096];               /* tests/vectors */
+
+static void report(int good, const char *fmt, ...)
+{
+    va_list ap;
+    printf("%s", good ? "ok   " : "FAIL ");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    if (good) npass++; else nfail++;
+    fflush(stdout);
+}
+static void skip(const char *fmt, ...)
+{
+    va_list ap;
+    printf("skip ");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    nskip++;
+    fflush(stdout);
+}
+static void detail(const char *fmt, ...)
+{
+    va_list ap;
+    if (!verbose) return;
+    printf("     ");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+/* A check that collects the failures' descriptions (the first few, "; " between them). */
+typedef struct chk { int good; char why[2048]; } chk;
+static void chk_init(chk *c) { c->good = 1; c->why[0] = 0; }
+static void chk_fail(chk *c, const char *fmt, ...)
+{
+    va_list ap;
+    size_t len = strlen(c->why);
+    if (len + 8 < sizeof c->why) {
+        if (len) { strcpy(c->why + len, "; "); len += 2; }
+        va_start(ap, fmt);
+        vsnprintf(c->why + len, sizeof c->why - len, fmt, ap);
+        va_end(ap);
+    }
+    c->good = 0;
+}
+#define SEP(c) ((c).good ? "" : ": "), (c).why
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) { printf("FAIL out of memory (%zu bytes)\n", bytes); exit(1); }
+    return p;
+}
+
+/* ---- random numbers: xorshift64* */
+static uint64_t rng_state = 1;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 2685821657736338717ull;
+}
+
+/* ---- 256-bit integers (4 limbs, least significant first) and arithmetic modulo p or r,
+   written independently of mgpu: shift-and-add multiplication, slow but obviously right. */
+typedef uint64_t u256[4];
+static const u256 P_MOD = { 0x3c208c16d87cfd47ull, 0x97816a916871ca8dull, 0xb85045b68181585dull, 0x30644e72e131a029ull };
+static const u256 R_MOD = { 0x43e1f593f0000001ull, 0x2833e84879b97091ull, 0xb85045b68181585dull, 0x30644e72e131a029ull };
+static u256 MONT_P, MONT_R;              /* 2^256 mod p, 2^256 mod r */
+
+static void set_u64(u256 a, uint64_t v) { a[0] = v; a[1] = a[2] = a[3] = 0; }
+static int is_zero(const u256 a) { return !(a[0] | a[1] | a[2] | a[3]); }
+static int cmp256(const u256 a, const u256 b)
+{
+    int i;
+    for (i = 3; i >= 0; i--)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+static uint64_t add256(u256 out, const u256 a, const u256 b)
+{
+    uint64_t c = 0;
+    int i;
+    for (i = 0; i < 4; i++) {
+        uint64_t s = a[i] + c, c1 = s < c;
+        out[i] = s + b[i];
+        c = c1 + (out[i] < s);
+    }
+    return c;
+}
+static uint64_t sub256(u256 out, const u256 a, const u256 b)
+{
+    uint64_t bw = 0;
+    int i;
+    for (i = 0; i < 4; i++) {
+        uint64_t d = a[i] - b[i], b1 = a[i] < b[i];
+        out[i] = d - bw;
+        bw = b1 + (d < bw);
+    }
+    return bw;
+}
+static void reduce(u256 out, const u256 a, const u256 m)
+{
+    u256 t;
+    memcpy(t, a, sizeof t);
+    while (cmp256(t, m) >= 0) sub256(t, t, m);
+    memcpy(out, t, sizeof t);
+}
+static void addmod(u256 out, const u256 a, const u256 b, const u256 m)   /* a, b < m */
+{
+    u256 t;
+    add256(t, a, b);                     /* m < 2^254: no carry out */
+    if (cmp256(t, m) >= 0) sub256(t, t, m);
+    memcpy(out, t, sizeof t);
+}
+static void submod(u256 out, const u256 a, const u256 b, const u256 m)   /* a, b < m */
+{
+    u256 t;
+    if (sub256(t, a, b)) add256(t, t, m);
+    memcpy(out, t, sizeof t);
+}
+static void mulmod(u256 out, const u256 a, const u256 b, const u256 m)
+{
+    u256 acc = { 0, 0, 0, 0 }, x;
+    int i;
+    reduce(x, a, m);
+    for (i = 255; i >= 0; i--) {
+        addmod(acc, acc, acc, m);
+        if (b[i / 64] >> (i % 64) & 1) addmod(acc, acc, x, m);
+    }
+    memcpy(out, acc, sizeof acc);
+}
+static void to_mont(u256 out, const u256 a, const u256 m) { mulmod(out, a, m == P_MOD ? MONT_P : MONT_R, m); }
+static void init_consts(void)
+{
+    u256 ones = { ~0ull, ~0ull, ~0ull, ~0ull }, one = { 1, 0, 0, 0 };
+    reduce(MONT_P, ones, P_MOD);
+    addmod(MONT_P, MONT_P, one, P_MOD);
+    reduce(MONT_R, ones, R_MOD);
+    addmod(MONT_R, MONT_R, one, R_MOD);
+}
+static int on_curve_ref(const mgpu_bn254_affine *a)   /* standard form */
+{
+    u256 y2, x3, three = { 3, 0, 0, 0 };
+    if (is_zero(a->x) && is_zero(a->y)) return 1;
+    if (cmp256(a->x, P_MOD) >= 0 || cmp256(a->y, P_MOD) >= 0) return 0;
+    mulmod(y2, a->y, a->y, P_MOD);
+    mulmod(x3, a->x, a->x, P_MOD);
+    mulmod(x3, x3, a->x, P_MOD);
+    addmod(x3, x3, three, P_MOD);
+    return cmp256(x3, y2) == 0;
+}
+static mgpu_bn254_affine neg_point(const mgpu_bn254_affine *a)   /* standard form */
+{
+    mgpu_bn254_affine n = *a;
+    if (!is_zero(a->y)) sub256(n.y, P_MOD, a->y);
+    return n;
+}
+static mgpu_bn254_scalar sc_u64(uint64_t v) { mgpu_bn254_scalar s; set_u64(s.limb, v); return s; }
+static mgpu_bn254_scalar sc_mod(const mgpu_bn254_scalar *a) { mgpu_bn254_scalar s; reduce(s.limb, a->limb, R_MOD); return s; }
+static mgpu_bn254_scalar sc_add(const mgpu_bn254_scalar *a, const mgpu_bn254_scalar *b)
+{
+    mgpu_bn254_scalar x = sc_mod(a), y = sc_mod(b), s;
+    addmod(s.limb, x.limb, y.limb, R_MOD);
+    return s;
+}
+static mgpu_bn254_scalar sc_neg(const mgpu_bn254_scalar *a)
+{
+    mgpu_bn254_scalar x = sc_mod(a), z, s;
+    set_u64(z.limb, 0);
+    submod(s.limb, z.limb, x.limb, R_MOD);
+    return s;
+}
+static mgpu_bn254_scalar sc_rand_full(void) { mgpu_bn254_scalar s; int i; for (i = 0; i < 4; i++) s.limb[i] = rnd(); return s; }
+static mgpu_bn254_scalar sc_rand_mod(void) { mgpu_bn254_scalar s = sc_rand_full(); s.limb[3] >>= 2; return sc_mod(&s); }
+
+static int aff_eq(const mgpu_bn254_affine *a, const mgpu_bn254_affine *b)
+{
+    return !memcmp(a->x, b->x, sizeof a->x) && !memcmp(a->y, b->y, sizeof a->y);
+}
+static int aff_inf(const mgpu_bn254_affine *a) { return is_zero(a->x) && is_zero(a->y); }
+static const char *hex256(const u256 v, char *buf)   /* buf: 67 bytes */
+{
+    int i;
+    buf[0] = '0';
+    buf[1] = 'x';
+    for (i = 0; i < 4; i++) sprintf(buf + 2 + 16 * i, "%016llx", (unsigned long long)v[3 - i]);
+    return buf;
+}
+static const char *aff_str(const mgpu_bn254_affine *a, char *buf)   /* buf: 160 bytes */
+{
+    char hx[67], hy[67];
+    snprintf(buf, 160, "(%s, %s)", hex256(a->x, hx), hex256(a->y, hy));
+    return buf;
+}
+
+/* Random points from mgpu_bn254_random_points, a few replaced by infinity or repeated. */
+static mgpu_bn254_affine *make_points(size_t n, uint64_t seed)
+{
+    mgpu_bn254_affine *p = (mgpu_bn254_affine *)xmalloc(n * sizeof *p);
+    if (n && mgpu_bn254_random_points(p, n, seed) != MGPU_SUCCESS) {
+        printf("FAIL mgpu_bn254_random_points(%zu): %s\n", n, mgpu_last_error());
+        exit(1);
+    }
+    return p;
+}
+static mgpu_bn254_scalar *make_scalars(size_t n, int full_range)
+{
+    mgpu_bn254_scalar *s = (mgpu_bn254_scalar *)xmalloc(n * sizeof *s);
+    size_t i;
+    for (i = 0; i < n; i++) s[i] = full_range ? sc_rand_full() : sc_rand_mod();
+    return s;
+}
+
+/* ---- devices under test */
+typedef struct tdev { mgpu_device dev; int gpu; char label[32]; } tdev;
+static tdev tdevs[MGPU_MAX_DEVICES + 1];
+static int ntdev, ngpu;
+static mgpu_device cpus[4];
+static mgpu_stream cpu_stream;           /* CPU device 0's default stream */
+
+/* One MSM on dev's default stream from host memory; the affine result in the form flags
+   gives (Montgomery with MGPU_MSM_RESULT_MONTGOMERY). */
+static mgpu_result msm_on(mgpu_device dev, const mgpu_bn254_scalar *s, const mgpu_bn254_affine *p, size_t n,
+                          unsigned flags, int c, int f, mgpu_bn254_affine *out)
+{
+    mgpu_msm_config cfg;
+    mgpu_bn254_jacobian j;
+    mgpu_stream st = NULL;
+    mgpu_result r;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.flags = flags;
+    cfg.window_bits = c;
+    cfg.precompute_factor = f;
+    r = mgpu_default_stream(dev, &st);
+    if (r == MGPU_SUCCESS) r = mgpu_msm(s, p, n, &cfg, &j, st);
+    if (r == MGPU_SUCCESS) r = mgpu_bn254_to_affine(&j, out, (flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+    return r;
+}
+/* msm_on, recording a failure or a result other than want in c. */
+static void expect_msm(chk *c, const char *what, mgpu_device dev, const mgpu_bn254_scalar *s, const mgpu_bn254_affine *p,
+                       size_t n, unsigned flags, const mgpu_bn254_affine *want)
+{
+    mgpu_bn254_affine got;
+    char b1[160], b2[160];
+    mgpu_result r = msm_on(dev, s, p, n, flags, 0, 0, &got);
+    if (r != MGPU_SUCCESS) chk_fail(c, "%s: %s: %s", what, mgpu_result_string(r), mgpu_last_error());
+    else if (!aff_eq(&got, want)) chk_fail(c, "%s: got %s, want %s", what, aff_str(&got, b1), aff_str(want, b2));
+}
+/* The reference: the same MSM on CPU device 0, standard forms. */
+static mgpu_bn254_affine ref_msm(const mgpu_bn254_scalar *s, const mgpu_bn254_affine *p, size_t n)
+{
+    mgpu_bn254_affine a;
+    memset(&a, 0x5A, sizeof a);
+    if (msm_on(cpus[0], s, p, n, 0, 0, 0, &a) != MGPU_SUCCESS) {
+        printf("FAIL reference MSM of %zu points on the CPU device: %s\n", n, mgpu_last_error());
+        nfail++;
+    }
+    return a;
+}
+
+/* ---- files */
+static int read_file(const char *path, unsigned char **bytes, size_t *n)
+{
+    FILE *fp = fopen(path, "rb");
+    long size;
+    *bytes = NULL;
+    if (!fp) return -1;
+    if (fseek(fp, 0, SEEK_END) != 0 || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) { fclose(fp); return -1; }
+    *bytes = (unsigned char *)xmalloc((size_t)size + 1);
+    if (fread(*bytes, 1, (size_t)size, fp) != (size_t)size) { fclose(fp); free(*bytes); *bytes = NULL; return -1; }
+    (*bytes)[size] = 0;
+    fclose(fp);
+    *n = (size_t)size;
+    return 0;
+}
+static uint64_t le64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) v = v << 8 | b[i];
+    return v;
+}
+static void limbs_le(const unsigned char *b, uint64_t out[4]) { int i; for (i = 0; i < 4; i++) out[i] = le64(b + 8 * i); }
+
+static int find_vectors(const char *argv0)
+{
+    char buf[4096];
+    const char *cands[3];
+    FILE *fp;
+    int i;
+    snprintf(buf, sizeof buf, "%s", argv0);
+    if (strrchr(buf, '/')) *strrchr(buf, '/') = '\0'; else snprintf(buf, sizeof buf, ".");
+    strncat(buf, "/../tests/vectors", sizeof buf - strlen(buf) - 1);
+    cands[0] = buf; cands[1] = "tests/vectors"; cands[2] = "../tests/vectors";
+    for (i = 0; i < 3; i++) {
+        char f[4200];
+        snprintf(f, sizeof f, "%s/bn254msm/FORMAT.md", cands[i]);
+        if ((fp = fopen(f, "rb")) != NULL) { fclose(fp); snprintf(vec_dir, sizeof vec_dir, "%s", cands[i]); return 0; }
+    }
+    return -1;
+}
+
+/* A BN254MSM v1 file (tests/vectors/bn254msm/FORMAT.md). */
+typedef struct vfile {
+    char name[64];
+    unsigned flags;
+    size_t n;
+    mgpu_bn254_scalar *s;
+    mgpu_bn254_affine *p, want;
+} vfile;
+static vfile vfiles[16];
+static int nvfiles;
+
+static void load_vector_files(void)
+{
+    static const char *const names[] = { "msm_n1.bin", "msm_n5.bin", "msm_n64.bin", "msm_n1000.bin", "msm_n1000_mont.bin" };
+    size_t k, i;
+    chk c;
+    chk_init(&c);
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char path[4200];
+        unsigned char *b;
+        size_t len;
+        vfile *v = &vfiles[nvfiles];
+        snprintf(path, sizeof path, "%s/bn254msm/%s", vec_dir, names[k]);
+        if (read_file(path, &b, &len) != 0) { chk_fail(&c, "cannot read %s", path); continue; }
+        if (len < 88 || memcmp(b, "BN254MSM", 8) || le64(b + 8) % (1ull << 32) != 1) { chk_fail(&c, "%s: bad header", path); free(b); continue; }
+        snprintf(v->name, sizeof v->name, "%s", names[k]);
+        v->flags = (unsigned)(le64(b + 8) >> 32);
+        v->n = (size_t)le64(b + 16);
+        if (v->flags & ~3u || len != 96 * v->n + 88) { chk_fail(&c, "%s: flags %u, %zu bytes for N = %zu", path, v->flags, len, v->n); free(b); continue; }
+        v->s = (mgpu_bn254_scalar *)xmalloc(v->n * sizeof *v->s);
+        v->p = (mgpu_bn254_affine *)xmalloc(v->n * sizeof *v->p);
+        for (i = 0; i < v->n; i++) {
+            limbs_le(b + 24 + 32 * i, v->s[i].limb);
+            limbs_le(b + 24 + 32 * v->n + 64 * i, v->p[i].x);
+            limbs_le(b + 24 + 32 * v->n + 64 * i + 32, v->p[i].y);
+        }
+        limbs_le(b + 24 + 96 * v->n, v->want.x);
+        limbs_le(b + 24 + 96 * v->n + 32, v->want.y);
+        free(b);
+        nvfiles++;
+    }
+    report(c.good && nvfiles == 5, "read %d BN254MSM files from %s/bn254msm (N = 1, 5, 64, 1000, 1000 Montgomery)%s%s",
+           nvfiles, vec_dir, SEP(c));
+}
+
+/* Ethereum precompile vectors: JSON lists of {"Input": hex, "Expected": hex, "Name": ...}. */
+typedef struct evec { char name[64]; unsigned char in[128]; size_t inlen; unsigned char out[64]; } evec;
+static evec eadd[64], emul[64];
+static int neadd, nemul;
+
+static int hexval(int ch) { return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1; }
+/* The string value of "key" at or after *pos; advances *pos past it. */
+static int json_string(const char *text, const char **pos, const char *key, const char **val, size_t *len)
+{
+    char pat[64];
+    const char *k, *q;
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    if (!(k = strstr(*pos, pat))) return -1;
+    q = k + strlen(pat);
+    while (*q == ' ' || *q == ':' || *q == '\n' || *q == '\t' || *q == '\r') q++;
+    if (*q != '"') return -1;
+    *val = ++q;
+    while (*q && *q != '"') q++;
+    if (!*q) return -1;
+    *len = (size_t)(q - *val);
+    *pos = q + 1;
+    (void)text;
+    return 0;
+}
+static int load_json(const char *file, evec *out, int cap, size_t inbytes)
+{
+    char path[4200];
+    unsigned char *text;
+    size_t len;
+    const char *pos;
+    int count = 0;
+    snprintf(path, sizeof path, "%s/ethereum/%s", vec_dir, file);
+    if (read_file(path, &text, &len) != 0) return -1;
+    pos = (const char *)text;
+    for (;;) {
+        const char *v, *e, *nm, *save;
+        size_t vl, el, nl, i;
+        evec *x = &out[count];
+        if (json_string((const char *)text, &pos, "Input", &v, &vl) != 0) break;
+        save = pos;
+        if (json_string((const char *)text, &pos, "Expected", &e, &el) != 0 || el != 128 || vl % 2) { count = -1; break; }
+        pos = save;
+        if (json_string((const char *)text, &pos, "Name", &nm, &nl) != 0) { count = -1; break; }
+        if (count == cap) { count = -1; break; }
+        memset(x, 0, sizeof *x);
+        snprintf(x->name, sizeof x->name, "%.*s", (int)(nl < 63 ? nl : 63), nm);
+        /* the precompile reads its input zero-padded or cut to inbytes */
+        x->inlen = vl / 2;
+        for (i = 0; i < vl / 2 && i < inbytes; i++) {
+            int hi = hexval(v[2 * i]), lo = hexval(v[2 * i + 1]);
+            if (hi < 0 || lo < 0) { count = -1; break; }
+            x->in[i] = (unsigned char)(hi << 4 | lo);
+        }
+        if (count < 0) break;
+        for (i = 0; i < 64; i++) {
+            int hi = hexval(e[2 * i]), lo = hexval(e[2 * i + 1]);
+            if (hi < 0 || lo < 0) { count = -1; break; }
+            x->out[i] = (unsigned char)(hi << 4 | lo);
+        }
+        if (count < 0) break;
+        count++;
+    }
+    free(text);
+    return count;
+}
+
+/* ================================================================ helpers */
+static void test_helpers(void)
+{
+    mgpu_bn254_affine g, a, pts[64], pts2[64];
+    mgpu_bn254_jacobian j;
+    size_t i;
+    chk c;
+    char b1[160], b2[160];
+    memset(&g, 0, sizeof g);
+    g.x[0] = 1;
+    g.y[0] = 2;
+
+    /* on-curve */
+    chk_init(&c);
+    if (!mgpu_bn254_on_curve(&g, 0)) chk_fail(&c, "G = (1, 2) rejected");
+    a = g; a.y[0] = 3;
+    if (mgpu_bn254_on_curve(&a, 0)) chk_fail(&c, "(1, 3) accepted");
+    memset(&a, 0, sizeof a);
+    if (!mgpu_bn254_on_curve(&a, 0)) chk_fail(&c, "infinity (0, 0) rejected");
+    a = g; add256(a.x, g.x, P_MOD);
+    if (mgpu_bn254_on_curve(&a, 0)) chk_fail(&c, "(1 + p, 2) accepted (coordinate >= p)");
+    a = g; add256(a.y, g.y, P_MOD);
+    if (mgpu_bn254_on_curve(&a, 0)) chk_fail(&c, "(1, 2 + p) accepted (coordinate >= p)");
+    a = neg_point(&g);
+    if (!mgpu_bn254_on_curve(&a, 0)) chk_fail(&c, "-G rejected");
+    to_mont(a.x, g.x, P_MOD);
+    to_mont(a.y, g.y, P_MOD);
+    if (!mgpu_bn254_on_curve(&a, 1)) chk_fail(&c, "G in Montgomery form rejected with montgomery = 1");
+    memset(&a, 0, sizeof a);
+    if (!mgpu_bn254_on_curve(&a, 1)) chk_fail(&c, "infinity rejected with montgomery = 1");
+    a.x[0] = 5;
+    if (mgpu_bn254_on_curve(&a, 0)) chk_fail(&c, "(5, 0) accepted");
+    report(c.good, "mgpu_bn254_on_curve: G, -G, infinity (both forms) accepted; (1, 3), (5, 0), coordinates + p rejected%s%s", SEP(c));
+
+    /* random points and scalars */
+    chk_init(&c);
+    if (mgpu_bn254_random_points(pts, 64, 42) != MGPU_SUCCESS) chk_fail(&c, "random_points: %s", mgpu_last_error());
+    if (mgpu_bn254_random_points(pts2, 64, 42) != MGPU_SUCCESS) chk_fail(&c, "random_points: %s", mgpu_last_error());
+    if (memcmp(pts, pts2, sizeof pts)) chk_fail(&c, "seed 42 gave different points twice");
+    for (i = 0; i < 64; i++) {
+        if (!on_curve_ref(&pts[i]) || aff_inf(&pts[i])) chk_fail(&c, "point %zu %s is off the curve or infinity", i, aff_str(&pts[i], b1));
+        if (!mgpu_bn254_on_curve(&pts[i], 0)) chk_fail(&c, "mgpu_bn254_on_curve rejects random point %zu", i);
+    }
+    for (i = 1; i < 64; i++)
+        if (aff_eq(&pts[i], &pts[0])) chk_fail(&c, "random points 0 and %zu are equal", i);
+    mgpu_bn254_random_points(pts2, 64, 43);
+    if (!memcmp(pts, pts2, sizeof pts)) chk_fail(&c, "seeds 42 and 43 gave the same points");
+    if (mgpu_bn254_random_points(pts2, 10, 42) != MGPU_SUCCESS || memcmp(pts, pts2, 10 * sizeof *pts))
+        detail("random_points(10, seed 42) is not a prefix of random_points(64, seed 42) (not promised)");
+    report(c.good, "mgpu_bn254_random_points: on the curve (checked here), not infinity, distinct, same for one seed, "
+           "different for another%s%s", SEP(c));
+    {
+        mgpu_bn254_scalar s1[256], s2[256];
+        int high = 0;
+        chk_init(&c);
+        if (mgpu_bn254_random_scalars(s1, 256, 7) != MGPU_SUCCESS || mgpu_bn254_random_scalars(s2, 256, 7) != MGPU_SUCCESS)
+            chk_fail(&c, "random_scalars: %s", mgpu_last_error());
+        if (memcmp(s1, s2, sizeof s1)) chk_fail(&c, "seed 7 gave different scalars twice");
+        for (i = 0; i < 256; i++) {
+            if (cmp256(s1[i].limb, R_MOD) >= 0) chk_fail(&c, "scalar %zu >= r", i);
+            high += s1[i].limb[3] >> 61 != 0;
+        }
+        if (high < 64) chk_fail(&c, "only %d of 256 scalars have bit 253 or above set: not uniform below r", high);
+        mgpu_bn254_random_scalars(s2, 256, 8);
+        if (!memcmp(s1, s2, sizeof s1)) chk_fail(&c, "seeds 7 and 8 gave the same scalars");
+        report(c.good, "mgpu_bn254_random_scalars: below r, spread over the range, same for one seed, different for another%s%s", SEP(c));
+    }
+
+    /* to_affine: (x z^2, y z^3, z) for random z, both forms; z = 0 */
+    chk_init(&c);
+    for (i = 0; i < 16; i++) {
+        mgpu_bn254_affine want = pts[i], got, wm;
+        u256 z, z2, z3;
+        mgpu_bn254_scalar zz = sc_rand_full();
+        reduce(z, zz.limb, P_MOD);
+        if (i == 0) set_u64(z, 1);
+        if (i == 1) set_u64(z, 2);
+        if (is_zero(z)) set_u64(z, 3);
+        mulmod(z2, z, z, P_MOD);
+        mulmod(z3, z2, z, P_MOD);
+        mulmod(j.x, want.x, z2, P_MOD);
+        mulmod(j.y, want.y, z3, P_MOD);
+        memcpy(j.z, z, sizeof z);
+        memset(&got, 0xA5, sizeof got);
+        if (mgpu_bn254_to_affine(&j, &got, 0) != MGPU_SUCCESS || !aff_eq(&got, &want))
+            chk_fail(&c, "standard, point %zu: got %s want %s", i, aff_str(&got, b1), aff_str(&want, b2));
+        to_mont(j.x, j.x, P_MOD); to_mont(j.y, j.y, P_MOD); to_mont(j.z, j.z, P_MOD);
+        to_mont(wm.x, want.x, P_MOD); to_mont(wm.y, want.y, P_MOD);
+        if (mgpu_bn254_to_affine(&j, &got, 1) != MGPU_SUCCESS || !aff_eq(&got, &wm))
+            chk_fail(&c, "Montgomery, point %zu: got %s want %s", i, aff_str(&got, b1), aff_str(&wm, b2));
+    }
+    memset(&j, 0, sizeof j);
+    j.x[0] = 7; j.y[0] = 9;
+    memset(&a, 0xA5, sizeof a);
+    if (mgpu_bn254_to_affine(&j, &a, 0) != MGPU_SUCCESS || !aff_inf(&a)) chk_fail(&c, "Z = 0 did not give (0, 0)");
+    memset(&a, 0xA5, sizeof a);
+    if (mgpu_bn254_to_affine(&j, &a, 1) != MGPU_SUCCESS || !aff_inf(&a)) chk_fail(&c, "Z = 0, Montgomery, did not give (0, 0)");
+    report(c.good, "mgpu_bn254_to_affine: (x z^2, y z^3, z) -> (x, y) for 16 random z, standard and Montgomery; Z = 0 -> (0, 0)%s%s", SEP(c));
+
+    /* EIP-196 bytes */
+    chk_init(&c);
+    {
+        uint8_t bytes[64], zero[64];
+        mgpu_bn254_scalar s;
+        memset(zero, 0, 64);
+        mgpu_bn254_point_to_bytes(&g, bytes);
+        for (i = 0; i < 64; i++)
+            if (bytes[i] != (i == 31 ? 1 : i == 63 ? 2 : 0)) { chk_fail(&c, "G encodes wrongly at byte %zu", i); break; }
+        for (i = 0; i < 64; i++) {
+            mgpu_bn254_point_to_bytes(&pts[i], bytes);
+            memset(&a, 0xA5, sizeof a);
+            if (mgpu_bn254_point_from_bytes(bytes, &a) != MGPU_SUCCESS || !aff_eq(&a, &pts[i])) chk_fail(&c, "round trip of point %zu", i);
+            if (bytes[0] != (uint8_t)(pts[i].x[3] >> 56) || bytes[32] != (uint8_t)(pts[i].y[3] >> 56) ||
+                bytes[31] != (uint8_t)pts[i].x[0] || bytes[63] != (uint8_t)pts[i].y[0])
+                chk_fail(&c, "point %zu is not big-endian x then y", i);
+        }
+        memset(&a, 0xA5, sizeof a);
+        if (mgpu_bn254_point_from_bytes(zero, &a) != MGPU_SUCCESS || !aff_inf(&a)) chk_fail(&c, "64 zero bytes are not infinity");
+        mgpu_bn254_point_to_bytes(&a, bytes);
+        if (memcmp(bytes, zero, 64)) chk_fail(&c, "infinity does not encode as 64 zero bytes");
+        memset(bytes, 0, 64);
+        bytes[31] = 1; bytes[63] = 3;                                   /* (1, 3): off the curve */
+        memset(&a, 0xA5, sizeof a);
+        if (mgpu_bn254_point_from_bytes(bytes, &a) != MGPU_ERROR_NOT_ON_CURVE) chk_fail(&c, "(1, 3) not NOT_ON_CURVE");
+        for (i = 0; i < sizeof a && ((unsigned char *)&a)[i] == 0xA5; i++) {}
+        if (i != sizeof a) chk_fail(&c, "rejected (1, 3) wrote its output");
+        a = g; add256(a.x, g.x, P_MOD);                                 /* (1 + p, 2) */
+        for (i = 0; i < 32; i++) { bytes[i] = (uint8_t)(a.x[3 - i / 8] >> (56 - 8 * (i % 8))); bytes[32 + i] = (uint8_t)(a.y[3 - i / 8] >> (56 - 8 * (i % 8))); }
+        if (mgpu_bn254_point_from_bytes(bytes, &a) != MGPU_ERROR_NOT_ON_CURVE) chk_fail(&c, "(1 + p, 2) not NOT_ON_CURVE");
+        for (i = 0; i < 32; i++) bytes[i] = (uint8_t)(31 - i);        /* big-endian 0x00 01 .. 1f */
+        mgpu_bn254_scalar_from_bytes(bytes, &s);                       /* 0x1f1e..0100 */
+        if (s.limb[3] != 0x1f1e1d1c1b1a1918ull || s.limb[2] != 0x1716151413121110ull || s.limb[1] != 0x0f0e0d0c0b0a0908ull ||
+            s.limb[0] != 0x0706050403020100ull)
+            chk_fail(&c, "scalar_from_bytes: limbs %016llx..%016llx", (unsigned long long)s.limb[3], (unsigned long long)s.limb[0]);
+        memset(bytes, 0xff, 32);
+        mgpu_bn254_scalar_from_bytes(bytes, &s);
+        if (s.limb[0] != ~0ull || s.limb[3] != ~0ull) chk_fail(&c, "scalar_from_bytes does not keep 2^256 - 1");
+    }
+    report(c.good, "EIP-196 bytes: G, 64 random points and infinity round trip, big-endian x then y; (1, 3) and x >= p "
+           "rejected (output untouched); scalar_from_bytes big-endian, any value%s%s", SEP(c));
+
+    /* Montgomery conversion against the reference, and back */
+    chk_init(&c);
+    {
+        mgpu_bn254_affine m[64];
+        mgpu_bn254_scalar s[64], sm[64];
+        mgpu_result r;
+        memcpy(m, pts, sizeof m);
+        memset(&m[5], 0, sizeof m[5]);                                 /* infinity stays (0, 0) */
+        r = mgpu_bn254_convert_points(m, 64, 1, cpu_stream);
+        if (r != MGPU_SUCCESS) chk_fail(&c, "convert_points: %s", mgpu_last_error());
+        for (i = 0; i < 64 && c.good; i++) {
+            mgpu_bn254_affine w;
+            if (i == 5) memset(&w, 0, sizeof w);
+            else { to_mont(w.x, pts[i].x, P_MOD); to_mont(w.y, pts[i].y, P_MOD); }
+            if (!aff_eq(&m[i], &w)) chk_fail(&c, "point %zu: Montgomery form %s, want %s", i, aff_str(&m[i], b1), aff_str(&w, b2));
+            if (!mgpu_bn254_on_curve(&m[i], 1)) chk_fail(&c, "point %zu in Montgomery form: on_curve(montgomery = 1) says no", i);
+        }
+        mgpu_bn254_convert_points(m, 64, 0, cpu_stream);
+        memset(&pts2[0], 0, sizeof pts2[0]);
+        for (i = 0; i < 64 && c.good; i++)
+            if (!aff_eq(&m[i], i == 5 ? &pts2[0] : &pts[i])) chk_fail(&c, "point %zu: back from Montgomery form differs", i);
+        for (i = 0; i < 64; i++) s[i] = i < 60 ? sc_rand_mod() : sc_u64(i - 60);
+        memcpy(sm, s, sizeof s);
+        if (mgpu_bn254_convert_scalars(sm, 64, 1, cpu_stream) != MGPU_SUCCESS) chk_fail(&c, "convert_scalars: %s", mgpu_last_error());
+        for (i = 0; i < 64 && c.good; i++) {
+            u256 w;
+            to_mont(w, s[i].limb, R_MOD);
+            if (cmp256(w, sm[i].limb)) chk_fail(&c, "scalar %zu: Montgomery form %s, want %s", i, hex256(sm[i].limb, b1), hex256(w, b2));
+        }
+        mgpu_bn254_convert_scalars(sm, 64, 0, cpu_stream);
+        if (memcmp(sm, s, sizeof s)) chk_fail(&c, "scalars back from Montgomery form differ");
+    }
+    report(c.good, "mgpu_bn254_convert_points/scalars on the CPU device: x * 2^256 mod p, k * 2^256 mod r (computed here), "
+           "infinity stays (0, 0), and back%s%s", SEP(c));
+
+    /* window sizes */
+    chk_init(&c);
+    {
+        static const size_t ns[] = { 0, 1, 2, 100, 4097, (size_t)1 << 20, (size_t)1 << 26, ((size_t)1 << 31) - 1 };
+        static const int fs[] = { 0, 1, 2, 4, 64 };
+        size_t k, l;
+        for (k = 0; k < sizeof ns / sizeof ns[0]; k++)
+            for (l = 0; l < sizeof fs / sizeof fs[0]; l++) {
+                int w = mgpu_msm_window_bits(ns[k], fs[l]);
+                if (w < 1 || w > MGPU_MSM_MAX_WINDOW_BITS) chk_fail(&c, "n = %zu, factor %d: %d", ns[k], fs[l], w);
+                if (k == 5 && l == 0) detail("mgpu_msm_window_bits(2^20, 0) = %d", w);
+            }
+    }
+    report(c.good, "mgpu_msm_window_bits: 1..%d for n from 0 to 2^31 - 1 and factors 0..64%s%s", MGPU_MSM_MAX_WINDOW_BITS, SEP(c));
+}
+
+/* ================================================================ public vectors */
+static void test_vectors(const tdev *t)
+{
+    int k;
+    for (k = 0; k < nvfiles; k++) {
+        vfile *v = &vfiles[k];
+        unsigned flags = (v->flags & 1u ? MGPU_MSM_SCALARS_MONTGOMERY : 0) |
+                         (v->flags & 2u ? MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY : 0);
+        chk c;
+        chk_init(&c);
+        expect_msm(&c, "as stored", t->dev, v->s, v->p, v->n, flags, &v->want);
+        if (v->flags) {   /* the same MSM converted to standard form */
+            mgpu_bn254_scalar *s = (mgpu_bn254_scalar *)xmalloc(v->n * sizeof *s);
+            mgpu_bn254_affine *p = (mgpu_bn254_affine *)xmalloc(v->n * sizeof *p), w = v->want;
+            memcpy(s, v->s, v->n * sizeof *s);
+            memcpy(p, v->p, v->n * sizeof *p);
+            if (v->flags & 1u) mgpu_bn254_convert_scalars(s, v->n, 0, cpu_stream);
+            if (v->flags & 2u) { mgpu_bn254_convert_points(p, v->n, 0, cpu_stream); mgpu_bn254_convert_points(&w, 1, 0, cpu_stream); }
+            expect_msm(&c, "converted to standard form", t->dev, s, p, v->n, 0, &w);
+            free(s);
+            free(p);
+        }
+        report(c.good, "[%s] vector %s (N = %zu, flags %u)%s%s", t->label, v->name, v->n, v->flags, SEP(c));
+    }
+}
+
+static void test_ethereum(const tdev *t)
+{
+    int k, bad = 0;
+    chk c;
+    chk_init(&c);
+    for (k = 0; k < neadd; k++) {
+        mgpu_bn254_affine pt[2], got;
+        mgpu_bn254_scalar one[2];
+        uint8_t out[64];
+        mgpu_result r = mgpu_bn254_point_from_bytes(eadd[k].in, &pt[0]);
+        if (r == MGPU_SUCCESS) r = mgpu_bn254_point_from_bytes(eadd[k].in + 64, &pt[1]);
+        one[0] = one[1] = sc_u64(1);
+        if (r == MGPU_SUCCESS) r = msm_on(t->dev, one, pt, 2, 0, 0, 0, &got);
+        if (r != MGPU_SUCCESS) { bad++; chk_fail(&c, "bn256Add %s: %s", eadd[k].name, mgpu_last_error()); continue; }
+        mgpu_bn254_point_to_bytes(&got, out);
+        if (memcmp(out, eadd[k].out, 64)) { bad++; chk_fail(&c, "bn256Add %s: wrong sum", eadd[k].name); }
+    }
+    for (k = 0; k < nemul; k++) {
+        mgpu_bn254_affine pt, got;
+        mgpu_bn254_scalar s;
+        uint8_t out[64];
+        mgpu_result r = mgpu_bn254_point_from_bytes(emul[k].in, &pt);
+        mgpu_bn254_scalar_from_bytes(emul[k].in + 64, &s);
+        if (r == MGPU_SUCCESS) r = msm_on(t->dev, &s, &pt, 1, 0, 0, 0, &got);
+        if (r != MGPU_SUCCESS) { bad++; chk_fail(&c, "bn256ScalarMul %s: %s", emul[k].name, mgpu_last_error()); continue; }
+        mgpu_bn254_point_to_bytes(&got, out);
+        if (memcmp(out, emul[k].out, 64)) { bad++; chk_fail(&c, "bn256ScalarMul %s: wrong product", emul[k].name); }
+    }
+    report(c.good && neadd > 0 && nemul > 0, "[%s] Ethereum vectors: %d bn256Add (MSM of 2, scalars 1, 1) and %d bn256ScalarMul "
+           "(MSM of 1), %d wrong%s%s", t->label, neadd, nemul, bad, SEP(c));
+}
+
+/* ================================================================ edge cases */
+static void test_edges(const tdev *t)
+{
+    enum { N = 40 };
+    mgpu_bn254_affine *P = make_points(N, 1000 + (uint64_t)t->dev), inf, want, got, q[N];
+    mgpu_bn254_scalar s[N], s2[N], rr, one = sc_u64(1);
+    mgpu_bn254_jacobian jac;
+    mgpu_stream st = NULL;
+    size_t i;
+    chk c;
+    char b1[160];
+    memset(&inf, 0, sizeof inf);
+    memcpy(rr.limb, R_MOD, sizeof rr.limb);
+    mgpu_default_stream(t->dev, &st);
+
+    chk_init(&c);
+    memset(&jac, 0xA5, sizeof jac);
+    if (mgpu_msm(NULL, NULL, 0, NULL, &jac, st) != MGPU_SUCCESS) chk_fail(&c, "n = 0: %s", mgpu_last_error());
+    else if (!is_zero(jac.z) || mgpu_bn254_to_affine(&jac, &got, 0) != MGPU_SUCCESS || !aff_inf(&got)) chk_fail(&c, "n = 0 is not infinity (Z = 0)");
+    for (i = 0; i < N; i++) s[i] = sc_u64(0);
+    expect_msm(&c, "all scalars 0", t->dev, s, P, N, 0, &inf);
+    memset(&jac, 0xA5, sizeof jac);
+    if (mgpu_msm(s, P, N, NULL, &jac, st) != MGPU_SUCCESS || !is_zero(jac.z)) chk_fail(&c, "all scalars 0: Jacobian Z is not 0");
+    report(c.good, "[%s] n = 0 (NULL inputs) and all scalars 0 give infinity: Z = 0, affine (0, 0)%s%s", t->label, SEP(c));
+
+    chk_init(&c);
+    expect_msm(&c, "1 * P", t->dev, &one, P, 1, 0, &P[0]);
+    sub256(s[0].limb, R_MOD, one.limb);
+    want = neg_point(&P[1]);
+    expect_msm(&c, "(r - 1) * P", t->dev, s, &P[1], 1, 0, &want);
+    expect_msm(&c, "r * P", t->dev, &rr, P, 1, 0, &inf);
+    add256(s[0].limb, R_MOD, one.limb);
+    expect_msm(&c, "(r + 1) * P", t->dev, s, &P[2], 1, 0, &P[2]);
+    for (i = 0; i < N; i++) s[i] = sc_u64(1);
+    want = ref_msm(s, P, N);
+    if (aff_inf(&want) || !mgpu_bn254_on_curve(&want, 0)) chk_fail(&c, "sum of the points is %s", aff_str(&want, b1));
+    report(c.good, "[%s] 1 * P = P, (r - 1) * P = -P, r * P = infinity, (r + 1) * P = P%s%s", t->label, SEP(c));
+
+    /* scalars >= r: k and k mod r give the same MSM */
+    chk_init(&c);
+    for (i = 0; i < N; i++) {
+        switch (i % 6) {
+        case 0: memcpy(s[i].limb, R_MOD, sizeof s[i].limb); break;                       /* r */
+        case 1: add256(s[i].limb, R_MOD, one.limb); break;                                /* r + 1 */
+        case 2: memset(s[i].limb, 0xff, sizeof s[i].limb); break;                         /* 2^256 - 1 */
+        case 3: { int k; memcpy(s[i].limb, R_MOD, sizeof s[i].limb); for (k = 0; k < 4; k++) add256(s[i].limb, s[i].limb, R_MOD); break; }   /* 5r */
+        case 4: s[i] = sc_rand_full(); s[i].limb[3] |= 1ull << 63; break;                 /* >= 2^255 */
+        default: s[i] = sc_rand_mod(); add256(s[i].limb, s[i].limb, R_MOD); break;        /* k + r */
+        }
+        s2[i] = sc_mod(&s[i]);
+    }
+    want = ref_msm(s2, P, N);
+    expect_msm(&c, "scalars >= r", t->dev, s, P, N, 0, &want);
+    {   /* Montgomery scalars m and m + r are the same number */
+        mgpu_bn254_scalar m[N];
+        for (i = 0; i < N; i++) { m[i] = sc_rand_mod(); s2[i] = m[i]; if (i % 2) add256(m[i].limb, m[i].limb, R_MOD); }
+        mgpu_bn254_convert_scalars(s2, N, 0, cpu_stream);
+        want = ref_msm(s2, P, N);
+        expect_msm(&c, "Montgomery scalars + r", t->dev, m, P, N, MGPU_MSM_SCALARS_MONTGOMERY, &want);
+    }
+    report(c.good, "[%s] scalars >= r (r, r + 1, 5r, 2^256 - 1, >= 2^255, k + r; Montgomery m + r) count modulo r%s%s",
+           t->label, SEP(c));
+
+    /* repeated points, P and -P, infinity inputs, every point the same, every scalar the same */
+    chk_init(&c);
+    for (i = 0; i < N; i++) { s[i] = sc_rand_mod(); q[i] = P[i % 7]; }             /* 7 distinct points, repeated */
+    for (i = 0; i < 7; i++) s2[i] = sc_u64(0);
+    for (i = 0; i < N; i++) s2[i % 7] = sc_add(&s2[i % 7], &s[i]);
+    want = ref_msm(s2, P, 7);
+    expect_msm(&c, "repeated points", t->dev, s, q, N, 0, &want);
+    for (i = 0; i < N; i++) q[i] = i % 2 ? neg_point(&P[i / 2]) : P[i / 2];          /* P_k, -P_k */
+    for (i = 0; i < N; i++) s[i] = i % 2 ? s[i - 1] : sc_rand_mod();
+    expect_msm(&c, "k P - k P for 20 points", t->dev, s, q, N, 0, &inf);
+    for (i = 1; i < N; i += 2) s[i] = sc_rand_mod();
+    for (i = 0; i < N / 2; i++) { mgpu_bn254_scalar ng = sc_neg(&s[2 * i + 1]); s2[i] = sc_add(&s[2 * i], &ng); }
+    want = ref_msm(s2, P, N / 2);
+    expect_msm(&c, "a P + b (-P)", t->dev, s, q, N, 0, &want);
+    for (i = 0; i < N; i++) { s[i] = sc_rand_full(); q[i] = i % 3 == 1 ? inf : P[i]; }
+    {
+        size_t m = 0;
+        mgpu_bn254_affine rest[N];
+        for (i = 0; i < N; i++) if (i % 3 != 1) { s2[m] = s[i]; rest[m++] = P[i]; }
+        want = ref_msm(s2, rest, m);
+        expect_msm(&c, "infinity inputs", t->dev, s, q, N, 0, &want);
+        for (i = 0; i < N; i++) q[i] = inf;
+        expect_msm(&c, "all points infinity", t->dev, s, q, N, 0, &inf);
+    }
+    s2[0] = sc_u64(0);
+    for (i = 0; i < N; i++) { s[i] = sc_rand_full(); q[i] = P[3]; s2[0] = sc_add(&s2[0], &s[i]); }
+    want = ref_msm(s2, &P[3], 1);
+    expect_msm(&c, "every point the same", t->dev, s, q, N, 0, &want);
+    for (i = 0; i < N; i++) s[i] = sc_u64(1);
+    q[0] = ref_msm(s, P, N);                                                        /* sum of the points */
+    s2[0] = sc_rand_mod();
+    want = ref_msm(s2, q, 1);
+    for (i = 0; i < N; i++) s[i] = s2[0];
+    expect_msm(&c, "every scalar the same", t->dev, s, P, N, 0, &want);
+    for (i = 0; i < N; i++) { s[i] = sc_rand_mod(); s2[i] = sc_neg(&s[i]); q[i] = P[i]; q[N - 1 - i] = P[i]; }
+    {   /* sum k_i P_i + sum (r - k_i) P_i = infinity, in one MSM of 2N */
+        mgpu_bn254_scalar ss[2 * N];
+        mgpu_bn254_affine pp[2 * N];
+        for (i = 0; i < N; i++) { ss[i] = s[i]; pp[i] = P[i]; ss[N + i] = s2[N - 1 - i]; pp[N + i] = P[N - 1 - i]; }
+        expect_msm(&c, "sum k P + sum (r - k) P", t->dev, ss, pp, 2 * N, 0, &inf);
+    }
+    for (i = 0; i < N; i++) { s[i] = sc_u64(0); s[i].limb[i % 4] = 1ull << (i * 7 % 64); s2[i] = s[i]; }   /* single-bit scalars */
+    s[N - 1] = sc_u64(0); s[N - 1].limb[3] = 1ull << 63; s2[N - 1] = sc_mod(&s[N - 1]);                       /* 2^255 */
+    want = ref_msm(s2, P, N);
+    if (!t->gpu) {   /* check one single-bit scalar against 2^k * P by doubling (a sum of equal points) */
+        mgpu_bn254_scalar two[2] = { { { 1, 0, 0, 0 } }, { { 1, 0, 0, 0 } } };
+        mgpu_bn254_affine pp[2], dbl;
+        pp[0] = pp[1] = P[5];
+        msm_on(t->dev, two, pp, 2, 0, 0, 0, &dbl);                                    /* P + P */
+        s2[0] = sc_u64(2);
+        expect_msm(&c, "2 * P = P + P", t->dev, s2, &P[5], 1, 0, &dbl);
+    }
+    expect_msm(&c, "single-bit scalars", t->dev, s, P, N, 0, &want);
+    report(c.good, "[%s] repeated points, P and -P, infinity inputs, all points the same, all scalars the same, results at "
+           "infinity, single-bit scalars%s%s", t->label, SEP(c));
+    free(P);
+}
+
+/* ================================================================ forms, windows, precompute */
+static void test_forms(const tdev *t)
+{
+    enum { N = 200 };
+    mgpu_bn254_affine *P = make_points(N, 2000 + (uint64_t)t->dev), *Pm = (mgpu_bn254_affine *)xmalloc(N * sizeof *P), want, wm;
+    mgpu_bn254_scalar *S = make_scalars(N, 1), *Sm = (mgpu_bn254_scalar *)xmalloc(N * sizeof *S);
+    mgpu_stream st = NULL;
+    unsigned f;
+    int skipped_big = 0;
+    chk c;
+    memset(&P[10], 0, sizeof P[10]);                     /* an infinity */
+    P[11] = P[12];                                       /* a repeat */
+    S[13] = sc_u64(0);
+    want = ref_msm(S, P, N);
+    wm = want;
+    mgpu_bn254_convert_points(&wm, 1, 1, cpu_stream);
+    memcpy(Pm, P, N * sizeof *P);
+    memcpy(Sm, S, N * sizeof *S);
+    mgpu_default_stream(t->dev, &st);
+    chk_init(&c);
+    /* convert on the device under test (a GPU: in its memory) and compare with the CPU device */
+    if (t->gpu) {
+        void *dp = NULL, *ds = NULL;
+        mgpu_set_device(t->dev);
+        if (mgpu_malloc(&dp, N * sizeof *P) != MGPU_SUCCESS || mgpu_malloc(&ds, N * sizeof *S) != MGPU_SUCCESS) chk_fail(&c, "mgpu_malloc: %s", mgpu_last_error());
+        else {
+            mgpu_memcpy(dp, P, N * sizeof *P);
+            mgpu_memcpy(ds, S, N * sizeof *S);
+            if (mgpu_bn254_convert_points((mgpu_bn254_affine *)dp, N, 1, st) != MGPU_SUCCESS ||
+                mgpu_bn254_convert_scalars((mgpu_bn254_scalar *)ds, N, 1, st) != MGPU_SUCCESS || mgpu_stream_synchronize(st) != MGPU_SUCCESS)
+                chk_fail(&c, "convert on the GPU: %s", mgpu_last_error());
+            mgpu_memcpy(Pm, dp, N * sizeof *P);
+            mgpu_memcpy(Sm, ds, N * sizeof *S);
+        }
+        mgpu_free(dp);
+        mgpu_free(ds);
+        mgpu_set_device(0);
+    } else {
+        mgpu_bn254_convert_points(Pm, N, 1, st);
+        mgpu_bn254_convert_scalars(Sm, N, 1, st);
+    }
+    {
+        mgpu_bn254_affine *cp = (mgpu_bn254_affine *)xmalloc(N * sizeof *P);
+        mgpu_bn254_scalar *cs = (mgpu_bn254_scalar *)xmalloc(N * sizeof *S);
+        memcpy(cp, P, N * sizeof *P);
+        memcpy(cs, S, N * sizeof *S);
+        mgpu_bn254_convert_points(cp, N, 1, cpu_stream);
+        mgpu_bn254_convert_scalars(cs, N, 1, cpu_stream);
+        if (memcmp(cp, Pm, N * sizeof *P) || memcmp(cs, Sm, N * sizeof *S)) chk_fail(&c, "Montgomery forms differ from the CPU device's");
+        free(cp);
+        free(cs);
+    }
+    for (f = 0; f < 8; f++) {
+        char what[96];
+        snprintf(what, sizeof what, "scalars %s, points %s, result %s", f & 1 ? "Montgomery" : "standard",
+                 f & 2 ? "Montgomery" : "standard", f & 4 ? "Montgomery" : "standard");
+        expect_msm(&c, what, t->dev, f & 1 ? Sm : S, f & 2 ? Pm : P, N, f, f & 4 ? &wm : &want);
+    }
+    report(c.good, "[%s] every combination of SCALARS/POINTS/RESULT_MONTGOMERY (inputs converted %s) equals the standard "
+           "MSM (N = %d with an infinity, a repeat, a zero scalar)%s%s", t->label, t->gpu ? "on the GPU" : "on the device", N, SEP(c));
+
+    chk_init(&c);
+    {
+        static const int ws[] = { 1, 2, 3, 7, 13, 16, 24 };
+        size_t k;
+        for (k = 0; k < sizeof ws / sizeof ws[0]; k++) {
+            mgpu_bn254_affine got;
+            size_t n = ws[k] >= 16 ? 37 : N;
+            if (quick && t->gpu && ws[k] >= 16) { skipped_big = 1; continue; }
+            mgpu_bn254_affine w2 = n == N ? want : ref_msm(S, P, n);
+            mgpu_result r = msm_on(t->dev, S, P, n, 0, ws[k], 0, &got);
+            if (r != MGPU_SUCCESS) chk_fail(&c, "window_bits %d: %s", ws[k], mgpu_last_error());
+            else if (!aff_eq(&got, &w2)) chk_fail(&c, "window_bits %d (n = %zu) differs", ws[k], n);
+            if (ws[k] == 13) {
+                r = msm_on(t->dev, Sm, Pm, N, 7, ws[k], 0, &got);
+                if (r != MGPU_SUCCESS || !aff_eq(&got, &wm)) chk_fail(&c, "window_bits 13, Montgomery everything differs");
+            }
+        }
+    }
+    report(c.good, "[%s] window_bits 1, 2, 3, 7, 13 (N = %d)%s equal the default%s%s", t->label, N,
+           skipped_big ? "" : ", 16, 24 (N = 37)", SEP(c));
+    if (skipped_big) skip("[%s] window_bits 16 and 24 (TEST_MSM_QUICK)", t->label);
+    free(P); free(Pm); free(S); free(Sm);
+}
+
+/* bases for factor f on dev (device memory on a GPU), then an MSM over them. */
+static void precompute_case(chk *c, const tdev *t, const mgpu_bn254_scalar *S, const mgpu_bn254_affine *P, size_t n,
+                            unsigned flags, int f, int cbits, const mgpu_bn254_affine *want, int check_layout)
+{
+    mgpu_msm_config cfg;
+    mgpu_bn254_affine *bases = NULL, *hb = (mgpu_bn254_affine *)xmalloc((size_t)f * n * sizeof *hb), got;
+    mgpu_bn254_jacobian j;
+    mgpu_stream st = NULL;
+    mgpu_result r;
+    int cc = cbits ? cbits : mgpu_msm_window_bits(n, f);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.flags = flags;
+    cfg.window_bits = cbits;
+    cfg.precompute_factor = f;
+    mgpu_default_stream(t->dev, &st);
+    mgpu_set_device(t->dev);
+    r = mgpu_malloc((void **)&bases, (size_t)f * n * sizeof *bases);
+    if (r == MGPU_SUCCESS) r = mgpu_msm_precompute_bases(P, n, &cfg, bases, st);
+    if (r == MGPU_SUCCESS) r = mgpu_msm(S, bases, n, &cfg, &j, st);
+    if (r == MGPU_SUCCESS) r = mgpu_memcpy(hb, bases, (size_t)f * n * sizeof *hb);
+    if (r == MGPU_SUCCESS) r = mgpu_bn254_to_affine(&j, &got, (flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+    if (r != MGPU_SUCCESS) chk_fail(c, "factor %d, c %d: %s", f, cbits, mgpu_last_error());
+    else if (!aff_eq(&got, want)) chk_fail(c, "factor %d, c %d (n = %zu, flags %u) differs from the plain MSM", f, cbits, n, flags);
+    else if (check_layout) {   /* bases[j n + i] = 2^(j w c) P_i, checked with 1-point MSMs on the CPU device */
+        int w = ((255 + cc - 1) / cc + f - 1) / f, jj;
+        size_t i;
+        for (jj = 0; jj < f && c->good; jj++)
+            for (i = 0; i < n && c->good; i += n / 3 + 1) {
+                mgpu_bn254_scalar two = sc_u64(0);
+                mgpu_bn254_affine p = P[i], b = hb[(size_t)jj * n + i], e;
+                if (jj * w * cc > 255) continue;
+                two.limb[jj * w * cc / 64] = 1ull << (jj * w * cc % 64);
+                if (flags & MGPU_MSM_POINTS_MONTGOMERY) { mgpu_bn254_convert_points(&p, 1, 0, cpu_stream); mgpu_bn254_convert_points(&b, 1, 0, cpu_stream); }
+                e = ref_msm(&two, &p, 1);
+                if (!aff_eq(&b, &e)) chk_fail(c, "factor %d, c %d: bases[%d n + %zu] is not 2^(%d) P_%zu", f, cc, jj, i, jj * w * cc, i);
+            }
+    }
+    mgpu_free(bases);
+    mgpu_set_device(0);
+    free(hb);
+}
+
+static void test_precompute(const tdev *t)
+{
+    enum { N = 150 };
+    mgpu_bn254_affine *P = make_points(N, 3000 + (uint64_t)t->dev), *Pm = (mgpu_bn254_affine *)xmalloc(N * sizeof *P), want, wm;
+    mgpu_bn254_scalar *S = make_scalars(N, 1);
+    int f;
+    chk c;
+    chk_init(&c);
+    memset(&P[7], 0, sizeof P[7]);
+    want = ref_msm(S, P, N);
+    memcpy(Pm, P, N * sizeof *P);
+    mgpu_bn254_convert_points(Pm, N, 1, cpu_stream);
+    wm = want;
+    mgpu_bn254_convert_points(&wm, 1, 1, cpu_stream);
+    for (f = 2; f <= 4; f++) {
+        precompute_case(&c, t, S, P, N, 0, f, 0, &want, 1);
+        precompute_case(&c, t, S, P, N, 0, f, f == 3 ? 13 : 5, &want, 1);
+    }
+    precompute_case(&c, t, S, Pm, N, MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY, 2, 0, &wm, 1);
+    precompute_case(&c, t, S, Pm, N, MGPU_MSM_POINTS_MONTGOMERY, 4, 8, &want, 0);
+    report(c.good, "[%s] precomputed bases, factors 2, 3, 4 (default c and c = 5 / 13), Montgomery points: equal to the plain "
+           "MSM; bases[j n + i] = 2^(j w c) P_i%s%s", t->label, SEP(c));
+    free(P); free(Pm); free(S);
+}
+
+/* ================================================================ batches, async, memory kinds */
+static void test_batch(const tdev *t)
+{
+    enum { N = 60, B = 5 };
+    mgpu_bn254_affine *P = make_points(N * B, 4000 + (uint64_t)t->dev), want[B], want_sh[B], got;
+    mgpu_bn254_scalar *S = make_scalars(N * B, 1);
+    mgpu_bn254_jacobian res[B + 1];
+    mgpu_msm_config cfg;
+    mgpu_stream st, us = NULL;
+    int b;
+    size_t i;
+    chk c;
+    chk_init(&c);
+    for (b = 0; b < B; b++) { want[b] = ref_msm(S + b * N, P + b * N, N); want_sh[b] = ref_msm(S + b * N, P, N); }
+    memset(&cfg, 0, sizeof cfg);
+    mgpu_default_stream(t->dev, &st);
+    memset(res, 0xA5, sizeof res);
+    if (mgpu_msm_batch(S, P, N, B, &cfg, res, st) != MGPU_SUCCESS) chk_fail(&c, "batch: %s", mgpu_last_error());
+    for (b = 0; b < B && c.good; b++)
+        if (mgpu_bn254_to_affine(&res[b], &got, 0) != MGPU_SUCCESS || !aff_eq(&got, &want[b])) chk_fail(&c, "batch: MSM %d differs", b);
+    for (i = 0; i < sizeof res[B] && c.good; i++) if (((unsigned char *)&res[B])[i] != 0xA5) chk_fail(&c, "batch wrote past results[count - 1]");
+    cfg.flags = MGPU_MSM_SHARED_POINTS;
+    memset(res, 0xA5, sizeof res);
+    if (mgpu_msm_batch(S, P, N, B, &cfg, res, st) != MGPU_SUCCESS) chk_fail(&c, "shared points: %s", mgpu_last_error());
+    for (b = 0; b < B && c.good; b++)
+        if (mgpu_bn254_to_affine(&res[b], &got, 0) != MGPU_SUCCESS || !aff_eq(&got, &want_sh[b])) chk_fail(&c, "shared points: MSM %d differs", b);
+    memset(res, 0xA5, sizeof res);
+    if (mgpu_msm_batch(S, P, N, 0, &cfg, res, st) != MGPU_SUCCESS) chk_fail(&c, "count 0: %s", mgpu_last_error());
+    for (i = 0; i < sizeof res && c.good; i++) if (((unsigned char *)res)[i] != 0xA5) chk_fail(&c, "count 0 wrote a result");
+    /* async on a user stream */
+    mgpu_set_device(t->dev);
+    if (mgpu_stream_create_flags(&us, MGPU_STREAM_NON_BLOCKING) != MGPU_SUCCESS) chk_fail(&c, "stream: %s", mgpu_last_error());
+    else {
+        cfg.flags = 0;
+        memset(res, 0xA5, sizeof res);
+        if (mgpu_msm_batch_async(S, P, N, B, &cfg, res, us) != MGPU_SUCCESS || mgpu_stream_synchronize(us) != MGPU_SUCCESS)
+            chk_fail(&c, "batch_async: %s", mgpu_last_error());
+        for (b = 0; b < B && c.good; b++)
+            if (mgpu_bn254_to_affine(&res[b], &got, 0) != MGPU_SUCCESS || !aff_eq(&got, &want[b])) chk_fail(&c, "batch_async: MSM %d differs", b);
+        mgpu_stream_destroy(us);
+    }
+    mgpu_set_device(0);
+    report(c.good, "[%s] mgpu_msm_batch of %d x %d: separate points, SHARED_POINTS, count 0 (nothing written), batch_async "
+           "on a user stream%s%s", t->label, B, N, SEP(c));
+    free(P); free(S);
+}
+
+static void test_memory_kinds(const tdev *t)
+{
+    enum { N = 500 };
+    mgpu_bn254_affine *P = make_points(N, 5000 + (uint64_t)t->dev), want, want2, got;
+    mgpu_bn254_scalar *S = make_scalars(N, 1);
+    mgpu_bn254_jacobian *res = NULL, res2;
+    void *ps = NULL, *pp = NULL, *ds = NULL, *dp = NULL;
+    mgpu_msm_config cfg;
+    mgpu_stream us = NULL;
+    int kind;
+    chk c;
+    chk_init(&c);
+    want = ref_msm(S, P, N);
+    want2 = ref_msm(S + 1, P + 3, N - 3);
+    memset(&cfg, 0, sizeof cfg);
+    mgpu_set_device(t->dev);
+    if (mgpu_stream_create(&us) != MGPU_SUCCESS || mgpu_malloc_host(&ps, N * sizeof *S) != MGPU_SUCCESS ||
+        mgpu_malloc_host(&pp, N * sizeof *P) != MGPU_SUCCESS || mgpu_malloc_host((void **)&res, 2 * sizeof *res) != MGPU_SUCCESS ||
+        mgpu_malloc(&ds, N * sizeof *S) != MGPU_SUCCESS || mgpu_malloc(&dp, N * sizeof *P) != MGPU_SUCCESS) {
+        chk_fail(&c, "set-up: %s", mgpu_last_error());
+    } else {
+        memcpy(ps, S, N * sizeof *S);
+        memcpy(pp, P, N * sizeof *P);
+        mgpu_memcpy(ds, S, N * sizeof *S);
+        mgpu_memcpy(dp, P, N * sizeof *P);
+        for (kind = 0; kind < 4; kind++) {
+            static const char *const names[4] = { "pageable", "pinned", "device", "pinned scalars + device points" };
+            const mgpu_bn254_scalar *s = kind == 0 ? S : kind == 2 ? (const mgpu_bn254_scalar *)ds : (const mgpu_bn254_scalar *)ps;
+            const mgpu_bn254_affine *p = kind == 0 ? P : kind == 1 ? (const mgpu_bn254_affine *)pp : (const mgpu_bn254_affine *)dp;
+            mgpu_result r;
+            memset(res, 0xA5, 2 * sizeof *res);
+            memset(&res2, 0xA5, sizeof res2);
+            /* two MSMs queued back to back on one stream: a pinned and a pageable result */
+            r = mgpu_msm_async(s, p, N, &cfg, &res[0], us);
+            if (r == MGPU_SUCCESS) r = mgpu_msm_async(s + 1, p + 3, N - 3, &cfg, &res2, us);
+            if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(us);
+            if (r != MGPU_SUCCESS) { chk_fail(&c, "%s: %s", names[kind], mgpu_last_error()); continue; }
+            if (mgpu_bn254_to_affine(&res[0], &got, 0) != MGPU_SUCCESS || !aff_eq(&got, &want)) chk_fail(&c, "%s: first MSM differs", names[kind]);
+            if (mgpu_bn254_to_affine(&res2, &got, 0) != MGPU_SUCCESS || !aff_eq(&got, &want2)) chk_fail(&c, "%s: second MSM differs", names[kind]);
+        }
+        /* NULL stream: the bound device's default stream */
+        memset(&res2, 0xA5, sizeof res2);
+        if (mgpu_msm(ds, dp, N, NULL, &res2, NULL) != MGPU_SUCCESS) chk_fail(&c, "NULL stream: %s", mgpu_last_error());
+        else if (mgpu_bn254_to_affine(&res2, &got, 0) != MGPU_SUCCESS || !aff_eq(&got, &want)) chk_fail(&c, "NULL stream: differs");
+        /* CHECK_POINTS on valid points (with an infinity) succeeds */
+        cfg.flags = MGPU_MSM_CHECK_POINTS;
+        if (mgpu_msm(ds, dp, N, &cfg, &res2, us) != MGPU_SUCCESS) chk_fail(&c, "CHECK_POINTS on valid points: %s", mgpu_last_error());
+        else if (mgpu_bn254_to_affine(&res2, &got, 0) != MGPU_SUCCESS || !aff_eq(&got, &want)) chk_fail(&c, "CHECK_POINTS: differs");
+    }
+    if (us) mgpu_stream_destroy(us);
+    mgpu_free_host(ps); mgpu_free_host(pp); mgpu_free_host(res);
+    mgpu_free(ds); mgpu_free(dp);
+    mgpu_set_device(0);
+    report(c.good, "[%s] mgpu_msm_async on a user stream, two queued back to back, inputs in pageable, pinned and device "
+           "memory, results pinned and pageable; NULL stream; CHECK_POINTS on valid points%s%s", t->label, SEP(c));
+    free(P); free(S);
+}
+
+/* ================================================================ several devices */
+static void multi_case_cfg(chk *c, const char *what, const mgpu_device *devs, int ndevs, const mgpu_bn254_scalar *S,
+                           const mgpu_bn254_affine *P, size_t n, int count, const mgpu_msm_config *cfg,
+                           const mgpu_bn254_affine *want)
+{
+    mgpu_bn254_jacobian *res = (mgpu_bn254_jacobian *)xmalloc((size_t)(count + 1) * sizeof *res);
+    mgpu_bn254_affine got;
+    mgpu_result r;
+    size_t i;
+    int b;
+    memset(res, 0xA5, (size_t)(count + 1) * sizeof *res);
+    r = mgpu_msm_multi(S, P, n, count, cfg, res, devs, ndevs);
+    if (r != MGPU_SUCCESS) chk_fail(c, "%s: %s: %s", what, mgpu_result_string(r), mgpu_last_error());
+    for (b = 0; b < count && r == MGPU_SUCCESS; b++)
+        if (mgpu_bn254_to_affine(&res[b], &got, (cfg->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0) != MGPU_SUCCESS ||
+            !aff_eq(&got, &want[b])) {
+            chk_fail(c, "%s: MSM %d of %d differs", what, b, count);
+            break;
+        }
+    for (i = 0; i < sizeof *res; i++)
+        if (((unsigned char *)&res[count])[i] != 0xA5) { chk_fail(c, "%s: wrote past results[count - 1]", what); break; }
+    free(res);
+}
+static void multi_case(chk *c, const char *what, const mgpu_device *devs, int ndevs, const mgpu_bn254_scalar *S,
+                       const mgpu_bn254_affine *P, size_t n, int count, unsigned flags, const mgpu_bn254_affine *want)
+{
+    mgpu_msm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.flags = flags;
+    multi_case_cfg(c, what, devs, ndevs, S, P, n, count, &cfg, want);
+}
+
+/* One MSM split, fewer MSMs than devices, more (spread), shared points, Montgomery forms,
+   precomputed bases (made on the CPU device: host memory), over devs. */
+static void multi_sweep(const char *label, const mgpu_device *devs, int ndevs, const mgpu_bn254_scalar *S,
+                        const mgpu_bn254_affine *P, size_t n, const mgpu_bn254_affine *want1, int spread)
+{
+    enum { NB = 48, B = 9, F = 3 };
+    mgpu_bn254_affine want[B], want_sh[B], wm;
+    mgpu_bn254_affine *Pm = (mgpu_bn254_affine *)xmalloc(n * sizeof *Pm), *bases = (mgpu_bn254_affine *)xmalloc(F * n * sizeof *bases);
+    mgpu_bn254_scalar *Sm = (mgpu_bn254_scalar *)xmalloc(n * sizeof *Sm);
+    mgpu_msm_config cfg;
+    char what[128];
+    int b, counts[3] = { 2, 5, B }, k;
+    chk c;
+    chk_init(&c);
+    multi_case(&c, "count 1 (split)", devs, ndevs, S, P, n, 1, 0, want1);
+    want[0] = ref_msm(S, P, 3);
+    multi_case(&c, "count 1, 3 points", devs, ndevs, S, P, 3, 1, 0, &want[0]);
+    for (b = 0; b < B; b++) { want[b] = ref_msm(S + b * NB, P + b * NB, NB); want_sh[b] = ref_msm(S + b * NB, P, NB); }
+    for (k = 0; k < (spread ? 3 : 1); k++) {
+        snprintf(what, sizeof what, "count %d", counts[k]);
+        multi_case(&c, what, devs, ndevs, S, P, NB, counts[k], 0, want);
+        snprintf(what, sizeof what, "count %d, SHARED_POINTS", counts[k]);
+        multi_case(&c, what, devs, ndevs, S, P, NB, counts[k], MGPU_MSM_SHARED_POINTS, want_sh);
+    }
+    {
+        mgpu_bn254_jacobian canary[2];
+        memset(canary, 0xA5, sizeof canary);
+        if (mgpu_msm_multi(S, P, NB, 0, NULL, canary, devs, ndevs) != MGPU_SUCCESS) chk_fail(&c, "count 0: %s", mgpu_last_error());
+        else if (((unsigned char *)canary)[0] != 0xA5) chk_fail(&c, "count 0 wrote a result");
+    }
+    /* Montgomery scalars, points and result, split */
+    memcpy(Pm, P, n * sizeof *P);
+    memcpy(Sm, S, n * sizeof *S);
+    mgpu_bn254_convert_points(Pm, n, 1, cpu_stream);
+    mgpu_bn254_convert_scalars(Sm, n, 1, cpu_stream);
+    wm = *want1;
+    mgpu_bn254_convert_points(&wm, 1, 1, cpu_stream);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.flags = MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY;
+    multi_case_cfg(&c, "count 1, Montgomery everything", devs, ndevs, Sm, Pm, n, 1, &cfg, &wm);
+    cfg.flags = MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY;
+    multi_case_cfg(&c, "count 1, Montgomery inputs", devs, ndevs, Sm, Pm, n, 1, &cfg, want1);
+    /* precomputed bases: one MSM split; two MSMs with their own bases; shared bases */
+    memset(&cfg, 0, sizeof cfg);
+    cfg.precompute_factor = F;
+    if (mgpu_msm_precompute_bases(P, n, &cfg, bases, cpu_stream) != MGPU_SUCCESS) chk_fail(&c, "precompute: %s", mgpu_last_error());
+    else multi_case_cfg(&c, "count 1, precompute factor 3", devs, ndevs, S, bases, n, 1, &cfg, want1);
+    for (b = 0; b < 2; b++)
+        if (mgpu_msm_precompute_bases(P + b * NB, NB, &cfg, bases + (size_t)b * F * NB, cpu_stream) != MGPU_SUCCESS)
+            chk_fail(&c, "precompute: %s", mgpu_last_error());
+    multi_case_cfg(&c, "count 2, precompute factor 3", devs, ndevs, S, bases, NB, 2, &cfg, want);
+    if (mgpu_msm_precompute_bases(P, NB, &cfg, bases, cpu_stream) != MGPU_SUCCESS) chk_fail(&c, "precompute: %s", mgpu_last_error());
+    cfg.flags = MGPU_MSM_SHARED_POINTS;
+    multi_case_cfg(&c, "count 5, precompute factor 3, SHARED_POINTS", devs, ndevs, S, bases, NB, 5, &cfg, want_sh);
+    report(c.good, "%s mgpu_msm_multi: one MSM of %zu split, count 1 of 3 points, count %s (each split / spread), "
+           "SHARED_POINTS, count 0, Montgomery forms, precomputed bases (split, own, shared)%s%s", label, n,
+           spread ? "2, 5, 9" : "2", SEP(c));
+    free(Pm); free(Sm); free(bases);
+}
+
+static void test_multi_cpu(void)
+{
+    enum { N = 1000 };
+    mgpu_bn254_affine *P = make_points(N, 6000), want;
+    mgpu_bn254_scalar *S = make_scalars(N, 1);
+    int k;
+    want = ref_msm(S, P, N);
+    for (k = 1; k <= 4; k *= 2) {
+        char label[64];
+        snprintf(label, sizeof label, "[%d CPU device%s]", k, k > 1 ? "s" : "");
+        multi_sweep(label, cpus, k, S, P, N, &want, 1);
+    }
+    if (!ngpu) multi_sweep("[default devices: NULL, 0]", NULL, 0, S, P, N, &want, 0);
+    free(P); free(S);
+}
+
+/* ================================================================ random MSMs, GPU against CPU */
+static void test_random(void)
+{
+    enum { NSIZES = 7, BIG = NSIZES - 1 };
+    static const size_t sizes[NSIZES] = { 1, 2, 3, 100, 1000, 4097, ((size_t)1 << 16) + 3 };
+    const size_t nmax = sizes[BIG];
+    const int gbig = quick ? 5 : BIG;                   /* the largest size the GPUs run */
+    mgpu_bn254_affine *P = make_points(nmax, 7000), *Pm = (mgpu_bn254_affine *)xmalloc(nmax * sizeof *P), ref[NSIZES], refm;
+    mgpu_bn254_scalar *S = make_scalars(nmax, 1), *Sm = (mgpu_bn254_scalar *)xmalloc(nmax * sizeof *S);
+    int k, g;
+    clock_t t0 = clock();
+    memcpy(Pm, P, nmax * sizeof *P);
+    memcpy(Sm, S, nmax * sizeof *S);
+    mgpu_bn254_convert_points(Pm, nmax, 1, cpu_stream);
+    mgpu_bn254_convert_scalars(Sm, nmax, 1, cpu_stream);
+    for (k = 0; k < NSIZES; k++) ref[k] = ref_msm(S, P, sizes[k]);   /* the 2^16 + 3 reference, once */
+    refm = ref[gbig];
+    mgpu_bn254_convert_points(&refm, 1, 1, cpu_stream);
+    detail("CPU references for n = 1 .. 2^16 + 3: %.1f s of CPU time", (double)(clock() - t0) / CLOCKS_PER_SEC);
+    if (!ngpu) {   /* the split over 4 CPU devices against one CPU device */
+        chk c;
+        chk_init(&c);
+        for (k = 0; k < NSIZES; k++) {
+            char what[64];
+            snprintf(what, sizeof what, "n = %zu", sizes[k]);
+            multi_case(&c, what, cpus, 4, S, P, sizes[k], 1, 0, &ref[k]);
+        }
+        report(c.good, "[4 CPU devices] random MSMs of 1, 2, 3, 100, 1000, 4097, 2^16 + 3 points (full-range scalars) split "
+               "over 4 CPU devices == one CPU device%s%s", SEP(c));
+        skip("random MSMs on GPUs against the CPU device: no GPU");
+        free(P); free(Pm); free(S); free(Sm);
+        return;
+    }
+    if (quick) skip("GPU MSMs of 2^16 + 3 points (TEST_MSM_QUICK): the GPUs run up to 4097");
+    for (g = 0; g < ngpu; g++) {
+        chk c, c2;
+        chk_init(&c);
+        for (k = 0; k <= gbig; k++) {
+            char what[64];
+            snprintf(what, sizeof what, "n = %zu", sizes[k]);
+            expect_msm(&c, what, g, S, P, sizes[k], 0, &ref[k]);
+        }
+        expect_msm(&c, "Montgomery scalars, points and result", g, Sm, Pm, sizes[gbig], 7, &refm);
+        report(c.good, "[gpu %d] random MSMs of 1, 2, 3, 100, 1000, 4097%s points (full-range scalars; and Montgomery forms) "
+               "== CPU device%s%s", g, quick ? "" : ", 2^16 + 3", SEP(c));
+        chk_init(&c2);
+        precompute_case(&c2, &tdevs[1 + g], S, P, sizes[gbig], 0, 4, 0, &ref[gbig], 0);
+        report(c2.good, "[gpu %d] precompute factor 4 at n = %zu == CPU device%s%s", g, sizes[gbig], SEP(c2));
+    }
+    {
+        mgpu_device devs[MGPU_MAX_DEVICES], mixed[2];
+        void *ds = NULL, *dp = NULL;
+        const size_t n = sizes[gbig];
+        chk c;
+        int k2;
+        chk_init(&c);
+        for (g = 0; g < ngpu; g++) devs[g] = g;
+        for (k2 = 1; k2 <= ngpu; k2++) {
+            char what[64];
+            snprintf(what, sizeof what, "split over %d GPU%s", k2, k2 > 1 ? "s" : "");
+            multi_case(&c, what, devs, k2, S, P, n, 1, 0, &ref[gbig]);
+        }
+        mgpu_set_device(0);
+        if (mgpu_malloc(&ds, n * sizeof *S) == MGPU_SUCCESS && mgpu_malloc(&dp, n * sizeof *P) == MGPU_SUCCESS) {
+            mgpu_memcpy(ds, S, n * sizeof *S);
+            mgpu_memcpy(dp, P, n * sizeof *P);
+            multi_case(&c, "inputs in GPU 0's memory, split over all GPUs", devs, ngpu, (const mgpu_bn254_scalar *)ds,
+                       (const mgpu_bn254_affine *)dp, n, 1, 0, &ref[gbig]);
+            if (ngpu > 1)
+                multi_case(&c, "inputs in GPU 0's memory, split over the other GPUs", devs + 1, ngpu - 1,
+                           (const mgpu_bn254_scalar *)ds, (const mgpu_bn254_affine *)dp, n, 1, 0, &ref[gbig]);
+        } else chk_fail(&c, "mgpu_malloc: %s", mgpu_last_error());
+        mgpu_free(ds);
+        mgpu_free(dp);
+        mixed[0] = 0;
+        mixed[1] = cpus[0];
+        multi_case(&c, "split over GPU 0 and CPU device 0", mixed, 2, S, P, sizes[5], 1, 0, &ref[5]);
+        report(c.good, "[GPUs] one MSM of %zu split over 1..%d GPUs, from host memory and from GPU 0's memory, and of 4097 "
+               "over GPU 0 + CPU device 0 == CPU device%s%s", n, ngpu, SEP(c));
+    }
+    free(P); free(Pm); free(S); free(Sm);
+}
+
+static void test_multi_gpu(void)
+{
+    const size_t N = quick ? 1000 : 5000;
+    mgpu_bn254_affine *P = make_points(N, 8000), want;
+    mgpu_bn254_scalar *S = make_scalars(N, 1);
+    mgpu_device devs[MGPU_MAX_DEVICES];
+    int k;
+    const char *msg = "";
+    if (!ngpu) {
+        mgpu_cuda_status(&msg);
+        skip("mgpu_msm_multi over GPUs (1 .. all): %s", msg);
+        free(P); free(S);
+        return;
+    }
+    want = ref_msm(S, P, N);
+    for (k = 0; k < ngpu; k++) devs[k] = k;
+    for (k = 1; k <= ngpu; k++) {
+        char label[64];
+        snprintf(label, sizeof label, "[%d GPU%s]", k, k > 1 ? "s" : "");
+        multi_sweep(label, devs, k, S, P, N, &want, 1);
+    }
+    multi_sweep("[default devices: NULL, 0]", NULL, 0, S, P, N, &want, 0);
+    free(P); free(S);
+}
+
+/* ================================================================ bad inputs */
+static void test_bad_inputs(const tdev *t, mgpu_device other_gpu)
+{
+    enum { N = 20 };
+    mgpu_bn254_affine *P = make_points(N, 9000), off[N], bases[2 * N];
+    mgpu_bn254_scalar *S = make_scalars(N, 1);
+    mgpu_bn254_jacobian res;
+    mgpu_msm_config cfg;
+    mgpu_stream st = NULL;
+    void *dsmall = NULL, *dres = NULL, *dother = NULL;
+    chk c;
+    size_t i;
+    int nb = 0;
+    chk_init(&c);
+    mgpu_default_stream(t->dev, &st);
+    /* Each call must fail with its status, leave the canary in res, and leave a message naming
+       the function (a call that fails in mgpu_set_device first replaces any older message). */
+#define BAD(what_, fn_, call_, want_) do { mgpu_result r_; size_t k_; memset(&res, 0xA5, sizeof res); \
+        memset(&cfg, 0, sizeof cfg); nb++; mgpu_set_device(-7); \
+        { call_; } \
+        for (k_ = 0; k_ < sizeof res && ((unsigned char *)&res)[k_] == 0xA5; k_++) {} \
+        if (r_ != (want_)) chk_fail(&c, "%s gave %s (\"%s\"), want %s", what_, mgpu_result_string(r_), mgpu_last_error(), \
+                                    mgpu_result_string(want_)); \
+        else if (k_ != sizeof res) chk_fail(&c, "%s: rejected but *result was written", what_); \
+        else if (!strstr(mgpu_last_error(), fn_)) chk_fail(&c, "%s: the message \"%s\" does not name %s", what_, mgpu_last_error(), fn_); \
+        else detail("%-34s %s: %s", what_, mgpu_result_string(r_), mgpu_last_error()); } while (0)
+    BAD("NULL scalars", "mgpu_msm", r_ = mgpu_msm(NULL, P, N, &cfg, &res, st), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("NULL points", "mgpu_msm", r_ = mgpu_msm(S, NULL, N, &cfg, &res, st), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("NULL result", "mgpu_msm", r_ = mgpu_msm(S, P, N, &cfg, NULL, st), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("NULL result, n = 0", "mgpu_msm", r_ = mgpu_msm(NULL, NULL, 0, &cfg, NULL, st), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("n = 2^31", "mgpu_msm", r_ = mgpu_msm(S, P, (size_t)1 << 31, &cfg, &res, st), MGPU_ERROR_SIZE_OVERFLOW);
+    BAD("n = SIZE_MAX", "mgpu_msm", r_ = mgpu_msm(S, P, SIZE_MAX, &cfg, &res, st), MGPU_ERROR_SIZE_OVERFLOW);
+    BAD("n = SIZE_MAX / 32 + 1", "mgpu_msm", r_ = mgpu_msm(S, P, SIZE_MAX / 32 + 1, &cfg, &res, st), MGPU_ERROR_SIZE_OVERFLOW);
+    BAD("n = 2^30, precompute factor 2", "mgpu_msm", (cfg.precompute_factor = 2, r_ = mgpu_msm(S, P, (size_t)1 << 30, &cfg, &res, st)), MGPU_ERROR_SIZE_OVERFLOW);
+    BAD("unknown flag 32", "mgpu_msm", (cfg.flags = 32, r_ = mgpu_msm(S, P, N, &cfg, &res, st)), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("unknown flag 2^31", "mgpu_msm", (cfg.flags = 0x80000000u, r_ = mgpu_msm(S, P, N, &cfg, &res, st)), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("window_bits -1", "mgpu_msm", (cfg.window_bits = -1, r_ = mgpu_msm(S, P, N, &cfg, &res, st)), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("window_bits 25", "mgpu_msm", (cfg.window_bits = MGPU_MSM_MAX_WINDOW_BITS + 1, r_ = mgpu_msm(S, P, N, &cfg, &res, st)), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("precompute_factor -1", "mgpu_msm", (cfg.precompute_factor = -1, r_ = mgpu_msm(S, P, N, &cfg, &res, st)), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("precompute_factor 65", "mgpu_msm", (cfg.precompute_factor = MGPU_MSM_MAX_PRECOMPUTE + 1, r_ = mgpu_msm(S, P, N, &cfg, &res, st)), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("batch count -1", "mgpu_msm_batch", r_ = mgpu_msm_batch(S, P, N, -1, &cfg, &res, st), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("batch NULL results", "mgpu_msm_batch", r_ = mgpu_msm_batch(S, P, N / 2, 2, &cfg, NULL, st), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("batch unknown flag", "mgpu_msm_batch", (cfg.flags = 64, r_ = mgpu_msm_batch(S, P, N / 2, 2, &cfg, &res, st)), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("multi count -1", "mgpu_msm_multi", r_ = mgpu_msm_multi(S, P, N, -1, &cfg, &res, &t->dev, 1), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("multi NULL scalars", "mgpu_msm_multi", r_ = mgpu_msm_multi(NULL, P, N, 1, &cfg, &res, &t->dev, 1), MGPU_ERROR_INVALID_ARGUMENT);
+    BAD("multi n = 2^31", "mgpu_msm_multi", r_ = mgpu_msm_multi(S, P, (size_t)1 << 31, 1, &cfg, &res, &t->dev, 1), MGPU_ERROR_SIZE_OVERFLOW);
+    BAD("multi unknown flag", "mgpu_msm_multi", (cfg.flags = 1u << 20, r_ = mgpu_msm_multi(S, P, N, 1, &cfg, &res, &t->dev, 1)), MGPU_ERROR_INVALID_ARGUMENT);
+    {
+        mgpu_device bogus = 1000;
+        BAD("multi unknown device", "mgpu_msm_multi", r_ = mgpu_msm_multi(S, P, N, 1, &cfg, &res, &bogus, 1), MGPU_ERROR_INVALID_DEVICE);
+    }
+    /* points off the curve with CHECK_POINTS: the message names the first bad index */
+    memcpy(off, P, sizeof off);
+    off[17].y[0] ^= 1;
+    BAD("off the curve, CHECK_POINTS", "mgpu_msm", (cfg.flags = MGPU_MSM_CHECK_POINTS, r_ = mgpu_msm(S, off, N, &cfg, &res, st)), MGPU_ERROR_NOT_ON_CURVE);
+    if (!strstr(mgpu_last_error(), "17")) chk_fail(&c, "NOT_ON_CURVE message does not name index 17: \"%s\"", mgpu_last_error());
+    memcpy(off, P, sizeof off);
+    add256(off[4].x, off[4].x, P_MOD);                   /* x + p: on the curve modulo p, but not below p */
+    if (cmp256(off[4].x, P_MOD) < 0) chk_fail(&c, "x + p did not exceed p?");
+    BAD("x >= p, CHECK_POINTS", "mgpu_msm", (cfg.flags = MGPU_MSM_CHECK_POINTS, r_ = mgpu_msm(S, off, N, &cfg, &res, st)), MGPU_ERROR_NOT_ON_CURVE);
+    memcpy(off, P, sizeof off);
+    memcpy(off[9].y, P_MOD, sizeof off[9].y);            /* y = p */
+    BAD("y = p, CHECK_POINTS, batch", "mgpu_msm_batch", (cfg.flags = MGPU_MSM_CHECK_POINTS, r_ = mgpu_msm_batch(S, off, N / 2, 2, &cfg, &res, st)), MGPU_ERROR_NOT_ON_CURVE);
+    memcpy(off, P, sizeof off);
+    off[3].x[0] ^= 4;
+    BAD("off the curve, CHECK_POINTS, multi", "mgpu_msm_multi", (cfg.flags = MGPU_MSM_CHECK_POINTS, r_ = mgpu_msm_multi(S, off, N, 1, &cfg, &res, &t->dev, 1)), MGPU_ERROR_NOT_ON_CURVE);
+    memcpy(off, P, sizeof off);
+    mgpu_bn254_convert_points(off, N, 1, cpu_stream);    /* Montgomery points passed as standard: off the curve */
+    if (!mgpu_bn254_on_curve(&off[0], 0) || !mgpu_bn254_on_curve(&off[1], 0))
+        BAD("Montgomery points as standard, CHECK_POINTS", "mgpu_msm", (cfg.flags = MGPU_MSM_CHECK_POINTS, r_ = mgpu_msm(S, off, N, &cfg, &res, st)), MGPU_ERROR_NOT_ON_CURVE);
+    /* precompute_bases: the bases (device memory on a GPU) keep a canary */
+    {
+        mgpu_result r2[5];
+        mgpu_bn254_affine *tb = bases;
+        int k;
+        memset(bases, 0xA5, sizeof bases);
+        mgpu_set_device(t->dev);
+        if (t->gpu && mgpu_malloc((void **)&tb, sizeof bases) != MGPU_SUCCESS) chk_fail(&c, "mgpu_malloc: %s", mgpu_last_error());
+        else {
+            if (t->gpu) mgpu_memcpy(tb, bases, sizeof bases);
+            memset(&cfg, 0, sizeof cfg);
+            cfg.precompute_factor = 1;
+            r2[0] = mgpu_msm_precompute_bases(P, N, &cfg, tb, st);
+            cfg.precompute_factor = 0;
+            r2[1] = mgpu_msm_precompute_bases(P, N, &cfg, tb, st);
+            cfg.precompute_factor = 2;
+            r2[2] = mgpu_msm_precompute_bases(P, N, &cfg, NULL, st);
+            r2[3] = mgpu_msm_precompute_bases(NULL, N, &cfg, tb, st);
+            cfg.window_bits = MGPU_MSM_MAX_WINDOW_BITS + 1;
+            r2[4] = mgpu_msm_precompute_bases(P, N, &cfg, tb, st);
+            for (k = 0; k < 5; k++)
+                if (r2[k] != MGPU_ERROR_INVALID_ARGUMENT)
+                    chk_fail(&c, "precompute_bases case %d (factor 1, factor 0, NULL bases, NULL points, window_bits 25) gave %s",
+                             k, mgpu_result_string(r2[k]));
+            if (t->gpu) { mgpu_memcpy(bases, tb, sizeof bases); mgpu_free(tb); }
+            for (i = 0; i < sizeof bases && ((unsigned char *)bases)[i] == 0xA5; i++) {}
+            if (i != sizeof bases) chk_fail(&c, "rejected precompute_bases wrote bases");
+        }
+        nb += 5;
+    }
+    /* arrays that run past their mgpu allocation; device memory the stream's device cannot use */
+    mgpu_set_device(t->dev);
+    if (mgpu_malloc(&dsmall, (N - 1) * sizeof *S) == MGPU_SUCCESS) {
+        mgpu_memcpy(dsmall, S, (N - 1) * sizeof *S);
+        BAD("scalars past their allocation", "mgpu_msm", r_ = mgpu_msm((const mgpu_bn254_scalar *)dsmall, P, N, &cfg, &res, st), MGPU_ERROR_INVALID_ARGUMENT);
+    } else chk_fail(&c, "mgpu_malloc: %s", mgpu_last_error());
+    if (t->gpu) {
+        if (mgpu_malloc(&dres, sizeof res) == MGPU_SUCCESS) {
+            mgpu_result r2;
+            memset(&cfg, 0, sizeof cfg);
+            mgpu_memset(dres, 0xA5, sizeof res);
+            r2 = mgpu_msm(S, P, N, &cfg, (mgpu_bn254_jacobian *)dres, st);
+            mgpu_memcpy(&res, dres, sizeof res);
+            for (i = 0; i < sizeof res && ((unsigned char *)&res)[i] == 0xA5; i++) {}
+            if (r2 != MGPU_ERROR_INVALID_POINTER) chk_fail(&c, "result in device memory gave %s, want MGPU_ERROR_INVALID_POINTER", mgpu_result_string(r2));
+            else if (i != sizeof res) chk_fail(&c, "result in device memory: rejected but written");
+            nb++;
+            {   /* the GPU's memory on a CPU device's stream */
+                mgpu_stream cs;
+                mgpu_default_stream(cpus[0], &cs);
+                BAD("GPU memory on a CPU stream", "mgpu_msm", r_ = mgpu_msm((const mgpu_bn254_scalar *)dsmall, P, N - 1, &cfg, &res, cs), MGPU_ERROR_WRONG_DEVICE);
+            }
+        }
+        if (other_gpu >= 0) {
+            mgpu_set_device(other_gpu);
+            if (mgpu_malloc(&dother, N * sizeof *P) == MGPU_SUCCESS) {
+                mgpu_memcpy(dother, P, N * sizeof *P);
+                BAD("another GPU's memory", "mgpu_msm", r_ = mgpu_msm(S, (const mgpu_bn254_affine *)dother, N, &cfg, &res, st), MGPU_ERROR_WRONG_DEVICE);
+            }
+            mgpu_free(dother);
+        }
+    }
+    mgpu_set_device(t->dev);
+    mgpu_free(dsmall);
+    mgpu_free(dres);
+    mgpu_set_device(0);
+#undef BAD
+    report(c.good, "[%s] %d bad inputs rejected with their own status (INVALID_ARGUMENT, SIZE_OVERFLOW, NOT_ON_CURVE, "
+           "INVALID_DEVICE%s), a message, and *result untouched%s%s", t->label, nb,
+           t->gpu ? ", INVALID_POINTER, WRONG_DEVICE" : "", SEP(c));
+    free(P); free(S);
+}
+
+/* Sections named on the command line (none: all). */
+static int nsel;
+static char **sel;
+static int selected(const char *name)
+{
+    int i;
+    for (i = 0; i < nsel; i++) if (!strcmp(sel[i], name)) return 1;
+    return nsel == 0;
+}
+
+int main(int argc, char **argv)
+{
+    mgpu_desc desc;
+    const char *seed_env = getenv("MGPU_TEST_SEED"), *cuda_msg = "";
+    unsigned long long seed = seed_env && *seed_env ? strtoull(seed_env, NULL, 10) : (unsigned long long)time(NULL);
+    mgpu_bn254_jacobian res;
+    mgpu_result r;
+    int i;
+    verbose = argc > 1 && !strcmp(argv[1], "-v");
+    sel = argv + 1 + verbose;
+    nsel = argc - 1 - verbose;
+    quick = getenv("TEST_MSM_QUICK") && *getenv("TEST_MSM_QUICK");   /* smaller GPU cases (slow emulators) */
+    rng_state = seed * 0x9E3779B97F4A7C15ull + 1;
+    init_consts();
+    printf("seed %llu (MGPU_TEST_SEED=%llu repeats this run)\n", seed, seed);
+
+    r = mgpu_msm(NULL, NULL, 0, NULL, &res, NULL);
+    report(r == MGPU_ERROR_NOT_INITIALIZED, "mgpu_msm before mgpu_init: %s", mgpu_result_string(r));
+
+    memset(&desc, 0, sizeof desc);
+    desc.cpu_devices = 4;
+    if (mgpu_init(&desc) != MGPU_SUCCESS) { printf("FAIL mgpu_init: %s\n", mgpu_last_error()); return 1; }
+    for (i = 0; i < 4; i++) cpus[i] = mgpu_cpu_device(i);
+    mgpu_default_stream(cpus[0], &cpu_stream);
+    ngpu = mgpu_cuda_status(&cuda_msg) == MGPU_SUCCESS && mgpu_default_backend() == MGPU_BACKEND_CUDA ? mgpu_device_count() : 0;
+    tdevs[0].dev = cpus[0];
+    snprintf(tdevs[0].label, sizeof tdevs[0].label, "cpu");
+    for (i = 0; i < ngpu; i++) {
+        tdevs[1 + i].dev = i;
+        tdevs[1 + i].gpu = 1;
+        snprintf(tdevs[1 + i].label, sizeof tdevs[1 + i].label, "gpu %d", i);
+    }
+    ntdev = 1 + ngpu;
+    printf("test_msm: %d GPU(s)%s%s, 4 CPU devices\n", ngpu, ngpu ? "" : ": ", ngpu ? "" : cuda_msg);
+
+    if (find_vectors(argv[0]) != 0) report(0, "tests/vectors not found next to %s or in the current folder", argv[0]);
+    else {
+        load_vector_files();
+        neadd = load_json("bn256Add.json", eadd, 64, 128);
+        nemul = load_json("bn256ScalarMul.json", emul, 64, 96);
+        report(neadd == 16 && nemul == 19, "read the Ethereum vectors: %d bn256Add (16 expected), %d bn256ScalarMul (19 expected)",
+               neadd, nemul);
+    }
+    if (selected("helpers")) test_helpers();
+    for (i = 0; i < ntdev && selected("bad"); i++) {
+        mgpu_device other = tdevs[i].gpu && ngpu > 1 ? (tdevs[i].dev + 1) % ngpu : -1;
+        test_bad_inputs(&tdevs[i], other);   /* first: before anything enables peer access */
+    }
+    if (!ngpu) skip("CUDA cases (vectors, edge cases, forms, precompute, batches, memory kinds, bad inputs on every GPU): %s", cuda_msg);
+    for (i = 0; i < ntdev; i++) {
+        if (selected("vectors")) { test_vectors(&tdevs[i]); test_ethereum(&tdevs[i]); }
+        if (selected("edges")) test_edges(&tdevs[i]);
+        if (selected("forms")) test_forms(&tdevs[i]);
+        if (selected("precompute")) test_precompute(&tdevs[i]);
+        if (selected("batch")) test_batch(&tdevs[i]);
+        if (selected("memory")) test_memory_kinds(&tdevs[i]);
+    }
+    if (selected("multi")) test_multi_cpu();
+    if (selected("random")) test_random();
+    if (selected("multi")) test_multi_gpu();
+    for (i = 0; i < nvfiles; i++) { free(vfiles[i].s); free(vfiles[i].p); }
+    mgpu_shutdown();
+    printf("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
+    return nfail ? 1 : 0;
+}
