@@ -73,11 +73,12 @@ $(BUILD)/libfake_old_cuda.so: tests/fixtures/fake_old_cuda.c | $(BUILD)
 	$(CC) -shared -fPIC $(WARN) -o $@ $<
 
 # Suites of one operation family each (tests/suites/*.c, one program each, the
-# implementation in their own translation unit): same ok/FAIL/skip lines and summary.
+# implementation in their own translation unit): same ok/FAIL/skip lines and summary
+# (tests/suites/suite.h).
 SUITES = $(patsubst tests/suites/%.c,$(BUILD)/suite_%,$(wildcard tests/suites/*.c))
-$(BUILD)/suite_%: tests/suites/%.c $(HDRS) | $(BUILD)
+$(BUILD)/suite_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
-$(BUILD)/suite_asan_%: tests/suites/%.c $(HDRS) | $(BUILD)
+$(BUILD)/suite_asan_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
 	  $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
 
@@ -104,27 +105,52 @@ test-matrix: | $(BUILD)
 test-vendor: | $(BUILD)
 	sh tests/vendor_check.sh
 
-# The blur kernels on the host (tools/blur_emu): the "Gaussian blur" section of
-# mgpu_kernels.cu compiled as C++ with one thread per CUDA thread (warp shuffles, cp.async
-# completing only at its wait, 16-byte alignment checked), compared bit for bit with the CPU
-# device on random shapes, pitches, bands, borders and radii, with the launch shapes mgpu.h
-# picks; the second run only shapes for the pipelined 8-bit kernels, each also through one
-# of bench_blur's tuning variants (bench/blur_variants.cu). Under ASan/UBSan.
-# build/libfake_cuda_blur.so: a stand-in libcuda for the CUDA host paths (see its header).
-.PHONY: test-blur-emu
+# The blur kernels on the host: the "Gaussian blur" section of mgpu_kernels.cu compiled as
+# C++ under the kernel emulator (tests/fake_cuda/emu.h: a coroutine per CUDA thread, warp
+# shuffles, cp.async completing only at its wait, alignment checked), compared bit for bit
+# with the CPU device on random shapes, pitches, bands, borders and radii, with the launch
+# shapes mgpu.h picks (tests/fake_cuda/blur_kernel_emu.cpp); the second run only shapes for
+# the pipelined 8-bit kernels, each also through one of bench_blur's tuning variants
+# (bench/blur_variants.cu). Under ASan/UBSan.
+.PHONY: test-blur-emu test-fake
 $(BUILD)/blur_section.cu: mgpu_kernels.cu | $(BUILD)
 	awk '/Gaussian blur \(BEGIN\)/{f=1} f{print} /Gaussian blur \(END\)/{exit}' $< > $@
-EMU_DEPS = tools/blur_emu/blur_emu.h bench/blur_variants.cu $(BUILD)/blur_section.cu mgpu.h
-$(BUILD)/blur_kernel_emu: tools/blur_emu/blur_kernel_emu.cpp $(EMU_DEPS)
-	$(CXX) -std=c++17 -O1 -g -ffp-contract=off -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD) -o $@ $< -ldl -lpthread
-$(BUILD)/libfake_cuda_blur.so: tools/blur_emu/fake_cuda_blur.cpp $(EMU_DEPS)
-	$(CXX) -std=c++17 -O1 -g -ffp-contract=off -fPIC -shared -w -I. -I$(BUILD) -o $@ $< -lpthread
+$(BUILD)/msm_section.cu: mgpu_kernels.cu | $(BUILD)
+	awk '/BN254 MSM \(BEGIN\)/{f=1} f{print} /BN254 MSM \(END\)/{exit}' $< > $@
+EMU_DEPS = tests/fake_cuda/emu.h tests/fake_cuda/emu_blur.h bench/blur_variants.cu $(BUILD)/blur_section.cu mgpu.h
+EMU_FLAGS = -std=c++17 -g -ffp-contract=off -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD)
+$(BUILD)/blur_kernel_emu: tests/fake_cuda/blur_kernel_emu.cpp $(EMU_DEPS)
+	$(CXX) $(EMU_FLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
 test-blur-emu: $(BUILD)/blur_kernel_emu
 	./$(BUILD)/blur_kernel_emu 300 1
 	EMU_FOCUS=pipe ./$(BUILD)/blur_kernel_emu 150 2
 
-test: test-matrix test-vendor test-examples test-blur-emu test-unit test-asan
+# The CUDA host paths without a GPU: build/libfake_cuda.so (tests/fake_cuda/fake_cuda.cpp) is
+# a stand-in libcuda.so with 2 fake GPUs on host memory (lazy stream queues, events, peer
+# access, pinned and managed memory) that runs the BN254 MSM and Gaussian blur kernels of
+# mgpu_kernels.cu under the emulator, every pointer checked to be usable by the launching
+# GPU. suite_msm and suite_blur run their GPU cases on it (TEST_MSM_QUICK / TEST_BLUR_QUICK:
+# the small ones), then with FAKE_CUDA_P2P=0 (copies staged through pinned memory) suite_blur
+# and suite_msm's multi-GPU section. Each run must print its 2-GPU header and pass; logs in
+# build/suite_<name>.fake[.nop2p].log. A run is "suite [VAR=value...] [argument...]".
+FAKE_RUNS = "msm TEST_MSM_QUICK=1" "blur TEST_BLUR_QUICK=1" "blur TEST_BLUR_QUICK=1 FAKE_CUDA_P2P=0" \
+            "msm TEST_MSM_QUICK=1 FAKE_CUDA_P2P=0 multi"
+# (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
+# only where need_left/need_right had it shuffled in.)
+$(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu
+	$(CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -fPIC -shared -o $@ $< -lpthread
+test-fake: $(BUILD)/libfake_cuda.so $(BUILD)/suite_msm $(BUILD)/suite_blur
+	@for run in $(FAKE_RUNS); do set -- $$run; s=$$1; shift; vars=; args=; \
+	  for w in "$$@"; do case $$w in *=*) vars="$$vars $$w";; *) args="$$args $$w";; esac; done; \
+	  log=$(BUILD)/suite_$$s.fake$$(case "$$vars" in *P2P=0*) echo .nop2p;; esac).log; \
+	  echo "== FAKE_CUDA_DEVICES=2$$vars $(BUILD)/suite_$$s$$args"; \
+	  env MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so FAKE_CUDA_DEVICES=2 $$vars ./$(BUILD)/suite_$$s $$args > $$log 2>&1 \
+	    || { cat $$log; echo "FAIL suite_$$s on the fake GPUs (log: $$log)"; exit 1; }; \
+	  grep -q -e '^test_msm: 2 GPU(s),' -e '^test_blur: 2 device(s), default backend cuda' $$log \
+	    || { cat $$log; echo "FAIL suite_$$s did not run on the 2 fake GPUs (log: $$log)"; exit 1; }; \
+	  tail -1 $$log; done
+
+test: test-matrix test-vendor test-examples test-blur-emu test-fake test-unit test-asan
 
 # ---- benchmarks (need a GPU; CUB/NCCL peers are built with nvcc when present)
 # The raw-driver baselines use cuda.h. By default they take the driver's entry points from

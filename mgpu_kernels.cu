@@ -935,7 +935,8 @@ __device__ __forceinline__ void any(const args &a)
     for (int i = 0; i < niter; i++) {
         const int yi = ys - r + i;
         const int my = map(yi, a.height, a.border);
-        const unsigned char *row = (const unsigned char *)a.src + (size_t)(my - a.src_row0) * a.spitch;
+        const unsigned char *row =                          /* only formed for a real row */
+            my < 0 ? (const unsigned char *)a.src : (const unsigned char *)a.src + (size_t)(my - a.src_row0) * a.spitch;
         A *const buf = (i & 1) ? buf1 : buf0;
         for (int j = t; j < TW + 2 * H; j += TW) {
             int e = x0 - H + j;

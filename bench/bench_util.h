@@ -1,4 +1,4 @@
-/* bench_util.h - shared helpers for the mgpu benchmarks (bench/p2p.c, bench/launch.c).
+/* bench_util.h - shared helpers for the mgpu benchmarks (the programs of bench/).
 
    The peer baselines call the CUDA driver API directly, with cuda.h's own prototypes.
    By default the entry points are taken from the same libcuda.so.1 that mgpu opens (dlopen
@@ -15,6 +15,7 @@
 #include <cuda.h>
 #pragma GCC diagnostic pop
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,12 @@ BENCH_FN int bench_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+BENCH_FN int bench_cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Median of v[0..n) (v is sorted in place). */
 BENCH_FN double bench_median(double *v, int n)
 {
@@ -201,6 +208,59 @@ BENCH_FN size_t bench_parse_size(const char *s)
     if (*end) return 0;
     if (v > (unsigned long long)SIZE_MAX / mul) return 0;
     return (size_t)(v * mul);
+}
+
+/* "2^k" with k in kmin..kmax, or a size as bench_parse_size reads it. 0 on a parse error. */
+BENCH_FN size_t bench_parse_count(const char *s, int kmin, int kmax)
+{
+    if (s[0] == '2' && s[1] == '^') {
+        char *end;
+        long k = strtol(s + 2, &end, 10);
+        if (*end || k < kmin || k > kmax) return 0;
+        return (size_t)1 << k;
+    }
+    return bench_parse_size(s);
+}
+
+/* A comma-separated list of at most cap counts or sizes into out: each entry read by
+   bench_parse_count(entry, kmin, kmax) (kmax 0: by bench_parse_size alone), non-zero, a
+   multiple of mult and at most max (0: any). Returns how many, or -1 for an empty list or
+   after "<prog>: bad <what> '<entry>'" on stderr. */
+BENCH_FN int bench_parse_list(const char *prog, const char *what, const char *v, size_t *out, int cap, int kmin, int kmax,
+                              size_t mult, size_t max)
+{
+    char buf[512], *tok, *save = NULL;
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", v);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t s = kmax ? bench_parse_count(tok, kmin, kmax) : bench_parse_size(tok);
+        if (!s || s % mult || (max && s > max) || n == cap) { fprintf(stderr, "%s: bad %s '%s'\n", prog, what, tok); return -1; }
+        out[n++] = s;
+    }
+    return n ? n : -1;
+}
+
+/* n as "2^k" when it is a power of two, else in decimal. */
+BENCH_FN const char *bench_n_str(size_t n, char *buf, size_t cap)
+{
+    int k;
+    for (k = 0; k < 64; k++)
+        if (n == (size_t)1 << k) { snprintf(buf, cap, "2^%d", k); return buf; }
+    snprintf(buf, cap, "%zu", n);
+    return buf;
+}
+
+/* Appends to a fixed buffer (a summary line); never runs past it. */
+BENCH_FN void bench_append(char *buf, size_t cap, size_t *len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+BENCH_FN void bench_append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    if (*len >= cap) return;
+    va_start(ap, fmt);
+    k = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    if (k > 0) *len = *len + (size_t)k < cap ? *len + (size_t)k : cap;
 }
 
 BENCH_FN const char *bench_size_str(size_t bytes, char *buf, size_t cap)

@@ -30,7 +30,7 @@
    then timed like the cases above; prints the ten fastest per case and the best.
 
    --scale N (2, 4 or 8): every image N times smaller in both directions, targets not
-   judged: a quick dry run (e.g. under tools/blur_emu's fake driver).
+   judged: a quick dry run (e.g. on tests/fake_cuda's stand-in libcuda, build/libfake_cuda.so).
 
    Build and run from the repository root:
      make build/bench_blur   (or make bench)

@@ -9,8 +9,9 @@
    ARITH 0 the plain integer horizontal pass, 1 dp2a (see pipe in mgpu_kernels.cu).
    To adopt one: set MGPU_BLUR_PIPE_PF / _WARPS / _CACHE / _ARITH in mgpu_kernels.cu (and
    MGPU__BLUR_PIPE_WARPS in mgpu.h), then `make kernels`.
-   tools/blur_emu includes this file with its own BLURV(C, PF, W, K, A) defined, to run the
-   same list under the host emulator (bit-for-bit checks of every variant without a GPU). */
+   tests/fake_cuda/emu_blur.h includes this file with its own BLURV(C, PF, W, K, A)
+   defined, to run the same list under the kernel emulator (bit-for-bit checks of every
+   variant without a GPU, and bench_blur --sweep on the fake libcuda). */
 #ifndef BLURV
 #include "../mgpu_kernels.cu"
 

@@ -33,7 +33,6 @@
 #include "bench_util.h"
 #include "peers/peers.h"
 #include <math.h>
-#include <stdarg.h>
 
 #define MAX_SIZES 8
 #define MAX_REPS 1000
@@ -64,18 +63,6 @@ static char err[1024];
 
 #define PK(call) do { if ((call) != 0) { fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, err); \
     exit(1); } } while (0)
-
-static void append(char *b, size_t cap, size_t *len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void append(char *b, size_t cap, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-    if (*len >= cap) return;
-    va_start(ap, fmt);
-    k = vsnprintf(b + *len, cap - *len, fmt, ap);
-    va_end(ap);
-    if (k > 0) *len = *len + (size_t)k < cap ? *len + (size_t)k : cap;
-}
 
 /* Fresh random floats in [-0.5, 1.5) (24 random bits each, exact). */
 static void fill_random_f32(float *p, size_t n)
@@ -314,15 +301,7 @@ static int parse_args(int argc, char **argv)
         else if (!strcmp(a, "--no-host")) opt.host_sg = 0;
         else if (!v) { fprintf(stderr, "bench_collectives: %s needs a value\n", a); return -1; }
         else if (!strcmp(a, "--sizes")) {
-            char b[512], *tok, *save = NULL;
-            snprintf(b, sizeof b, "%s", v);
-            opt.nsizes = 0;
-            for (tok = strtok_r(b, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                size_t s = bench_parse_size(tok);
-                if (!s || s % 4 || opt.nsizes == MAX_SIZES) { fprintf(stderr, "bench_collectives: bad size '%s'\n", tok); return -1; }
-                opt.sizes[opt.nsizes++] = s;
-            }
-            if (!opt.nsizes) return -1;
+            if ((opt.nsizes = bench_parse_list("bench_collectives", "size", v, opt.sizes, MAX_SIZES, 0, 0, 4, 0)) < 0) return -1;
             i++;
         } else if (!strcmp(a, "--bcast-bytes")) { opt.bcast_bytes = bench_parse_size(v); i++; }
         else if (!strcmp(a, "--sg-bytes")) { opt.sg_bytes = bench_parse_size(v); i++; }
@@ -457,34 +436,34 @@ int main(int argc, char **argv)
         if (t->kind == T_ALLREDUCE && (t->bytes == ((size_t)256 << 20) || t->bytes == ((size_t)1 << 30))) {
             int ok = t->ran[L_NCCL] && ratio >= 0.95;
             missed |= !ok;
-            append(tg, sizeof tg, &tl, "busbw >= 95%% NCCL %s", !t->ran[L_NCCL] ? "NOT MEASURED" : ok ? "PASS" : "FAIL");
+            bench_append(tg, sizeof tg, &tl, "busbw >= 95%% NCCL %s", !t->ran[L_NCCL] ? "NOT MEASURED" : ok ? "PASS" : "FAIL");
         } else if (t->kind == T_BROADCAST) {
             int ok = t->ran[L_NCCL] && ratio >= 1.0;
             missed |= !ok;
-            append(tg, sizeof tg, &tl, ">= NCCL %s", !t->ran[L_NCCL] ? "NOT MEASURED" : ok ? "PASS" : "FAIL");
+            bench_append(tg, sizeof tg, &tl, ">= NCCL %s", !t->ran[L_NCCL] ? "NOT MEASURED" : ok ? "PASS" : "FAIL");
         } else if (t->kind == T_SCATTER || t->kind == T_GATHER) {
             int ok = t->algbw[L_MGPU] >= 390.0;
             missed |= !ok;
-            append(tg, sizeof tg, &tl, ">= 390 GB/s %s", ok ? "PASS" : "FAIL");
-        } else if (t->kind != T_ALLREDUCE) append(tg, sizeof tg, &tl, "(reference)");
-        for (k = 0; k < 2; k++) if (t->bad[k]) append(tg, sizeof tg, &tl, " %s:WRONG-DATA", lib_name[k]);
-        if (t->not_identical) append(tg, sizeof tg, &tl, " mgpu:GPUs-differ");
+            bench_append(tg, sizeof tg, &tl, ">= 390 GB/s %s", ok ? "PASS" : "FAIL");
+        } else if (t->kind != T_ALLREDUCE) bench_append(tg, sizeof tg, &tl, "(reference)");
+        for (k = 0; k < 2; k++) if (t->bad[k]) bench_append(tg, sizeof tg, &tl, " %s:WRONG-DATA", lib_name[k]);
+        if (t->not_identical) bench_append(tg, sizeof tg, &tl, " mgpu:GPUs-differ");
         printf("%-12s %8s %9.3f %10.1f %10.1f %9s %10s %9s  %s\n", test_name[t->kind], bench_size_str(t->bytes, sz, sizeof sz),
                t->med_ms[L_MGPU], t->algbw[L_MGPU], t->busbw[L_MGPU], nms, nbw, rt, tg);
     }
     printf("(all-reduce/broadcast size per GPU, scatter/gather total; busbw: all-reduce algbw*2(N-1)/N, others algbw; "
            "mgpu/NCCL = busbw ratio)\n");
 
-    append(line, sizeof line, &len, "bench_collectives summary: %d GPUs, data %s", N, bad ? "WRONG" : "verified");
+    bench_append(line, sizeof line, &len, "bench_collectives summary: %d GPUs, data %s", N, bad ? "WRONG" : "verified");
     for (i = 0; i < ntests; i++) {
         test *t = &tests[i];
-        append(line, sizeof line, &len, "; %s %s %.0f GB/s", test_name[t->kind], bench_size_str(t->bytes, sz, sizeof sz),
+        bench_append(line, sizeof line, &len, "; %s %s %.0f GB/s", test_name[t->kind], bench_size_str(t->bytes, sz, sizeof sz),
                t->busbw[L_MGPU]);
         if (t->ran[L_NCCL] && t->busbw[L_NCCL] > 0)
-            append(line, sizeof line, &len, " (%.0f%% NCCL)", 100.0 * t->busbw[L_MGPU] / t->busbw[L_NCCL]);
+            bench_append(line, sizeof line, &len, " (%.0f%% NCCL)", 100.0 * t->busbw[L_MGPU] / t->busbw[L_NCCL]);
     }
-    if (nccl_missing) append(line, sizeof line, &len, "; NCCL not measured (its targets count as missed)");
-    append(line, sizeof line, &len, "; targets %s", bad ? "n/a (wrong data)" : missed ? "MISSED" : "met");
+    if (nccl_missing) bench_append(line, sizeof line, &len, "; NCCL not measured (its targets count as missed)");
+    bench_append(line, sizeof line, &len, "; targets %s", bad ? "n/a (wrong data)" : missed ? "MISSED" : "met");
     printf("\n%s\n", line);
 
     if (have_nccl) ncclpeer_shutdown();

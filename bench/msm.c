@@ -41,7 +41,6 @@
    is judged. Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error or a wrong
    result, 2 bad arguments. */
 #include "bench_util.h"
-#include <stdarg.h>
 
 #define MAX_SIZES 16
 #define MAX_REPS 1000
@@ -64,25 +63,6 @@ static mgpu_stream st;                   /* one non-blocking stream on opt.devic
 static mgpu_device devs[MGPU_MAX_DEVICES];
 static int ngpu;
 
-static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-    if (*len >= cap) return;
-    va_start(ap, fmt);
-    k = vsnprintf(buf + *len, cap - *len, fmt, ap);
-    va_end(ap);
-    if (k > 0) *len += (size_t)k < cap - *len ? (size_t)k : cap - *len;
-}
-
-static const char *n_str(size_t n, char *buf, size_t cap)
-{
-    int k;
-    for (k = 0; k < 64; k++)
-        if (n == (size_t)1 << k) { snprintf(buf, cap, "2^%d", k); return buf; }
-    snprintf(buf, cap, "%zu", n);
-    return buf;
-}
 static int log2_exact(size_t n)
 {
     int k;
@@ -158,35 +138,11 @@ static void usage(void)
            "  sizes as 2^k, 1048576 or 1M; at most 2^30\n");
 }
 
-static size_t parse_count(const char *s)
-{
-    if (s[0] == '2' && s[1] == '^') {
-        char *end;
-        long k = strtol(s + 2, &end, 10);
-        if (*end || k < 0 || k > 30) return 0;
-        return (size_t)1 << k;
-    }
-    return bench_parse_size(s);
-}
-
+/* --n, --split-n: sizes up to 2^30; "0" (allow_zero): none */
 static int parse_list(const char *v, size_t *out, int *count, int allow_zero)
 {
-    char buf[512], *tok, *save = NULL;
-    snprintf(buf, sizeof buf, "%s", v);
-    *count = 0;
-    if (allow_zero && !strcmp(v, "0")) return 0;
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        size_t s = parse_count(tok);
-        if (!s || s > ((size_t)1 << 30) || *count == MAX_SIZES) { fprintf(stderr, "bench_msm: bad size '%s'\n", tok); return -1; }
-        out[(*count)++] = s;
-    }
-    return *count ? 0 : -1;
-}
-
-static int cmp_sizet(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
+    *count = allow_zero && !strcmp(v, "0") ? 0 : bench_parse_list("bench_msm", "size", v, out, MAX_SIZES, 0, 30, 1, (size_t)1 << 30);
+    return *count < 0 ? -1 : 0;
 }
 
 static int parse_args(int argc, char **argv)
@@ -217,7 +173,7 @@ static int parse_args(int argc, char **argv)
         else if (!strcmp(a, "--n")) { if (parse_list(v, opt.n, &opt.nsizes, 0)) return -1; i++; }
         else if (!strcmp(a, "--split-n")) { if (parse_list(v, opt.split_n, &opt.nsplit, 1)) return -1; i++; }
         else if (!strcmp(a, "--batch-n")) {
-            opt.batch_n = strcmp(v, "0") ? parse_count(v) : 0;
+            opt.batch_n = strcmp(v, "0") ? bench_parse_count(v, 0, 30) : 0;
             if (strcmp(v, "0") && (!opt.batch_n || opt.batch_n > ((size_t)1 << 26))) { fprintf(stderr, "bench_msm: bad --batch-n %s\n", v); return -1; }
             i++;
         }
@@ -230,8 +186,8 @@ static int parse_args(int argc, char **argv)
     if (opt.warmup < 2 || opt.warmup > 16) { fprintf(stderr, "bench_msm: --warmup must be 2..16\n"); return -1; }
     if (opt.ndev < 0 || opt.ndev > MGPU_MAX_DEVICES) { fprintf(stderr, "bench_msm: bad --ndev\n"); return -1; }
     if (opt.device < 0) { fprintf(stderr, "bench_msm: bad --device\n"); return -1; }
-    qsort(opt.n, (size_t)opt.nsizes, sizeof opt.n[0], cmp_sizet);
-    qsort(opt.split_n, (size_t)opt.nsplit, sizeof opt.split_n[0], cmp_sizet);
+    qsort(opt.n, (size_t)opt.nsizes, sizeof opt.n[0], bench_cmp_size);
+    qsort(opt.split_n, (size_t)opt.nsplit, sizeof opt.split_n[0], bench_cmp_size);
     return 0;
 }
 
@@ -329,7 +285,7 @@ int main(int argc, char **argv)
         int f;
         char what[96];
         w->n = n;
-        n_str(n, nb, sizeof nb);
+        bench_n_str(n, nb, sizeof nb);
         MK(mgpu_bn254_random_scalars(h_sc, n, seed + 1 + (uint64_t)s));
         MK(mgpu_memcpy(d_sc, h_sc, n * sizeof *d_sc));
         memset(&c, 0, sizeof c);
@@ -398,7 +354,7 @@ int main(int argc, char **argv)
         mgpu_bn254_affine r1[BATCH], r2[BATCH];
         call c;
         size_t total = BATCH * opt.batch_n;
-        n_str(opt.batch_n, nb, sizeof nb);
+        bench_n_str(opt.batch_n, nb, sizeof nb);
         MK(mgpu_bn254_random_scalars(h_sc, total, seed + 100));
         MK(mgpu_memcpy(d_sc, h_sc, total * sizeof *d_sc));
         memset(&c, 0, sizeof c);
@@ -434,7 +390,7 @@ int main(int argc, char **argv)
         mgpu_bn254_affine r1, r2;
         call c;
         char what[96];
-        n_str(w->n, nb, sizeof nb);
+        bench_n_str(w->n, nb, sizeof nb);
         if (w->why) { printf("split n=%s: skipped (%s)\n", nb, w->why); continue; }
         MK(mgpu_bn254_random_scalars(h_sc, w->n, seed + 200 + (uint64_t)s));
         MK(mgpu_memcpy(d_sc, h_sc, w->n * sizeof *d_sc));
@@ -477,15 +433,15 @@ int main(int argc, char **argv)
                 snprintf(pe[2], 16, "%.1f", peers[k].sppark);
                 snprintf(ratio, sizeof ratio, "%.2f", peers[k].era / w->ms[M_DEV]);
                 missed |= !ok;
-                append(tg, sizeof tg, &tl, "< era %s", ok ? "PASS" : "FAIL");
+                bench_append(tg, sizeof tg, &tl, "< era %s", ok ? "PASS" : "FAIL");
             }
         if (lg == 20 || lg == 24) {
             int ok = w->ms[M_DEV] <= (lg == 20 ? 3.6 : 37.0);
             stretch_missed |= !ok;
             stretch_checked = 1;
-            append(tg, sizeof tg, &tl, "; stretch <= %s ms %s", lg == 20 ? "3.6" : "37", ok ? "met" : "missed");
+            bench_append(tg, sizeof tg, &tl, "; stretch <= %s ms %s", lg == 20 ? "3.6" : "37", ok ? "met" : "missed");
         }
-        printf("%-6s %9.3f %9.3f %9.3f", n_str(w->n, nb, sizeof nb), w->ms[M_DEV], w->ms[M_MONT], w->ms[M_PINNED]);
+        printf("%-6s %9.3f %9.3f %9.3f", bench_n_str(w->n, nb, sizeof nb), w->ms[M_DEV], w->ms[M_MONT], w->ms[M_PINNED]);
         if (opt.precompute) printf(" %9.3f %9.3f %9.1f %9.1f", w->ms[M_PRE2], w->ms[M_PRE4], w->pre_ms[0], w->pre_ms[1]);
         else printf(" %9s %9s %9s %9s", "-", "-", "-", "-");
         printf(" | %7s %7s %7s %9s  %s\n", pe[0], pe[1], pe[2], ratio, tg);
@@ -497,7 +453,7 @@ int main(int argc, char **argv)
         int ok = x >= want;
         missed |= !ok;
         printf("batch %d x %s: one GPU %.2f ms, %d GPUs %.2f ms: x%.2f (target >= %.2fx: %s); from pinned memory x%.2f\n", BATCH,
-               n_str(opt.batch_n, nb, sizeof nb), batch_one, opt.ndev, batch_multi, x, want, ok ? "PASS" : "FAIL",
+               bench_n_str(opt.batch_n, nb, sizeof nb), batch_one, opt.ndev, batch_multi, x, want, ok ? "PASS" : "FAIL",
                batch_one_pinned / batch_multi_pinned);
     }
     for (s = 0; s < opt.nsplit; s++) {
@@ -505,7 +461,7 @@ int main(int argc, char **argv)
         int lg = log2_exact(w->n);
         double target = lg == 24 ? 13.0 : lg == 26 ? 50.0 : 0;
         if (!w->ran) continue;
-        printf("split %s: one GPU %.2f ms, %d GPUs %.2f ms (x%.2f), from pinned memory %.2f ms", n_str(w->n, nb, sizeof nb),
+        printf("split %s: one GPU %.2f ms, %d GPUs %.2f ms (x%.2f), from pinned memory %.2f ms", bench_n_str(w->n, nb, sizeof nb),
                w->one, opt.ndev, w->dev, w->one / w->dev, w->pinned);
         if (target > 0 && opt.ndev >= 4) {
             int ok = w->dev <= target;
@@ -516,19 +472,19 @@ int main(int argc, char **argv)
     }
 
     /* ---- the summary line (bench/run_all.sh collects it) */
-    append(line, sizeof line, &len, "bench_msm summary: results %s", bad ? "WRONG" : "verified");
+    bench_append(line, sizeof line, &len, "bench_msm summary: results %s", bad ? "WRONG" : "verified");
     for (s = 0; s < opt.nsizes; s++) {
         int k, lg = log2_exact(rows[s].n);
-        append(line, sizeof line, &len, "; %s %.2f ms", n_str(rows[s].n, nb, sizeof nb), rows[s].ms[M_DEV]);
+        bench_append(line, sizeof line, &len, "; %s %.2f ms", bench_n_str(rows[s].n, nb, sizeof nb), rows[s].ms[M_DEV]);
         for (k = 0; k < (int)(sizeof peers / sizeof peers[0]); k++)
-            if (peers[k].log2n == lg) append(line, sizeof line, &len, " (x%.2f era)", peers[k].era / rows[s].ms[M_DEV]);
+            if (peers[k].log2n == lg) bench_append(line, sizeof line, &len, " (x%.2f era)", peers[k].era / rows[s].ms[M_DEV]);
     }
-    if (batch_ran) append(line, sizeof line, &len, "; batch 16 on %d GPUs x%.2f", opt.ndev, batch_one / batch_multi);
+    if (batch_ran) bench_append(line, sizeof line, &len, "; batch 16 on %d GPUs x%.2f", opt.ndev, batch_one / batch_multi);
     for (s = 0; s < opt.nsplit; s++)
         if (splits[s].ran)
-            append(line, sizeof line, &len, "; split %s %.2f ms on %d GPUs (x%.2f)", n_str(splits[s].n, nb, sizeof nb),
+            bench_append(line, sizeof line, &len, "; split %s %.2f ms on %d GPUs (x%.2f)", bench_n_str(splits[s].n, nb, sizeof nb),
                    splits[s].dev, opt.ndev, splits[s].one / splits[s].dev);
-    append(line, sizeof line, &len, "; stretch %s; targets %s", !stretch_checked ? "n/a" : stretch_missed ? "missed" : "met",
+    bench_append(line, sizeof line, &len, "; stretch %s; targets %s", !stretch_checked ? "n/a" : stretch_missed ? "missed" : "met",
            bad ? "n/a (wrong results)" : opt.cpu ? "not judged (--cpu)" : missed ? "MISSED" : "met");
     printf("\n%s\n", line);
 

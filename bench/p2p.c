@@ -270,15 +270,7 @@ static int parse_args(int argc, char **argv)
         else if (!strcmp(a, "--no-blocker")) opt.blocker = 0;
         else if (!v) { fprintf(stderr, "bench_p2p: %s needs a value\n", a); return -1; }
         else if (!strcmp(a, "--sizes")) {
-            char buf[512], *tok, *save = NULL;
-            snprintf(buf, sizeof buf, "%s", v);
-            opt.nsizes = 0;
-            for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                size_t s = bench_parse_size(tok);
-                if (!s || opt.nsizes == MAX_SIZES) { fprintf(stderr, "bench_p2p: bad size '%s'\n", tok); return -1; }
-                opt.sizes[opt.nsizes++] = s;
-            }
-            if (!opt.nsizes) return -1;
+            if ((opt.nsizes = bench_parse_list("bench_p2p", "size", v, opt.sizes, MAX_SIZES, 0, 0, 1, 0)) < 0) return -1;
             i++;
         } else if (!strcmp(a, "--pairs")) {
             if (!strcmp(v, "all")) opt.pairs_all = 1;

@@ -144,19 +144,6 @@ static void sum_f32(const float *p, size_t n, double *sum, double *abs_sum)
     *abs_sum = (b[0] + b[1]) + (b[2] + b[3]);
 }
 
-/* Appends to a fixed buffer; never runs past it. */
-static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-    if (*len >= cap) return;
-    va_start(ap, fmt);
-    k = vsnprintf(buf + *len, cap - *len, fmt, ap);
-    va_end(ap);
-    if (k > 0) *len = *len + (size_t)k < cap ? *len + (size_t)k : cap;
-}
-
 static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
 
 /* The f32 result agrees with the float64 sum up to 1e-6 of sum |x|: loose enough for a
@@ -467,17 +454,6 @@ static void usage(void)
            "  --n: element counts (floats), as 2^k, 1048576 or 1M; each a multiple of 4\n");
 }
 
-static size_t parse_count(const char *s)
-{
-    if (s[0] == '2' && s[1] == '^') {
-        char *end;
-        long k = strtol(s + 2, &end, 10);
-        if (*end || k < 2 || k > 40) return 0;
-        return (size_t)1 << k;
-    }
-    return bench_parse_size(s);
-}
-
 static int parse_args(int argc, char **argv)
 {
     int i;
@@ -498,18 +474,7 @@ static int parse_args(int argc, char **argv)
         else if (!strcmp(a, "--no-multi")) opt.multi = 0;
         else if (!v) { fprintf(stderr, "bench_reduce: %s needs a value\n", a); return -1; }
         else if (!strcmp(a, "--n")) {
-            char buf[512], *tok, *save = NULL;
-            snprintf(buf, sizeof buf, "%s", v);
-            opt.nsizes = 0;
-            for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                size_t s = parse_count(tok);
-                if (!s || s % 4 || s > ((size_t)1 << 32) || opt.nsizes == MAX_SIZES) {
-                    fprintf(stderr, "bench_reduce: bad n '%s'\n", tok);
-                    return -1;
-                }
-                opt.n[opt.nsizes++] = s;
-            }
-            if (!opt.nsizes) return -1;
+            if ((opt.nsizes = bench_parse_list("bench_reduce", "n", v, opt.n, MAX_SIZES, 2, 40, 4, (size_t)1 << 32)) < 0) return -1;
             i++;
         } else if (!strcmp(a, "--device")) { opt.device = atoi(v); i++; }
         else if (!strcmp(a, "--reps")) { opt.reps = atoi(v); i++; }
@@ -530,21 +495,6 @@ static int parse_args(int argc, char **argv)
         return -1;
     }
     return 0;
-}
-
-static const char *n_str(size_t n, char *buf, size_t cap)
-{
-    int k;
-    for (k = 0; k < 64; k++)
-        if (n == (size_t)1 << k) { snprintf(buf, cap, "2^%d", k); return buf; }
-    snprintf(buf, cap, "%zu", n);
-    return buf;
-}
-
-static int cmp_sizet(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)
@@ -569,7 +519,7 @@ int main(int argc, char **argv)
         return 2;
     }
     bench_seed();
-    qsort(opt.n, (size_t)opt.nsizes, sizeof opt.n[0], cmp_sizet);
+    qsort(opt.n, (size_t)opt.nsizes, sizeof opt.n[0], bench_cmp_size);
     printf("bench_reduce: f32 sum, mgpu_reduce_async against CUB and a read-only kernel; multi-GPU reductions\n");
     bench_print_devices();
 
@@ -640,7 +590,7 @@ int main(int argc, char **argv)
     for (s = 0; s < opt.nsizes; s++) {
         size_row *w = &rows[s];
         measure(w);
-        printf("n=%-5s %s x%-3d slots %-2d", n_str(w->n, nb, sizeof nb), w->cold ? "cold" : "warm", w->inner, w->nslots);
+        printf("n=%-5s %s x%-3d slots %-2d", bench_n_str(w->n, nb, sizeof nb), w->cold ? "cold" : "warm", w->inner, w->nslots);
         for (m = 0; m < M_COUNT; m++) {
             if (!method_on(m)) continue;
             printf("  %s %.2f us %.1f GB/s", method_name[m], w->us[m], w->gbs[m]);
@@ -672,18 +622,18 @@ int main(int argc, char **argv)
         if (w->n == (size_t)1 << 28) {
             int ok1 = g.have_cub && vs_read >= 0.98, ok2 = g.have_cub && vs_cub >= 1.0;
             missed |= !ok1 || !ok2;
-            append(tg, sizeof tg, &tl, ">=98%% read %s, >=CUB %s", ok1 ? "PASS" : "FAIL", ok2 ? "PASS" : "FAIL");
+            bench_append(tg, sizeof tg, &tl, ">=98%% read %s, >=CUB %s", ok1 ? "PASS" : "FAIL", ok2 ? "PASS" : "FAIL");
         } else if (w->n == (size_t)1 << 24) {
             int ok = g.have_cub && vs_cub >= 1.0;
             missed |= !ok;
-            append(tg, sizeof tg, &tl, "cold >=CUB %s", ok ? "PASS" : "FAIL");
+            bench_append(tg, sizeof tg, &tl, "cold >=CUB %s", ok ? "PASS" : "FAIL");
         } else if (w->n == (size_t)1 << 20) {
             int ok = g.have_cub && w->us[M_MGPU] <= w->us[M_CUB];
             missed |= !ok;
-            append(tg, sizeof tg, &tl, "time <=CUB %s", ok ? "PASS" : "FAIL");
+            bench_append(tg, sizeof tg, &tl, "time <=CUB %s", ok ? "PASS" : "FAIL");
         }
         for (m = 0; m < M_COUNT; m++)
-            if (w->bad[m]) append(tg, sizeof tg, &tl, " %s:WRONG", method_name[m]);
+            if (w->bad[m]) bench_append(tg, sizeof tg, &tl, " %s:WRONG", method_name[m]);
         {
             char c1[16] = "-", c2[16] = "-", c3[16] = "-", c4[16] = "-", c5[16] = "-";
             if (g.have_cub) {
@@ -693,7 +643,7 @@ int main(int argc, char **argv)
                 snprintf(c4, sizeof c4, "%.1f", w->gbs[M_READ]);
                 snprintf(c5, sizeof c5, "%.3f", vs_read);
             }
-            printf("%-6s %-4s %5d %9.2f %9.1f %9.2f %9s %9s %8s %9s %8s  %s\n", n_str(w->n, nb, sizeof nb),
+            printf("%-6s %-4s %5d %9.2f %9.1f %9.2f %9s %9s %8s %9s %8s  %s\n", bench_n_str(w->n, nb, sizeof nb),
                    w->cold ? "cold" : "warm", w->inner, w->us[M_MGPU], w->gbs[M_MGPU], w->us[M_PINNED], c1, c2, c3, c4,
                    c5, tg);
         }
@@ -707,7 +657,7 @@ int main(int argc, char **argv)
         acc_rel = w->max_rel[M_MGPU];
         ok = acc_rel <= 1e-6;
         missed |= !ok;
-        printf("accuracy n=%s: mgpu |sum - float64| / |float64| = %.2e (target <= 1e-6: %s); pinned %.2e", n_str(w->n, nb, sizeof nb),
+        printf("accuracy n=%s: mgpu |sum - float64| / |float64| = %.2e (target <= 1e-6: %s); pinned %.2e", bench_n_str(w->n, nb, sizeof nb),
                acc_rel, ok ? "PASS" : "FAIL", w->max_rel[M_PINNED]);
         if (g.have_cub) printf("; CUB %.2e (float accumulation)\n", w->max_rel[M_CUB]);
         else printf("; CUB not run\n");
@@ -740,20 +690,20 @@ int main(int argc, char **argv)
     }
 
     /* The summary line (bench/run_all.sh collects it). */
-    append(line, sizeof line, &len, "bench_reduce summary: data %s", bad ? "WRONG" : "verified");
+    bench_append(line, sizeof line, &len, "bench_reduce summary: data %s", bad ? "WRONG" : "verified");
     for (s = 0; s < opt.nsizes; s++) {
         size_row *w = &rows[s];
-        append(line, sizeof line, &len, "; %s %.1f GB/s", n_str(w->n, nb, sizeof nb), w->gbs[M_MGPU]);
+        bench_append(line, sizeof line, &len, "; %s %.1f GB/s", bench_n_str(w->n, nb, sizeof nb), w->gbs[M_MGPU]);
         if (g.have_cub && w->us[M_MGPU] > 0)
-            append(line, sizeof line, &len, " (x%.2f CUB, %.1f%% read)", w->us[M_CUB] / w->us[M_MGPU],
+            bench_append(line, sizeof line, &len, " (x%.2f CUB, %.1f%% read)", w->us[M_CUB] / w->us[M_MGPU],
                    w->gbs[M_READ] > 0 ? 100.0 * w->gbs[M_MGPU] / w->gbs[M_READ] : 0.0);
     }
-    append(line, sizeof line, &len, "; rel err %.1e; %s", acc_rel, nondet ? "NOT deterministic" : "deterministic");
+    bench_append(line, sizeof line, &len, "; rel err %.1e; %s", acc_rel, nondet ? "NOT deterministic" : "deterministic");
     if (mr.ran)
-        append(line, sizeof line, &len, "; %d GPUs: resident %.2fx, host %.0f%% of H2D", mr.ndev, mr.scaling,
+        bench_append(line, sizeof line, &len, "; %d GPUs: resident %.2fx, host %.0f%% of H2D", mr.ndev, mr.scaling,
                100.0 * mr.host_ratio);
-    if (!g.have_cub) append(line, sizeof line, &len, "; no CUB peer (targets vs CUB not met)");
-    append(line, sizeof line, &len, "; targets %s", bad ? "n/a (wrong results)" : missed ? "MISSED" : "met");
+    if (!g.have_cub) bench_append(line, sizeof line, &len, "; no CUB peer (targets vs CUB not met)");
+    bench_append(line, sizeof line, &len, "; targets %s", bad ? "n/a (wrong results)" : missed ? "MISSED" : "met");
     printf("\n%s\n", line);
 
     MK(mgpu_set_device(g.dev));

@@ -1,13 +1,33 @@
-/* emu.h - the part of CUDA that mgpu's BN254 kernels use, emulated on the host, and a
-   launcher. The blocks of a grid run one at a time in a shuffled order. In a block whose
-   kernel needs it (`together`), every CUDA thread is a coroutine (ucontext) with its own
-   stack: __syncthreads waits for all of the block's threads, and warp-wide operations
-   exchange values through a per-warp buffer between two warp barriers (so every lane of a
-   warp must reach them, as the kernels are written to); the scheduler runs the threads
-   round robin, each until it waits or ends. Other kernels run thread after thread.
-   Atomics are plain read-modify-writes (one thread runs at a time). __shared__ variables
-   become statics: one block at a time shares them. Used by tests/fake_cuda/fake_cuda.cpp. */
-#include <ucontext.h>
+/* emu.h - the part of CUDA that mgpu's kernels (the BN254 MSM and Gaussian blur sections
+   of mgpu_kernels.cu) use, emulated on the host, and a launcher. Include it, then a kernel
+   section compiled as C++ (no __CUDA_ARCH__); emu_blur.h does that for the blur kernels.
+   Used by tests/fake_cuda/fake_cuda.cpp (the stand-in libcuda.so) and
+   tests/fake_cuda/blur_kernel_emu.cpp (`make test-blur-emu`). A test aid, not part of mgpu.
+
+   The blocks of a grid run one at a time in a shuffled order. In a block whose kernel needs
+   it (`together`: every blur kernel; the MSM kernels with barriers or warp operations),
+   every CUDA thread is a coroutine with its own stack, and the scheduler runs the threads
+   round robin (in ascending or descending order, picked at random per block), each until it
+   waits or ends. Other kernels run thread after thread.
+   - __syncthreads waits for all of the block's threads. Warp-wide operations (shuffles,
+     __match_any_sync) exchange values through a per-warp buffer between two warp barriers,
+     so every lane of a warp must reach them, as the kernels are written to; __shfl_sync
+     from a lane outside the warp is an error. A block whose threads all wait at barriers
+     that others never reach is reported (deadlock) and aborts.
+   - __shared__ variables are thread_local: all coroutines of a launch run on the launching
+     thread, one block at a time, so a block's threads share them. The dynamic shared
+     memory of the blur kernels (emu_blur.h) is filled with 0xCD at each launch.
+   - cp.async (the blur's cp16 / cp_commit / cp_wait<N>) is asynchronous: each thread's
+     copies are queued in commit groups and performed only when cp_wait lets them complete
+     (all but the newest N groups), so a kernel that reads a stage before waiting for it
+     reads stale data, and one that refills a stage still to be read loses that row: both
+     show up as wrong results. A thread that ends with copies pending adds to
+     emu_pending_fail (the callers report it).
+   - Every __ldg, cp16 and st16 checks the alignment of its address (16 bytes for uint4);
+     a misaligned one is reported and aborts.
+   - Atomics are plain read-modify-writes (one thread runs at a time).
+   The coroutines switch with a few instructions on x86-64 (emu_switch below; ASan is told
+   through its fiber interface) and with ucontext elsewhere (or with -DEMU_UCONTEXT). */
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -16,7 +36,27 @@
 #include <functional>
 #include <random>
 #include <vector>
+#include <sys/mman.h>
 
+#if !defined(__x86_64__) && !defined(EMU_UCONTEXT)
+#define EMU_UCONTEXT 1
+#endif
+#ifdef EMU_UCONTEXT
+#include <ucontext.h>
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EMU_ASAN 1
+#endif
+#endif
+#ifdef EMU_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+/* ---- the CUDA surface */
 struct emu_dim { unsigned x, y, z; };
 static emu_dim threadIdx, blockIdx, blockDim, gridDim;
 #define __global__
@@ -25,26 +65,156 @@ static emu_dim threadIdx, blockIdx, blockDim, gridDim;
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
-#define __shared__ static
+#define __shared__ thread_local
 #define __constant__
 struct alignas(16) uint4 { unsigned x, y, z, w; };
+static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { uint4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
+static inline int min(int a, int b) { return a < b ? a : b; }
 
-enum { EMU_MAX_THREADS = 1024, EMU_STACK = 128 << 10 };
+static void emu_misaligned(const char *what, const void *p, size_t align)
+{
+    fprintf(stderr, "emu: misaligned %s %p (needs %zu-byte alignment)\n", what, p, align);
+    abort();
+}
+template <typename T> static inline T __ldg(const T *p)
+{
+    if ((uintptr_t)p % sizeof(T)) emu_misaligned("__ldg", (const void *)p, sizeof(T));
+    return *p;
+}
+template <typename A, typename B> static inline A emu_bits(B b) { A a; memcpy(&a, &b, sizeof a); return a; }
+static inline float __uint_as_float(unsigned u) { return emu_bits<float>(u); }
+static inline unsigned __float_as_uint(float f) { return emu_bits<unsigned>(f); }
+static inline float __fmul_rn(float a, float b) { return a * b; }     /* build with -ffp-contract=off */
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
+{
+    const uint64_t v = (uint64_t)y << 32 | x;
+    unsigned r = 0;
+    for (int i = 0; i < 4; i++) r |= (unsigned)((v >> (8 * ((s >> (4 * i)) & 7))) & 255) << (8 * i);
+    return r;
+}
+/* dp2a: c + a.h0 * b.byte[n] + a.h1 * b.byte[n+1], n = 0 (lo) or 2 (hi), unsigned */
+static inline unsigned __dp2a_lo(unsigned a, unsigned b, unsigned c)
+{ return c + (a & 0xffffu) * (b & 255u) + (a >> 16) * ((b >> 8) & 255u); }
+static inline unsigned __dp2a_hi(unsigned a, unsigned b, unsigned c)
+{ return c + (a & 0xffffu) * ((b >> 16) & 255u) + (a >> 16) * (b >> 24); }
+static inline int __popc(unsigned v) { return __builtin_popcount(v); }
+static inline int __ffs(unsigned v) { return __builtin_ffs((int)v); }
+static inline unsigned atomicAdd(unsigned *p, unsigned v) { const unsigned o = *p; *p = o + v; return o; }
+static inline unsigned atomicSub(unsigned *p, unsigned v) { const unsigned o = *p; *p = o - v; return o; }
+static inline unsigned atomicMin(unsigned *p, unsigned v) { const unsigned o = *p; if (v < o) *p = v; return o; }
+
+/* ---- coroutines: one per CUDA thread of a `together` block */
+enum { EMU_MAX_THREADS = 1024, EMU_STACK = 256 << 10 };
+static unsigned emu_cur;                       /* the running thread's index in its block */
+static unsigned long emu_events;               /* barrier releases and thread ends: progress */
+static bool emu_ended;                         /* the coroutine just switched out has returned */
+static const std::function<void()> *emu_body;
+static char *emu_stacks;                       /* EMU_MAX_THREADS stacks, reserved once */
+static void emu_thread_begin(unsigned t);
+static void emu_thread_end(unsigned t);
+static void emu_entry()
+{
+    emu_thread_begin(emu_cur);
+    (*emu_body)();
+    emu_thread_end(emu_cur);
+    emu_ended = true;
+    emu_events++;
+}
+
+#ifdef EMU_UCONTEXT
 static ucontext_t emu_main, emu_ctx[EMU_MAX_THREADS];
-static unsigned emu_cur;
+static void emu_make(unsigned t)
+{
+    getcontext(&emu_ctx[t]);
+    emu_ctx[t].uc_stack.ss_sp = emu_stacks + (size_t)t * EMU_STACK;
+    emu_ctx[t].uc_stack.ss_size = EMU_STACK;
+    emu_ctx[t].uc_link = &emu_main;
+    makecontext(&emu_ctx[t], emu_entry, 0);
+}
+static void emu_resume(unsigned t) { swapcontext(&emu_main, &emu_ctx[t]); }
+static void emu_yield() { swapcontext(&emu_ctx[emu_cur], &emu_main); }
+#else
+/* emu_switch(save, to): pushes the callee-saved registers, stores the stack pointer in
+   *save, loads `to` and pops that context's registers; `ret` resumes it. A new context's
+   stack holds six zero registers and emu_start as the return address. */
+extern "C" void emu_switch(void **save, void *to);
+asm(".text\n"
+    ".p2align 4\n"
+    ".type emu_switch, @function\n"
+    ".hidden emu_switch\n"
+    ".globl emu_switch\n"
+    "emu_switch:\n"
+    "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+    "  movq %rsp, (%rdi)\n"
+    "  movq %rsi, %rsp\n"
+    "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+    "  ret\n"
+    ".size emu_switch, .-emu_switch\n");
+static void *emu_main_sp, *emu_sp[EMU_MAX_THREADS];
+#ifdef EMU_ASAN
+static const void *emu_main_bottom;            /* the launching thread's stack, for ASan */
+static size_t emu_main_size;
+#endif
+static void emu_start()
+{
+#ifdef EMU_ASAN
+    __sanitizer_finish_switch_fiber(nullptr, &emu_main_bottom, &emu_main_size);
+#endif
+    emu_entry();
+#ifdef EMU_ASAN
+    __sanitizer_start_switch_fiber(nullptr, emu_main_bottom, emu_main_size);   /* this fiber ends */
+#endif
+    void *dead;
+    emu_switch(&dead, emu_main_sp);
+    abort();                                   /* never resumed */
+}
+static void emu_make(unsigned t)
+{
+    void **sp = (void **)(emu_stacks + (size_t)(t + 1) * EMU_STACK) - 8;   /* 16-byte aligned */
+#ifdef EMU_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(emu_stacks + (size_t)t * EMU_STACK, EMU_STACK);  /* frames that never returned */
+#endif
+    for (int i = 0; i < 6; i++) sp[i] = nullptr;
+    sp[6] = (void *)&emu_start;
+    sp[7] = nullptr;
+    emu_sp[t] = sp;
+}
+static void emu_resume(unsigned t)
+{
+#ifdef EMU_ASAN
+    void *fake = nullptr;
+    __sanitizer_start_switch_fiber(&fake, emu_stacks + (size_t)t * EMU_STACK, EMU_STACK);
+#endif
+    emu_switch(&emu_main_sp, emu_sp[t]);
+#ifdef EMU_ASAN
+    __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
+}
+static void emu_yield()
+{
+#ifdef EMU_ASAN
+    void *fake = nullptr;
+    __sanitizer_start_switch_fiber(&fake, emu_main_bottom, emu_main_size);
+#endif
+    emu_switch(&emu_sp[emu_cur], emu_main_sp);
+#ifdef EMU_ASAN
+    __sanitizer_finish_switch_fiber(fake, &emu_main_bottom, &emu_main_size);
+#endif
+}
+#endif
+
+/* ---- barriers and warp operations */
 static unsigned emu_xchg[EMU_MAX_THREADS / 32][32];
 struct emu_barrier { unsigned need, count, gen; };
-static unsigned long emu_events;       /* barrier releases and thread ends: progress */
 static emu_barrier emu_block_bar, emu_warp_bar[EMU_MAX_THREADS / 32];
-
-static void emu_yield() { swapcontext(&emu_ctx[emu_cur], &emu_main); }
 static void emu_wait(emu_barrier &b)
 {
     const unsigned g = b.gen;
     if (++b.count == b.need) { b.count = 0; b.gen++; emu_events++; return; }
     while (b.gen == g) emu_yield();
 }
-static void __syncthreads() { emu_wait(emu_block_bar); }
+static inline void __syncthreads() { emu_wait(emu_block_bar); }
 /* Every lane publishes v; f(values, lane) runs between the two barriers. */
 template <typename F> static unsigned emu_warp(unsigned v, F f)
 {
@@ -55,15 +225,20 @@ template <typename F> static unsigned emu_warp(unsigned v, F f)
     emu_wait(emu_warp_bar[warp]);
     return r;
 }
-static unsigned __shfl_sync(unsigned, unsigned v, int src)
+static inline unsigned __shfl_sync(unsigned, unsigned v, int src)
 {
-    return emu_warp(v, [=](const unsigned *x, unsigned) { return x[src & 31]; });
+    if (src < 0 || src > 31) { fprintf(stderr, "emu: __shfl_sync from lane %d\n", src); abort(); }
+    return emu_warp(v, [=](const unsigned *x, unsigned) { return x[src]; });
 }
-static unsigned __shfl_up_sync(unsigned, unsigned v, int d)
+static inline unsigned __shfl_up_sync(unsigned, unsigned v, int d)
 {
     return emu_warp(v, [=](const unsigned *x, unsigned lane) { return lane >= (unsigned)d ? x[lane - d] : x[lane]; });
 }
-static unsigned __match_any_sync(unsigned, unsigned v)
+static inline unsigned __shfl_down_sync(unsigned, unsigned v, int d)
+{
+    return emu_warp(v, [=](const unsigned *x, unsigned lane) { return lane + (unsigned)d < 32 ? x[lane + d] : x[lane]; });
+}
+static inline unsigned __match_any_sync(unsigned, unsigned v)
 {
     return emu_warp(v, [](const unsigned *x, unsigned lane) {
         unsigned m = 0;
@@ -71,53 +246,94 @@ static unsigned __match_any_sync(unsigned, unsigned v)
         return m;
     });
 }
-static int __popc(unsigned v) { return __builtin_popcount(v); }
-static int __ffs(unsigned v) { return __builtin_ffs((int)v); }
-static unsigned atomicAdd(unsigned *p, unsigned v) { const unsigned o = *p; *p = o + v; return o; }
-static unsigned atomicSub(unsigned *p, unsigned v) { const unsigned o = *p; *p = o - v; return o; }
-static unsigned atomicMin(unsigned *p, unsigned v) { const unsigned o = *p; if (v < o) *p = v; return o; }
 
-/* Runs body() as every thread of a grid x block launch (1-D). */
-static const std::function<void()> *emu_body;
-static bool emu_ended;                 /* the coroutine just switched out has returned */
-static void emu_entry() { (*emu_body)(); emu_ended = true; emu_events++; }
+/* ---- cp.async, per thread (see the top) */
+struct emu_copy { void *dst; const void *src; };
+struct emu_copies { std::vector<std::vector<emu_copy> > groups; std::vector<emu_copy> open; };
+static emu_copies emu_cp[EMU_MAX_THREADS];
+static long emu_pending_fail;                  /* threads that ended with copies pending */
+template <int CACHE> static void cp16(void *smem, const void *gmem)
+{
+    if ((uintptr_t)smem % 16) emu_misaligned("cp.async destination", smem, 16);
+    if ((uintptr_t)gmem % 16) emu_misaligned("cp.async source", gmem, 16);
+    emu_cp[emu_cur].open.push_back(emu_copy{smem, gmem});
+}
+static void cp_commit()
+{
+    emu_copies &c = emu_cp[emu_cur];
+    c.groups.push_back(c.open);
+    c.open.clear();
+}
+template <int N> static void cp_wait()
+{
+    emu_copies &c = emu_cp[emu_cur];
+    while (c.groups.size() > (size_t)N) {
+        for (const emu_copy &k : c.groups.front()) memcpy(k.dst, k.src, 16);
+        c.groups.erase(c.groups.begin());
+    }
+}
+template <int CACHE> static void st16(void *p, uint4 v)
+{
+    if ((uintptr_t)p % 16) emu_misaligned("16-byte store", p, 16);
+    memcpy(p, &v, 16);
+}
+static void emu_thread_begin(unsigned t)
+{
+    emu_cp[t].groups.clear();
+    emu_cp[t].open.clear();
+}
+static void emu_thread_end(unsigned t)
+{
+    bool pending = !emu_cp[t].open.empty();
+    for (const std::vector<emu_copy> &g : emu_cp[t].groups) pending |= !g.empty();
+    emu_pending_fail += pending;
+}
+
+/* ---- the launcher: runs body() as every thread of a grid x block launch (1-D). Not
+   reentrant: callers serialize launches. emu_rng orders the blocks (and the threads). */
+static std::mt19937_64 emu_rng(12345);
 static void emu_launch(unsigned grid, unsigned block, bool together, const std::function<void()> &body)
 {
-    static std::mt19937_64 rng(12345);
-    static std::vector<char> stacks;
     if (block == 0 || block > EMU_MAX_THREADS || block % 32) { fprintf(stderr, "emu: block of %u threads\n", block); abort(); }
     gridDim = emu_dim{ grid, 1, 1 };
     blockDim = emu_dim{ block, 1, 1 };
-    std::vector<unsigned> order(grid);
+    std::vector<unsigned> order(grid), run(block);
     for (unsigned i = 0; i < grid; i++) order[i] = i;
-    std::shuffle(order.begin(), order.end(), rng);
-    if (together && stacks.empty()) stacks.resize((size_t)EMU_MAX_THREADS * EMU_STACK);
+    std::shuffle(order.begin(), order.end(), emu_rng);
+    if (together && !emu_stacks) {
+        void *m = mmap(nullptr, (size_t)EMU_MAX_THREADS * EMU_STACK, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) { perror("emu: stacks"); abort(); }
+        emu_stacks = (char *)m;
+    }
     emu_body = &body;
     for (unsigned b : order) {
         blockIdx = emu_dim{ b, 0, 0 };
         if (!together) {
-            for (unsigned t = 0; t < block; t++) { threadIdx = emu_dim{ t, 0, 0 }; body(); }
+            for (unsigned t = 0; t < block; t++) {
+                threadIdx = emu_dim{ t, 0, 0 };
+                emu_cur = t;
+                emu_thread_begin(t);
+                body();
+                emu_thread_end(t);
+            }
             continue;
         }
+        const bool down = emu_rng() & 1;
+        for (unsigned i = 0; i < block; i++) run[i] = down ? block - 1 - i : i;
         std::vector<char> done(block, 0);
         unsigned left = block;
         emu_block_bar = emu_barrier{ block, 0, 0 };
         for (unsigned w = 0; w < block / 32; w++) emu_warp_bar[w] = emu_barrier{ 32, 0, 0 };
-        for (unsigned t = 0; t < block; t++) {
-            getcontext(&emu_ctx[t]);
-            emu_ctx[t].uc_stack.ss_sp = &stacks[(size_t)t * EMU_STACK];
-            emu_ctx[t].uc_stack.ss_size = EMU_STACK;
-            emu_ctx[t].uc_link = &emu_main;
-            makecontext(&emu_ctx[t], emu_entry, 0);
-        }
+        for (unsigned t = 0; t < block; t++) emu_make(t);
         while (left) {
             const unsigned long before = emu_events;
-            for (unsigned t = 0; t < block; t++) {
+            for (unsigned t : run) {
                 if (done[t]) continue;
                 emu_cur = t;
                 threadIdx = emu_dim{ t, 0, 0 };
                 emu_ended = false;
-                swapcontext(&emu_main, &emu_ctx[t]);
+                emu_resume(t);
                 if (emu_ended) { done[t] = 1; left--; }
             }
             if (left && emu_events == before) {

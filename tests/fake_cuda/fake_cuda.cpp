@@ -1,4 +1,5 @@
-/* fake_cuda.cpp - a stand-in libcuda.so that runs mgpu's CUDA host paths without a GPU.
+/* fake_cuda.cpp - a stand-in libcuda.so that runs mgpu's CUDA host paths, and the source of
+   its BN254 MSM and Gaussian blur kernels, without a GPU. A test aid, not part of mgpu.
 
    Every driver entry point mgpu resolves is implemented on host memory: "device" memory is
    malloc'ed and registered with its device, streams are FIFO queues that run lazily (only
@@ -7,20 +8,25 @@
    by luck. cuStreamWaitEvent orders queues as the real driver does; cuLaunchHostFunc
    queues the function. Copies that involve pageable memory run at the call (as the real
    driver's do, for the host side).
-   Kernels: the BN254 kernels of mgpu_kernels.cu run for real under the emulator
-   (tests/fake_cuda/emu.h): the kernel source itself, compiled for the host, with every
-   pointer argument checked to lie in memory the launching device may use. The Gaussian
-   blur kernels are replaced by mgpu's CPU arithmetic on the same arguments (the blur's
-   own checks). mgpu_noop does nothing; any other kernel is reported missing
-   (CUDA_ERROR_NOT_FOUND), so a suite that needs it fails loudly.
+
+   Kernels, by name: the BN254 MSM kernels and the Gaussian blur kernels of mgpu_kernels.cu
+   (and bench_blur's tuning variants, bench/blur_variants.cu) run for real under the
+   emulator (tests/fake_cuda/emu.h, emu_blur.h): the kernel source itself, compiled for the
+   host, on the launch shape mgpu chose, after checking that every pointer argument (for
+   the blur: the rows it may read and write) lies in memory the launching GPU may use (its
+   own or managed, pinned host, or a peer's after cuCtxEnablePeerAccess) and inside one
+   allocation. A blur kernel that leaves cp.async copies pending, or an emulator check
+   (alignment, deadlock), aborts with a message. mgpu_noop does nothing; any other kernel
+   is reported missing (CUDA_ERROR_NOT_FOUND), so a suite that needs it fails loudly.
 
    FAKE_CUDA_DEVICES=n (default 2) GPUs of 8 multiprocessors; FAKE_CUDA_P2P=0 makes every
-   pair peerless (mgpu then stages copies through pinned memory).
+   pair peerless (mgpu then stages copies through pinned memory); FAKE_CUDA_BLUR=cpu runs
+   the blur launches with mgpu's CPU arithmetic (mgpu__blur_cpu, on the same arguments and
+   checks) instead of the emulated kernels, for speed.
 
-   Build and use from the repository root (the Makefile's test-fake target does this):
-     awk '/BN254 MSM \(BEGIN\)/{f=1} f{print} /BN254 MSM \(END\)/{exit}' mgpu_kernels.cu > build/msm_section.cu
-     g++ -std=c++17 -O2 -fPIC -shared -Wall -Wextra -Wno-unknown-pragmas -I. -Ibuild \
-         -o build/libfake_cuda.so tests/fake_cuda/fake_cuda.cpp -lpthread
+   Build and use from the repository root (`make test-fake` builds it and runs suite_msm
+   and suite_blur on it):
+     make build/libfake_cuda.so
      MGPU_CUDA_PATH=$PWD/build/libfake_cuda.so ./build/suite_msm */
 #define MGPU_STATIC
 #define MGPU_NO_EMBEDDED_KERNELS
@@ -28,6 +34,7 @@
 #include "mgpu.h"
 #include "tests/fake_cuda/emu.h"
 #include "msm_section.cu"
+#include "tests/fake_cuda/emu_blur.h"
 
 #include <deque>
 #include <functional>
@@ -49,7 +56,7 @@ struct Event { Stream *s = nullptr; unsigned long long seq = 0; };
 struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; };
 
 static std::recursive_mutex lock;
-static int ndev = 2, p2p = 1;
+static int ndev = 2, p2p = 1, blur_cpu = 0;
 static Ctx ctx[MAXD];
 static Stream legacy[MAXD];
 static std::set<Stream *> streams;
@@ -114,26 +121,37 @@ static bool usable(int dev, uintptr_t p, size_t n, const char *what)
                      (unsigned long)p, n, why);
     return !why;
 }
-static R launch_blur(const std::string &name, const mgpu_launch_dims &dims, const mgpu__blur_args &a, Stream *s)
+/* Gaussian blur kernels (and bench_blur's variants): the rows the kernel may read and
+   write must lie in memory this device can use; then the emulated kernel (or, with
+   FAKE_CUDA_BLUR=cpu, mgpu's CPU arithmetic). */
+static R launch_blur(const std::string &name, unsigned grid, unsigned block, unsigned shared, const mgpu__blur_args &a,
+                     Stream *s)
 {
+    const emu_blur_kernel *k = emu_blur_find(name.c_str());
+    if (!k) return NOT_FOUND;
     const mgpu_pixel_format f = name.find("_f32") != std::string::npos ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
     const size_t rowbytes = (size_t)a.width * a.channels * (f == MGPU_PIXEL_U8 ? 1 : 4);
     const int lo = a.y_begin - a.radius < 0 ? 0 : a.y_begin - a.radius;
     const int hi = a.y_end + a.radius > a.height ? a.height : a.y_end + a.radius;
     const int dev = s->dev;
-    int which = -1;
-    for (int k = 0; k < MGPU__BK_COUNT; k++) if (name == mgpu__blur_kernel_names[k]) which = k;
-    if (which < 0) return NOT_FOUND;
-    /* the rows the kernel may read and write, in memory this device can use */
     if (!usable(dev, (uintptr_t)a.src + (size_t)(lo - a.src_row0) * a.spitch, (size_t)(hi - lo - 1) * a.spitch + rowbytes, "src") ||
         !usable(dev, (uintptr_t)a.dst, (size_t)(a.y_end - a.y_begin - 1) * a.dpitch + rowbytes, "dst"))
         return ILLEGAL_ADDRESS;
     if (lo < a.src_row0) { fprintf(stderr, "fake libcuda: source rows start at %d, kernel needs %d\n", a.src_row0, lo); return ILLEGAL_ADDRESS; }
-    (void)dims;
-    push(s, [=]() { mgpu__blur_cpu(&a, f); });
+    if (shared > sizeof mgpu_blr::dyn) return INVALID_VALUE;
+    const emu_blur_fn fn = k->fn;
+    push(s, [=]() {
+        if (blur_cpu) { mgpu__blur_cpu(&a, f); return; }
+        emu_pending_fail = 0;
+        emu_blur_launch(fn, grid, block, shared, a);
+        if (emu_pending_fail) {
+            fprintf(stderr, "fake libcuda: %s on GPU %d: %ld threads ended with cp.async copies pending\n", name.c_str(), dev,
+                    emu_pending_fail);
+            abort();
+        }
+    });
     return OK;
 }
-
 
 /* BN254 kernels: the emulated kernel source, after checking every pointer it is given. */
 typedef void (*msm_kernel)(const mgpu_bn::args);
@@ -185,7 +203,7 @@ static R cuGetErrorName(R e, const char **n)
 }
 static R cuDeviceGetCount(int *n) { *n = ndev; return OK; }
 static R cuDeviceGet(mgpu__CUdevice *d, int o) { if (o < 0 || o >= ndev) return 101; *d = o; return OK; }
-static R cuDeviceGetName(char *s, int len, mgpu__CUdevice d) { snprintf(s, (size_t)len, "Fake GPU %d (mgpu blur test driver)", d); return OK; }
+static R cuDeviceGetName(char *s, int len, mgpu__CUdevice d) { snprintf(s, (size_t)len, "Fake GPU %d (mgpu fake libcuda)", d); return OK; }
 static R cuDeviceGetAttribute(int *v, mgpu__CUdevattr attr, mgpu__CUdevice)
 {
     switch ((int)attr) {
@@ -303,7 +321,7 @@ static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *na
 {
     G;
     const std::string nm(name);
-    if (nm != "mgpu_noop" && nm.compare(0, 10, "mgpu_blur_") && !msm_known(nm)) return NOT_FOUND;
+    if (nm != "mgpu_noop" && !emu_blur_find(name) && !msm_known(nm)) return NOT_FOUND;
     *f = (mgpu__CUfunction)(void *)&*names.insert(nm).first;   /* set nodes are stable */
     return OK;
 }
@@ -312,18 +330,13 @@ static R cuLaunchKernel(mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned g
 {
     G;
     const std::string &name = *(const std::string *)(void *)f;
-    mgpu_launch_dims dims;
     if (name == "mgpu_noop") return OK;
     if (msm_known(name)) {
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || shared) return INVALID_VALUE;
         return launch_msm(name, gx, bx, *(const mgpu_bn::args *)params[0], stream_of(s));
     }
     if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || (bx != 128 && bx != 256)) return INVALID_VALUE;
-    memset(&dims, 0, sizeof dims);
-    dims.grid[0] = gx; dims.grid[1] = dims.grid[2] = 1;
-    dims.block[0] = bx; dims.block[1] = dims.block[2] = 1;
-    dims.shared_bytes = shared;
-    return launch_blur(name, dims, *(const mgpu__blur_args *)params[0], stream_of(s));
+    return launch_blur(name, gx, bx, shared, *(const mgpu__blur_args *)params[0], stream_of(s));
 }
 static R cuLaunchHostFunc(mgpu__CUstream s, void (*fn)(void *), void *data)
 {
@@ -355,9 +368,10 @@ extern "C" {
 __attribute__((visibility("default"))) int cuDriverGetVersion(int *v) { *v = 12080; return 0; }
 __attribute__((visibility("default"))) int cuInit(unsigned)
 {
-    const char *n = getenv("FAKE_CUDA_DEVICES"), *p = getenv("FAKE_CUDA_P2P");
+    const char *n = getenv("FAKE_CUDA_DEVICES"), *p = getenv("FAKE_CUDA_P2P"), *b = getenv("FAKE_CUDA_BLUR");
     if (n && *n) fake::ndev = atoi(n) < 1 ? 1 : atoi(n) > fake::MAXD ? (int)fake::MAXD : atoi(n);
     if (p && *p) fake::p2p = atoi(p) != 0;
+    fake::blur_cpu = b && !strcmp(b, "cpu");
     for (int d = 0; d < fake::MAXD; d++) { fake::ctx[d].dev = d; fake::legacy[d].dev = d; }
     return 0;
 }

@@ -16,45 +16,13 @@
      pageable, pinned and device memory. */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
+#include "tests/suites/suite.h"
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int npass, nfail, nskip, verbose, quick;
-
-static void report(int good, const char *fmt, ...)
-{
-    va_list ap;
-    printf("%s", good ? "ok   " : "FAIL ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    if (good) npass++; else nfail++;
-    fflush(stdout);
-}
-static void skip(const char *fmt, ...)
-{
-    va_list ap;
-    printf("skip ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    nskip++;
-}
-
-/* ---- random numbers: xorshift64* */
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
+static int verbose, quick;
 
 /* ---- test images: host memory with a canary in the padding and around */
 #define CANARY 0xA5
@@ -677,6 +645,29 @@ static int gpu_case(mgpu_device dev, mgpu_stream cpu, int w, int h, int c, mgpu_
     return good;
 }
 
+/* An 8-bit image of w x h x c for the GPU-resident cases: src random, dst, want = the CPU
+   device's result, and src's bytes in GPU 0's memory (ds; dd for a result) and in pinned
+   host memory (ps; pd), n bytes each. Leaves GPU 0 the current device. */
+typedef struct resident { timg src, dst, want; void *ds, *dd, *ps, *pd; size_t n; } resident;
+static void resident_make(resident *m, mgpu_stream cpu, int w, int h, int c, const mgpu_blur_params *p)
+{
+    m->ds = m->dd = m->ps = m->pd = NULL;
+    timg_make(&m->src, w, h, c, MGPU_PIXEL_U8, 0, 0);
+    timg_make(&m->dst, w, h, c, MGPU_PIXEL_U8, 0, 0);
+    timg_random(&m->src);
+    cpu_result(cpu, &m->src.im, p, &m->want);
+    m->n = span_of(&m->src.im);
+    mgpu_set_device(0);
+    mgpu_malloc(&m->ds, m->n); mgpu_malloc(&m->dd, m->n); mgpu_malloc_host(&m->ps, m->n); mgpu_malloc_host(&m->pd, m->n);
+    mgpu_memcpy(m->ds, m->src.im.data, m->n);
+    memcpy(m->ps, m->src.im.data, m->n);
+}
+static void resident_free(resident *m)
+{
+    mgpu_free(m->ds); mgpu_free(m->dd); mgpu_free_host(m->ps); mgpu_free_host(m->pd);
+    timg_free(&m->src); timg_free(&m->dst); timg_free(&m->want);
+}
+
 static void test_cuda(mgpu_stream cpu)
 {
     static const int gsizes[][2] = { { 1, 1 }, { 7, 3 }, { 3, 7 }, { 2, 40 }, { 129, 33 }, { 250, 37 }, { 1000, 9 }, { 517, 301 } };
@@ -755,34 +746,23 @@ static void test_cuda(mgpu_stream cpu)
         }
         report(good, "split over 1, 2, 4 GPU workers (%d GPUs) from host memory == CPU device: %d cases %s", ngpu, cases, why);
         {   /* split with the image in GPU 0's memory, and in pinned memory */
-            timg src, dst, want;
+            resident m;
             mgpu_blur_params p = params_of(2, 2, MGPU_BORDER_REFLECT_101, 0);
-            void *ds = NULL, *dd = NULL, *ps = NULL, *pd = NULL;
             mgpu_image a, b;
             char w2[256];
-            size_t n;
             good = 1;
-            timg_make(&src, 1500, 999, 4, MGPU_PIXEL_U8, 0, 0);
-            timg_make(&dst, 1500, 999, 4, MGPU_PIXEL_U8, 0, 0);
-            timg_random(&src);
-            cpu_result(cpu, &src.im, &p, &want);
-            n = span_of(&src.im);
-            mgpu_set_device(0);
-            mgpu_malloc(&ds, n); mgpu_malloc(&dd, n); mgpu_malloc_host(&ps, n); mgpu_malloc_host(&pd, n);
-            mgpu_memcpy(ds, src.im.data, n);
-            memcpy(ps, src.im.data, n);
-            a = src.im; b = dst.im;
-            a.data = ds; b.data = dd;
+            resident_make(&m, cpu, 1500, 999, 4, &p);
+            a = m.src.im; b = m.dst.im;
+            a.data = m.ds; b.data = m.dd;
             if (mgpu_blur_split(&a, &b, &p, g, 4) != MGPU_SUCCESS) { good = 0; snprintf(why, sizeof why, "%s", mgpu_last_error()); }
-            mgpu_memcpy(dst.im.data, dd, n);
-            if (good && compare(&dst.im, &want.im, 0, w2, sizeof w2)) { good = 0; snprintf(why, sizeof why, "device memory: %s", w2); }
-            a.data = ps; b.data = pd;
+            mgpu_memcpy(m.dst.im.data, m.dd, m.n);
+            if (good && compare(&m.dst.im, &m.want.im, 0, w2, sizeof w2)) { good = 0; snprintf(why, sizeof why, "device memory: %s", w2); }
+            a.data = m.ps; b.data = m.pd;
             if (good && mgpu_blur_split(&a, &b, &p, g, 4) != MGPU_SUCCESS) { good = 0; snprintf(why, sizeof why, "%s", mgpu_last_error()); }
-            memcpy(dst.im.data, pd, n);
-            if (good && compare(&dst.im, &want.im, 0, w2, sizeof w2)) { good = 0; snprintf(why, sizeof why, "pinned memory: %s", w2); }
+            memcpy(m.dst.im.data, m.pd, m.n);
+            if (good && compare(&m.dst.im, &m.want.im, 0, w2, sizeof w2)) { good = 0; snprintf(why, sizeof why, "pinned memory: %s", w2); }
             report(good, "split over 4 GPU workers with the image in GPU 0's memory and in pinned memory == CPU device %s", why);
-            mgpu_free(ds); mgpu_free(dd); mgpu_free_host(ps); mgpu_free_host(pd);
-            timg_free(&src); timg_free(&dst); timg_free(&want);
+            resident_free(&m);
         }
         test_batch(cpu, g, ngpu < 4 ? ngpu : 4, "the GPUs (host and device memory)", 1);
         {
@@ -793,45 +773,34 @@ static void test_cuda(mgpu_stream cpu)
     }
     {   /* images in GPU 0's memory: split over {GPU 0, CPU}; batch over {CPU, last GPU}; pinned
            memory read in place by a kernel; a batch of GPU images with only a CPU device */
-        enum { W = 333, H = 211, C = 3 };
-        timg src, dst, want;
+        resident m;
         mgpu_blur_params p = params_of(1.5f, 2, MGPU_BORDER_CONSTANT, 100.0f);
-        void *ds = NULL, *dd = NULL, *ps = NULL, *pd = NULL;
         mgpu_image a, b, aa[2], bb[2];
         mgpu_device two[2];
         mgpu_stream s0;
         char w2[256], why[2048] = "";
-        size_t n;
         int good = 1;
         mgpu_result r;
-        timg_make(&src, W, H, C, MGPU_PIXEL_U8, 0, 0);
-        timg_make(&dst, W, H, C, MGPU_PIXEL_U8, 0, 0);
-        timg_random(&src);
-        cpu_result(cpu, &src.im, &p, &want);
-        n = span_of(&src.im);
-        mgpu_set_device(0);
-        mgpu_malloc(&ds, n); mgpu_malloc(&dd, n); mgpu_malloc_host(&ps, n); mgpu_malloc_host(&pd, n);
-        mgpu_memcpy(ds, src.im.data, n);
-        memcpy(ps, src.im.data, n);
-        a = src.im; b = dst.im; a.data = ds; b.data = dd;
+        resident_make(&m, cpu, 333, 211, 3, &p);
+        a = m.src.im; b = m.dst.im; a.data = m.ds; b.data = m.dd;
         two[0] = 0; two[1] = mgpu_cpu_device(0);
-        memset(dst.im.data, 0, n);
+        memset(m.dst.im.data, 0, m.n);
         if (mgpu_blur_split(&a, &b, &p, two, 2) != MGPU_SUCCESS) { good = 0; snprintf(why, sizeof why, ": split: %s", mgpu_last_error()); }
         else {
-            mgpu_memcpy(dst.im.data, dd, n);
-            if (compare(&dst.im, &want.im, 0, w2, sizeof w2)) { good = 0; snprintf(why, sizeof why, ": split GPU+CPU: %s", w2); }
+            mgpu_memcpy(m.dst.im.data, m.dd, m.n);
+            if (compare(&m.dst.im, &m.want.im, 0, w2, sizeof w2)) { good = 0; snprintf(why, sizeof why, ": split GPU+CPU: %s", w2); }
         }
         two[0] = mgpu_cpu_device(0); two[1] = ngpu - 1;      /* GPU 0 not among them when ngpu > 1 */
-        mgpu_memset(dd, 0, n);
+        mgpu_memset(m.dd, 0, m.n);
         if (good && mgpu_blur_batch(&a, &b, 1, &p, two, 2) != MGPU_SUCCESS) { good = 0; snprintf(why, sizeof why, ": batch: %s", mgpu_last_error()); }
         else if (good) {
-            mgpu_memcpy(dst.im.data, dd, n);
-            if (compare(&dst.im, &want.im, 0, w2, sizeof w2)) { good = 0; snprintf(why, sizeof why, ": batch on GPU %d: %s", ngpu - 1, w2); }
+            mgpu_memcpy(m.dst.im.data, m.dd, m.n);
+            if (compare(&m.dst.im, &m.want.im, 0, w2, sizeof w2)) { good = 0; snprintf(why, sizeof why, ": batch on GPU %d: %s", ngpu - 1, w2); }
         }
-        aa[0] = src.im; aa[0].data = ps; bb[0] = dst.im; bb[0].data = pd;   /* pinned, read in place on GPU 0 */
+        aa[0] = m.src.im; aa[0].data = m.ps; bb[0] = m.dst.im; bb[0].data = m.pd;   /* pinned, read in place on GPU 0 */
         mgpu_default_stream(0, &s0);
         if (good && mgpu_blur(&aa[0], &bb[0], &p, s0) != MGPU_SUCCESS) { good = 0; snprintf(why, sizeof why, ": pinned: %s", mgpu_last_error()); }
-        else if (good && memcmp(pd, want.im.data, n)) { good = 0; snprintf(why, sizeof why, ": pinned memory on GPU 0 differs"); }
+        else if (good && memcmp(m.pd, m.want.im.data, m.n)) { good = 0; snprintf(why, sizeof why, ": pinned memory on GPU 0 differs"); }
         two[0] = mgpu_cpu_device(0);
         aa[1] = a; bb[1] = b;
         r = mgpu_blur_batch(&aa[1], &bb[1], 1, &p, two, 1);
@@ -841,8 +810,7 @@ static void test_cuda(mgpu_stream cpu)
         }
         report(good, "GPU-resident image: split over GPU 0 + CPU, batch on a GPU that does not hold it, pinned read in "
                "place, WRONG_DEVICE with only CPU devices%s", why);
-        mgpu_free(ds); mgpu_free(dd); mgpu_free_host(ps); mgpu_free_host(pd);
-        timg_free(&src); timg_free(&dst); timg_free(&want);
+        resident_free(&m);
     }
 }
 
@@ -855,7 +823,7 @@ int main(int argc, char **argv)
     int i;
     verbose = argc > 1 && !strcmp(argv[1], "-v");
     quick = getenv("TEST_BLUR_QUICK") && *getenv("TEST_BLUR_QUICK");   /* fewer GPU cases (slow emulators) */
-    if (seed && *seed) rng_state = strtoull(seed, NULL, 10) * 0x9E3779B97F4A7C15ull + 1;
+    rng_state = seed && *seed ? strtoull(seed, NULL, 10) * 0x9E3779B97F4A7C15ull + 1 : 0x9E3779B97F4A7C15ull;
     memset(&desc, 0, sizeof desc);
     desc.cpu_devices = 4;
     if (mgpu_init(&desc) != MGPU_SUCCESS) { printf("FAIL mgpu_init: %s\n", mgpu_last_error()); return 1; }
@@ -878,6 +846,5 @@ int main(int argc, char **argv)
     }
     test_cuda(cpu);
     mgpu_shutdown();
-    printf("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
-    return nfail ? 1 : 0;
+    return summary();
 }

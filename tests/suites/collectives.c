@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
+#include "tests/suites/suite.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,11 +23,9 @@
 #include <time.h>
 
 /* ---------------------------------------------------------------- framework */
-static int n_pass, n_fail, n_skip;
 static int cur_failed, cur_skipped;
 static char cur_msg[2048], cur_skip[1200];
 static const char *cur_cfg = "?";
-static uint64_t rng_state;
 
 static void fail_at(const char *file, int line, const char *fmt, ...)
 {
@@ -68,13 +67,6 @@ static void check_err(const char *file, int line, const char *call, mgpu_result 
     snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "(none)"); r_ = (call); \
     check_err(__FILE__, __LINE__, #call, r_, (want), na_); } while (0)
 
-static uint64_t rnd(void)
-{
-    uint64_t x = rng_state;
-    x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
-    rng_state = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
 static double rnd_unit(void) { return (double)(rnd() >> 11) * (1.0 / 9007199254740992.0); }
 
 /* ---------------------------------------------------------------- devices and data */
@@ -972,12 +964,12 @@ static int selected(const char *label, int argc, char **argv)
     return 0;
 }
 
-static void report(const char *label)
+/* The line of the test just run. */
+static void finish(const char *label)
 {
-    if (cur_skipped) { printf("skip %s: %s\n", label, cur_skip); n_skip++; }
-    else if (cur_failed) { printf("FAIL %s: %s\n", label, cur_msg); n_fail++; }
-    else { printf("ok   %s\n", label); n_pass++; }
-    fflush(stdout);
+    if (cur_skipped) skip("%s: %s", label, cur_skip);
+    else if (cur_failed) report(0, "%s: %s", label, cur_msg);
+    else report(1, "%s", label);
 }
 
 int main(int argc, char **argv)
@@ -1011,7 +1003,7 @@ int main(int argc, char **argv)
                 cur_skipped = 1;
                 snprintf(cur_skip, sizeof cur_skip, "mgpu_init returned %s (see the note above)", mgpu_result_string(r));
                 if (cfgs[c].backend != MGPU_BACKEND_CUDA) { cur_skipped = 0; cur_failed = 1; snprintf(cur_msg, sizeof cur_msg, "%s", cur_skip); }
-                report(label);
+                finish(label);
                 continue;
             }
             g_ndev = mgpu_device_count();
@@ -1019,7 +1011,7 @@ int main(int argc, char **argv)
             mgpu_set_device(0);
             tests[t].fn();
             mgpu_collective_tuning_set(NULL);
-            report(label);
+            finish(label);
         }
         if (r == MGPU_SUCCESS) mgpu_shutdown();
     }
@@ -1028,8 +1020,7 @@ int main(int argc, char **argv)
         cur_failed = cur_skipped = 0;
         cur_msg[0] = 0;
         test_not_initialized();
-        report(label);
+        finish(label);
     }
-    printf("%d passed, %d failed, %d skipped\n", n_pass, n_fail, n_skip);
-    return n_fail ? 1 : 0;
+    return summary();
 }

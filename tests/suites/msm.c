@@ -29,37 +29,15 @@
    - bad inputs: each its own status, *result untouched (a canary), a message. */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
+#include "tests/suites/suite.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static int npass, nfail, nskip, verbose, quick;
+static int verbose, quick;
 static char vec_dir[4096];               /* tests/vectors */
 
-static void report(int good, const char *fmt, ...)
-{
-    va_list ap;
-    printf("%s", good ? "ok   " : "FAIL ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    if (good) npass++; else nfail++;
-    fflush(stdout);
-}
-static void skip(const char *fmt, ...)
-{
-    va_list ap;
-    printf("skip ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    nskip++;
-    fflush(stdout);
-}
 static void detail(const char *fmt, ...)
 {
     va_list ap;
@@ -93,16 +71,6 @@ static void *xmalloc(size_t bytes)
     void *p = malloc(bytes ? bytes : 1);
     if (!p) { printf("FAIL out of memory (%zu bytes)\n", bytes); exit(1); }
     return p;
-}
-
-/* ---- random numbers: xorshift64* */
-static uint64_t rng_state = 1;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
 }
 
 /* ---- 256-bit integers (4 limbs, least significant first) and arithmetic modulo p or r,
@@ -1456,8 +1424,8 @@ static int selected(const char *name)
 int main(int argc, char **argv)
 {
     mgpu_desc desc;
-    const char *seed_env = getenv("MGPU_TEST_SEED"), *cuda_msg = "";
-    unsigned long long seed = seed_env && *seed_env ? strtoull(seed_env, NULL, 10) : (unsigned long long)time(NULL);
+    const char *cuda_msg = "";
+    const unsigned long long seed = suite_seed();
     mgpu_bn254_jacobian res;
     mgpu_result r;
     int i;
@@ -1515,6 +1483,5 @@ int main(int argc, char **argv)
     if (selected("multi")) test_multi_gpu();
     for (i = 0; i < nvfiles; i++) { free(vfiles[i].s); free(vfiles[i].p); }
     mgpu_shutdown();
-    printf("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
-    return nfail ? 1 : 0;
+    return summary();
 }

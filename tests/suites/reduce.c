@@ -9,47 +9,13 @@
    skip lines and last `N passed, N failed, N skipped`; exits 1 if anything failed. */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
+#include "tests/suites/suite.h"
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* ---------------------------------------------------------------- reporting */
-static int n_pass, n_fail, n_skip;
-static void report(int good, const char *fmt, ...)
-{
-    va_list ap;
-    printf(good ? "ok   " : "FAIL ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-    if (good) n_pass++; else n_fail++;
-}
-static void skip(const char *fmt, ...)
-{
-    va_list ap;
-    printf("skip ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    n_skip++;
-}
 
 /* ---------------------------------------------------------------- data */
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t x = rng_state;
-    x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
-    rng_state = x;
-    return x * 2685821657736338717ull;
-}
-
 #define NBIG (((size_t)1 << 20) + 7)
 #define NHOST (NBIG + 8)                /* elements of each host buffer (8 bytes each) */
 static const size_t sizes[] = { 0, 1, 2, 3, 1023, 1024, 4097, NBIG };
@@ -848,8 +814,7 @@ static void peer_cases(mgpu_device dev, mgpu_device other, mgpu_stream cs, const
 /* ---------------------------------------------------------------- main */
 int main(void)
 {
-    const char *seed_env = getenv("MGPU_TEST_SEED");
-    unsigned long long seed = seed_env && *seed_env ? strtoull(seed_env, NULL, 10) : (unsigned long long)time(NULL);
+    const unsigned long long seed = suite_seed();
     int cycle;
     float f = 0;
     rng_state = seed * 0x9E3779B97F4A7C15ull + 1;
@@ -941,6 +906,5 @@ int main(void)
         if (mgpu_shutdown() != MGPU_SUCCESS) report(0, "mgpu_shutdown: %s", mgpu_last_error());
     }
     free(hb); free(hy); free(hx); free(he); free(hg);
-    printf("%d passed, %d failed, %d skipped\n", n_pass, n_fail, n_skip);
-    return n_fail ? 1 : 0;
+    return summary();
 }

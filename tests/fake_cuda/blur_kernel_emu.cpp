@@ -1,30 +1,34 @@
 /* blur_kernel_emu.cpp - runs the Gaussian blur kernels of mgpu_kernels.cu on the host and
    compares them with mgpu's CPU device, bit for bit (u8 and f32 alike: the emulator does
-   the same IEEE operations in the same order). A development aid for machines without a
-   GPU: it checks the kernels' indexing (segments, halo lanes, strips, ring slots, bands,
-   edges, border rules, vector and scalar paths) and the host's launch shape, not timing,
-   memory ordering or code generation.
+   the same IEEE operations in the same order). A test aid for machines without a GPU
+   (`make test-blur-emu`): it checks the kernels' indexing (segments, halo lanes, strips,
+   ring slots, bands, edges, border rules, vector and scalar paths), their cp.async use
+   and the host's launch shape, not timing, memory ordering or code generation.
 
-   Each CUDA thread of a block is a pthread; __syncthreads is a block barrier; warp shuffles
-   exchange through a per-warp buffer between two warp barriers (so every lane of a warp
-   must reach every shuffle: a divergent shuffle hangs, caught by an alarm). Blocks run one
-   at a time in a random order. __ldg of a uint4 checks 16-byte alignment. Source images
-   are malloc'ed to their exact span, so with -fsanitize=address any read outside the
-   image (or outside a band's rows) is reported.
+   The kernels run under tests/fake_cuda/emu.h (through emu_blur.h), the emulator the fake
+   libcuda uses too: each CUDA thread of a block is a coroutine; __syncthreads is a block
+   barrier; warp shuffles exchange through a per-warp buffer between two warp barriers (so
+   every lane of a warp must reach every shuffle: a divergent shuffle is reported as a
+   deadlock); blocks run one at a time in a random order; cp.async copies land only when
+   the kernel waits for them (a case with copies left pending at the end fails); __ldg,
+   cp.async and 16-byte stores check their alignment. Source images are malloc'ed to their
+   exact span, so with -fsanitize=address any read outside the image (or outside a band's
+   rows) is reported.
 
    Build and run from the repository root:
-     awk '/Gaussian blur \(BEGIN\)/{f=1} f{print} /Gaussian blur \(END\)/{exit}' mgpu_kernels.cu > build/blur_section.cu
-     g++ -std=c++17 -O1 -g -ffp-contract=off -fsanitize=address,undefined -Wall -Wextra -I. -Ibuild \
-         -o build/blur_kernel_emu tools/blur_emu/blur_kernel_emu.cpp -ldl -lpthread   (or: make test-blur-emu)
-     ./build/blur_kernel_emu [cases] [seed]
-   EMU_FOCUS=pipe runs only shapes that take the pipelined 8-bit kernels (..._r2p). */
+     make test-blur-emu      (or: make build/blur_kernel_emu; ./build/blur_kernel_emu [cases] [seed])
+   EMU_FOCUS=pipe runs only shapes that take the pipelined 8-bit kernels (..._r2p), each
+   also through one of bench_blur's tuning variants (bench/blur_variants.cu). */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
 
 #include <signal.h>
 #include <unistd.h>
 
-#include "tools/blur_emu/blur_emu.h"
+#include "tests/fake_cuda/emu.h"
+#include "tests/fake_cuda/emu_blur.h"
+
+static std::mt19937_64 &rng = emu_rng;    /* the cases and the block order: one seed */
 
 /* ---- cases */
 static unsigned char *xmalloc(size_t n) { unsigned char *p = (unsigned char *)malloc(n ? n : 1); if (!p) abort(); return p; }
@@ -142,13 +146,13 @@ int main(int argc, char **argv)
         int vsel = -1;
         if (which == MGPU__BK_U8C1P || which == MGPU__BK_U8C3P || which == MGPU__BK_U8C4P) {
             std::vector<int> cand;
-            for (int k = 0; k < emu_nvariants; k++) if (emu_variants[k].c == c) cand.push_back(k);
+            for (int k = 0; k < emu_blur_nkernels; k++) if (emu_blur_kernels[k].warps && emu_blur_kernels[k].c == c) cand.push_back(k);
             if (!cand.empty()) vsel = cand[rng() % cand.size()];
         }
         for (int pass = 0; pass < (vsel >= 0 ? 2 : 1); pass++) {
         const char *kname = mgpu__blur_kernel_names[which];
         if (pass == 1) {
-            const emu_variant &v = emu_variants[vsel];
+            const emu_blur_kernel &v = emu_blur_kernels[vsel];
             const long long segs = ((long long)rb + 479) / 480, strips = (y1 - y0 + a.strip - 1) / a.strip;
             kname = v.name;
             dims.block[0] = (unsigned)(32 * v.warps);
@@ -157,7 +161,9 @@ int main(int argc, char **argv)
             variant_runs++;
         }
         emu_pending_fail = 0;
-        emu_launch(pass == 0 ? kernels[which] : emu_variants[vsel].fn, dims, a);
+        const emu_blur_kernel *k = pass == 0 ? emu_blur_find(kname) : &emu_blur_kernels[vsel];
+        if (!k) { printf("FAIL case %ld: %s is not in tests/fake_cuda/emu_blur.h's list\n", n, kname); fails++; break; }
+        emu_blur_launch(k->fn, dims.grid[0], dims.block[0], dims.shared_bytes, a);
         if (emu_pending_fail) { printf("FAIL case %ld (%s): cp.async copies left pending at exit\n", n, kname); fails++; }
         /* compare rows [y0, y1) and the canary */
         long bad = 0;
@@ -185,7 +191,6 @@ int main(int argc, char **argv)
         free(draw);
     }
     alarm(0);
-    if (pool_block) pool_stop();
     printf("%ld cases (%ld vector-aligned, %ld bands, %ld with other strips/extra blocks); kernels:", ncases, vec_cases,
            band_cases, strip_over);
     for (int k = 0; k < MGPU__BK_COUNT; k++) printf(" %s %ld", mgpu__blur_kernel_names[k] + 10, kernel_hits[k]);

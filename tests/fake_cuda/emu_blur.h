@@ -1,0 +1,51 @@
+/* emu_blur.h - the Gaussian blur kernels of mgpu_kernels.cu under the emulator (emu.h):
+   the kernels by name (the library's, and bench_blur's tuning variants of the pipelined
+   8-bit kernel from bench/blur_variants.cu), their argument block checked against mgpu.h's
+   mgpu__blur_args, and a launcher. Include after mgpu.h (with MGPU_IMPLEMENTATION) and
+   emu.h, with build/ on the include path for blur_section.cu (the "Gaussian blur" section,
+   extracted by the Makefile). Used by fake_cuda.cpp and blur_kernel_emu.cpp. */
+#include <cstddef>
+
+#define MGPU_BLUR_EMU 1
+#include "blur_section.cu"
+namespace mgpu_blr { thread_local unsigned dyn[16384]; }   /* the dynamic shared memory: 64 KiB */
+static_assert(sizeof(mgpu_blr::args) == sizeof(mgpu__blur_args), "args layout");
+#define EMU_SAME(f) static_assert(offsetof(mgpu_blr::args, f) == offsetof(mgpu__blur_args, f), "args." #f);
+EMU_SAME(src) EMU_SAME(dst) EMU_SAME(spitch) EMU_SAME(dpitch) EMU_SAME(width) EMU_SAME(height) EMU_SAME(channels)
+EMU_SAME(src_row0) EMU_SAME(y_begin) EMU_SAME(y_end) EMU_SAME(radius) EMU_SAME(border) EMU_SAME(strip)
+EMU_SAME(vec_src) EMU_SAME(vec_dst) EMU_SAME(cval_u8) EMU_SAME(cval_f32) EMU_SAME(wi) EMU_SAME(wf)
+#undef EMU_SAME
+
+typedef void (*emu_blur_fn)(const mgpu_blr::args);
+/* c and warps: the variants' channels and warps per block (0 for the library's kernels) */
+struct emu_blur_kernel { const char *name; emu_blur_fn fn; int c, warps; };
+#define EMU_BK(n) { #n, n, 0, 0 },
+#define BLURV(C, PF, W, K, A) { "blurv_c" #C "_pf" #PF "_w" #W "_k" #K "_a" #A,                              \
+                                [](const mgpu_blr::args a) { mgpu_blr::pipe<C, PF, W, K, A>(a); }, C, W },
+static const emu_blur_kernel emu_blur_kernels[] = {
+    EMU_BK(mgpu_blur_u8c1_r2) EMU_BK(mgpu_blur_u8c3_r2) EMU_BK(mgpu_blur_u8c4_r2) EMU_BK(mgpu_blur_f32c1_r2)
+    EMU_BK(mgpu_blur_f32c4_r2) EMU_BK(mgpu_blur_u8_any) EMU_BK(mgpu_blur_f32_any) EMU_BK(mgpu_blur_u8c1_r2p)
+    EMU_BK(mgpu_blur_u8c3_r2p) EMU_BK(mgpu_blur_u8c4_r2p)
+#include "bench/blur_variants.cu"
+};
+#undef BLURV
+#undef EMU_BK
+static const int emu_blur_nkernels = (int)(sizeof emu_blur_kernels / sizeof emu_blur_kernels[0]);
+
+/* The kernel of that name (a library kernel or a variant), or NULL. */
+static const emu_blur_kernel *emu_blur_find(const char *name)
+{
+    for (int k = 0; k < emu_blur_nkernels; k++)
+        if (!strcmp(emu_blur_kernels[k].name, name)) return &emu_blur_kernels[k];
+    return nullptr;
+}
+
+/* One launch of fn with mgpu's argument block, on the launch shape given. */
+static void emu_blur_launch(emu_blur_fn fn, unsigned grid, unsigned block, size_t shared_bytes, const mgpu__blur_args &a)
+{
+    mgpu_blr::args args;
+    if (shared_bytes > sizeof mgpu_blr::dyn) { fprintf(stderr, "emu: shared_bytes %zu too large\n", shared_bytes); abort(); }
+    memset(mgpu_blr::dyn, 0xCD, sizeof mgpu_blr::dyn);     /* stale shared memory must not matter */
+    memcpy(&args, &a, sizeof args);
+    emu_launch(grid, block, true, [&]() { fn(args); });
+}
