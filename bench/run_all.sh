@@ -42,7 +42,7 @@ benches=${BENCHES:-"p2p launch reduce collectives msm"}   # BENCHES="reduce" run
 echo "== make -k bench"
 # Stale binaries must not stand in for ones that no longer build.
 for b in $benches; do rm -f "build/bench_$b"; done
-make -k bench 2>&1 | tee "$logdir/bench_build.log"
+make -k -j"$(nproc)" bench 2>&1 | tee "$logdir/bench_build.log"
 build_rc=${PIPESTATUS[0]}
 [ "$build_rc" -ne 0 ] && echo "make -k bench FAILED (exit $build_rc): see $logdir/bench_build.log"
 

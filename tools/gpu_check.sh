@@ -11,7 +11,7 @@ out=build/gpu_logs
 rm -rf "$out"; mkdir -p "$out"
 nvidia-smi -L | tee "$out/gpus.txt"
 fake="MGPU_FAKE_OLD_DRIVER=build/libfake_old_cuda.so"
-if ! make -s build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur build/suite_msm \
+if ! make -s -j"$(nproc)" build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur build/suite_msm \
         > "$out/build.log" 2>&1; then
     tail -40 "$out/build.log"; exit 1
 fi
