@@ -5991,6 +5991,15 @@ static mgpu_result mgpu__msm_check_points(const char *fn, const mgpu_bn254_affin
     return MGPU_SUCCESS;
 }
 
+/* count results at infinity (an MSM of no points). */
+static void mgpu__msm_infinity(mgpu_bn254_jacobian *results, int count, int montgomery)
+{
+    mgpu__bn_xyzz inf;
+    int b;
+    mgpu__bn_xyzz_inf(&inf);
+    for (b = 0; b < count; b++) mgpu__bn_xyzz_to_jacobian(&inf, &results[b], montgomery);
+}
+
 /* mgpu_msm_async / mgpu_msm / the batch calls: count MSMs of n points; wait: synchronize
    the stream afterwards. */
 static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
@@ -6024,10 +6033,7 @@ static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalar
                           wr.dev);
     MGPU__TRY(mgpu__check_range(fn, "result", &wr, results, result_bytes));
     if (!n) {
-        mgpu__bn_xyzz inf;
-        mgpu__bn_xyzz_inf(&inf);
-        for (b = 0; b < count; b++)
-            mgpu__bn_xyzz_to_jacobian(&inf, &results[b], (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        mgpu__msm_infinity(results, count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
         return MGPU_SUCCESS;
     }
     if (mgpu__is_cuda(s->dev)) {
@@ -6114,13 +6120,8 @@ static mgpu_result mgpu__msm_multi_worker(mgpu_device dev, int index, void *arg)
     if (m->split) {
         for (b = 0; b < m->count; b++) {
             mgpu_bn254_jacobian *out = &m->out[(size_t)index * m->count + b];
-            if (m->ranges[index].count == 0) {
-                mgpu__bn_xyzz inf;
-                mgpu__bn_xyzz_inf(&inf);
-                mgpu__bn_xyzz_to_jacobian(&inf, out, 1);
-            } else {
-                MGPU__TRY(mgpu__msm_part(m, dev, b, m->ranges[index].offset, m->ranges[index].count, out));
-            }
+            if (m->ranges[index].count == 0) mgpu__msm_infinity(out, 1, 1);
+            else MGPU__TRY(mgpu__msm_part(m, dev, b, m->ranges[index].offset, m->ranges[index].count, out));
         }
         return MGPU_SUCCESS;
     }
@@ -6179,10 +6180,7 @@ MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu
         MGPU__TRY(mgpu__msm_multi_input(fn, "points", points, point_bytes, list, nd, &owner));
     }
     if (!n) {
-        mgpu__bn_xyzz inf;
-        mgpu__bn_xyzz_inf(&inf);
-        for (b = 0; b < count; b++)
-            mgpu__bn_xyzz_to_jacobian(&inf, &results[b], (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        mgpu__msm_infinity(results, count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
         return MGPU_SUCCESS;
     }
     if (plan.flags & MGPU_MSM_CHECK_POINTS)
