@@ -6587,7 +6587,7 @@ static mgpu__msm_input mgpu__msm_where(const void *p, mgpu_device dev)
    overlaps the first one's computation. More pieces would overlap more of the upload but
    cost more: each piece has its own bucket work (measured on an H200 at 2^24: four pieces
    were slower than none). */
-static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_t n, int count,
+static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_t n,
                                         const mgpu__msm_input *sc, const mgpu__msm_input *pt, mgpu_device dev,
                                         mgpu__msm_shape *sh)
 {
@@ -6604,7 +6604,6 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
         size_t want = half > MGPU__MSM_PIECE_MIN ? half : MGPU__MSM_PIECE_MIN;
         if (want < sh->piece) sh->piece = want;
     }
-    (void)count;
     for (;;) {
         sh->pieces = (n + sh->piece - 1) / sh->piece;
         sh->nbuf = sh->pieces > 1 ? 2 : 1;
@@ -6857,7 +6856,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.s = r.load = s;
     r.sc = mgpu__msm_where(scalars, s->dev);
     r.pt = mgpu__msm_where(points, s->dev);
-    MGPU__TRY(mgpu__msm_shape_make(fn, &pl, n, count, &r.sc, &r.pt, s->dev, &r.sh));
+    MGPU__TRY(mgpu__msm_shape_make(fn, &pl, n, &r.sc, &r.pt, s->dev, &r.sh));
     plan = &pl;
     MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, r.sh.bytes, s, (void **)&r.ws));
     r.a.keys = (uint32_t *)(void *)(r.ws + r.sh.off_keys);

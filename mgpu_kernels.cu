@@ -546,6 +546,41 @@ __device__ __forceinline__ constexpr bool need_left(int m, int q) { return (q + 
 template <int V, int EPW, int H>
 __device__ __forceinline__ constexpr bool need_right(int m, int q) { return q * EPW < H - (m - 1) * V; }
 
+/* lw[m-1] / rw[m-1]: the words this lane needs of the lane m to its left / right (by shuffle;
+   every lane of the warp must call). */
+template <int V, int EPW, int H, int HL>
+__device__ __forceinline__ void neighbour_words(const unsigned cur[4], unsigned lw[][4], unsigned rw[][4])
+{
+#pragma unroll
+    for (int m = 1; m <= HL; m++)
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            if (need_left<V, EPW, H>(m, q)) lw[m - 1][q] = __shfl_up_sync(0xffffffffu, cur[q], m);
+            if (need_right<V, EPW, H>(m, q)) rw[m - 1][q] = __shfl_down_sync(0xffffffffu, cur[q], m);
+        }
+}
+
+/* The horizontal pass (radius r <= RC) of this lane's V values, from its words and its
+   neighbours', into out[0..V). */
+template <typename TR, int V, int EPW, int C, int RC, typename A>
+__device__ __forceinline__ void hpass(const args &a, int r, const unsigned cur[4], const unsigned lw[][4],
+                                      const unsigned rw[][4], A *out)
+{
+    /* element x of the extended row, x in [-H, V + H) (a constant after unrolling) */
+#define MGPU_BLUR_X(x) ((x) < 0 ? TR::elem(lw[(-(x) - 1) / V][(((x) % V + V) % V) / EPW], (((x) % V + V) % V) % EPW) \
+                        : (x) < V ? TR::elem(cur[(x) / EPW], (x) % EPW) \
+                        : TR::elem(rw[(x) / V - 1][((x) % V) / EPW], ((x) % V) % EPW))
+#pragma unroll
+    for (int q = 0; q < V; q++) {
+        A acc = TR::first(TR::weight(a, 0), MGPU_BLUR_X(q));
+#pragma unroll
+        for (int k = 1; k <= RC; k++)
+            if (k <= r) acc = TR::pair(acc, TR::weight(a, k), MGPU_BLUR_X(q - k * C), MGPU_BLUR_X(q + k * C));
+        out[q] = acc;
+    }
+#undef MGPU_BLUR_X
+}
+
 template <typename T, int C, int RC, int WARPS = MGPU_BLUR_FAST_WARPS>
 __device__ __forceinline__ void fast(const args &a)
 {
@@ -597,26 +632,8 @@ __device__ __forceinline__ void fast(const args &a)
                 fast_load<T, NT>(a, yi + 2, lo, hi, e0, vec, srcidx + threadIdx.x, n2);
                 if (yi >= lo && yi < hi) {          /* warp-uniform: the shuffles run on all lanes */
                     unsigned lw[HL][4], rw[HL][4];
-#pragma unroll
-                    for (int m = 1; m <= HL; m++)
-#pragma unroll
-                        for (int q = 0; q < 4; q++) {
-                            if (need_left<V, EPW, H>(m, q)) lw[m - 1][q] = __shfl_up_sync(0xffffffffu, cur[q], m);
-                            if (need_right<V, EPW, H>(m, q)) rw[m - 1][q] = __shfl_down_sync(0xffffffffu, cur[q], m);
-                        }
-                    /* element x of the extended row, x in [-H, V + H) (a constant after unrolling) */
-#define MGPU_BLUR_X(x) ((x) < 0 ? TR::elem(lw[(-(x) - 1) / V][(((x) % V + V) % V) / EPW], (((x) % V + V) % V) % EPW) \
-                        : (x) < V ? TR::elem(cur[(x) / EPW], (x) % EPW) \
-                        : TR::elem(rw[(x) / V - 1][((x) % V) / EPW], ((x) % V) % EPW))
-#pragma unroll
-                    for (int q = 0; q < V; q++) {
-                        A acc = TR::first(TR::weight(a, 0), MGPU_BLUR_X(q));
-#pragma unroll
-                        for (int k = 1; k <= RC; k++)
-                            if (k <= r) acc = TR::pair(acc, TR::weight(a, k), MGPU_BLUR_X(q - k * C), MGPU_BLUR_X(q + k * C));
-                        ring[j][q] = acc;
-                    }
-#undef MGPU_BLUR_X
+                    neighbour_words<V, EPW, H, HL>(cur, lw, rw);
+                    hpass<TR, V, EPW, C, RC, A>(a, r, cur, lw, rw, ring[j]);
                 }
                 if (i >= 2 * RC && out_lane) {      /* output row yi - RC from ring rows i-2RC .. i */
                     const int c = (j + P - RC) % P;
@@ -857,28 +874,9 @@ __device__ __forceinline__ void pipe(const args &a)
                 s_iss = s_iss + 1 == NS ? 0 : s_iss + 1;
                 if (need) {                                 /* horizontal pass into ring row j */
                     unsigned lw[HL][4], rw[HL][4];
-#pragma unroll
-                    for (int m = 1; m <= HL; m++)
-#pragma unroll
-                        for (int q = 0; q < 4; q++) {
-                            if (need_left<V, EPW, H>(m, q)) lw[m - 1][q] = __shfl_up_sync(0xffffffffu, cur[q], m);
-                            if (need_right<V, EPW, H>(m, q)) rw[m - 1][q] = __shfl_down_sync(0xffffffffu, cur[q], m);
-                        }
+                    neighbour_words<V, EPW, H, HL>(cur, lw, rw);
                     if (DP2A) hpass_dp2a<C>(cur, lw[0], rw[0], a21, a01, a20, ring[j]);
-                    else {
-#define MGPU_BLUR_X(x) ((x) < 0 ? TR::elem(lw[(-(x) - 1) / V][(((x) % V + V) % V) / EPW], (((x) % V + V) % V) % EPW) \
-                        : (x) < V ? TR::elem(cur[(x) / EPW], (x) % EPW) \
-                        : TR::elem(rw[(x) / V - 1][((x) % V) / EPW], ((x) % V) % EPW))
-#pragma unroll
-                    for (int q = 0; q < V; q++) {
-                        unsigned acc = TR::first(TR::weight(a, 0), MGPU_BLUR_X(q));
-#pragma unroll
-                        for (int k = 1; k <= RC; k++)
-                            if (k <= r) acc = TR::pair(acc, TR::weight(a, k), MGPU_BLUR_X(q - k * C), MGPU_BLUR_X(q + k * C));
-                        ring[j][q] = acc;
-                    }
-#undef MGPU_BLUR_X
-                    }
+                    else hpass<TR, V, EPW, C, RC, unsigned>(a, r, cur, lw, rw, ring[j]);
                 }
                 if (i >= 2 * RC && out_lane) {              /* output row yi - RC */
                     const int c = (j + P - RC) % P;
