@@ -1,5 +1,6 @@
 /* bench_blur - Gaussian blur throughput on one GPU, for the targets of the blur issue, beside
-   NPP (bench/peers/npp_blur.cu) and the device-to-device copy of the same bytes.
+   NPP (bench/peers/npp_blur.cu) and the device-to-device copy of the same bytes; then the
+   same batch over several GPUs.
 
    Cases (sigma 2, radius 2, replicate; device-resident images, 16-byte aligned rows):
      rgba     7680x4320 RGBA u8, mgpu_blur_async             target >= 2500 GB/s
@@ -29,14 +30,33 @@
    CPU device's result, bit for bit (a variant that differs is reported and not timed),
    then timed like the cases above; prints the ten fastest per case and the best.
 
+   Multi-GPU section (after the single-GPU cases; --no-multi skips it, --ndev N uses GPUs
+   0..N-1, default all; one GPU: "skipped"): the batch's 64 x 3840x2160 RGBA u8 images
+   through mgpu_blur_batch on k = 1, 2, 4, 8 GPUs (k <= N, and k = N), wall clock (the
+   call's own setup included), median of --reps after a warm-up call:
+     resident  image i's src and dst in GPU (i % k)'s memory, so each GPU blurs its own
+               share; GB/s as above and the scaling over k = 1
+                                                     target >= 3.8x at k = 4 (7.6x at 8: info)
+     host      the images in pinned host memory (mgpu_malloc_host), pulled by the GPUs from
+               the call's shared queue; GB/s = (bytes up + bytes down) / time, the same
+               2 * w * h * 4 per image, beside the pinned ceiling measured in the same run:
+               each of the k GPUs uploads its share of the batch and downloads as much at
+               once, on two streams (mgpu_memcpy_async), wall clock
+                                                     target >= 0.85 x ceiling at every k >= 2
+   Every image of the warm-up calls (each k, both placements) is compared with the CPU
+   device's result byte for byte. Every GPU holds a copy of the whole batch (4.2 GB), so
+   every k reuses the same buffers.
+
    --scale N (2, 4 or 8): every image N times smaller in both directions, targets not
-   judged: a quick dry run (e.g. on tests/fake_cuda's stand-in libcuda, build/libfake_cuda.so).
+   judged: a quick dry run (e.g. on tests/fake_cuda's stand-in libcuda, build/libfake_cuda.so:
+   MGPU_CUDA_PATH=build/libfake_cuda.so FAKE_CUDA_DEVICES=2 ./build/bench_blur --scale 8).
 
    Build and run from the repository root:
      make build/bench_blur   (or make bench)
      ./build/bench_blur [--device N] [--reps N] [--sweep] [--variants FILE] [--scale N]
-   Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error (or a variant that
-   differs from the CPU device). */
+                        [--no-multi] [--ndev N]
+   Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error (or a variant or a
+   multi-GPU result that differs from the CPU device). */
 #define _POSIX_C_SOURCE 200809L
 #include "mgpu.h"
 #include "bench/peers/peers.h"
@@ -361,6 +381,180 @@ static int sweep_case(const char *label, set *s, int calls, mgpu_module mod, con
     return bad;
 }
 
+/* ------------------------------------------------------------------ multi-GPU section */
+#define MULTI_IMAGES 64
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The batch as mgpu_blur_batch sees it, for k of the section's GPUs. */
+typedef struct multi {
+    const mgpu_device *devs;
+    int k;
+    const mgpu_blur_params *p;
+    set *on;                               /* on[g]: the 64 pairs in GPU g's memory */
+    unsigned char *hsrc, *hdst;            /* the 64 pairs in pinned host memory, packed */
+    mgpu_stream (*st)[2];                  /* st[g]: GPU g's upload and download streams */
+    mgpu_image src[MULTI_IMAGES], dst[MULTI_IMAGES];
+} multi;
+
+typedef void (*call_fn)(multi *m);
+static void call_batch(multi *m)
+{
+    CHECK(mgpu_blur_batch(m->src, m->dst, MULTI_IMAGES, m->p, m->devs, m->k));
+}
+/* The pinned ceiling: every GPU uploads its share of the batch (image i on GPU i % k) and
+   downloads as many bytes, on two streams, so the directions overlap as in the batch. */
+static void call_copies(multi *m)
+{
+    const size_t n = m->on[0].bytes / 2;
+    int i, g;
+    for (i = 0; i < MULTI_IMAGES; i++) {
+        g = i % m->k;
+        CHECK(mgpu_memcpy_async(m->on[g].dst[i].data, m->hsrc + (size_t)i * n, n, m->st[g][0]));
+        CHECK(mgpu_memcpy_async(m->hdst + (size_t)i * n, m->on[g].src[i].data, n, m->st[g][1]));
+    }
+    for (g = 0; g < m->k; g++) {
+        CHECK(mgpu_stream_synchronize(m->st[g][0]));
+        CHECK(mgpu_stream_synchronize(m->st[g][1]));
+    }
+}
+/* Median wall-clock seconds of --reps calls, after one warm-up call. */
+static double wall_median(call_fn fn, multi *m)
+{
+    double t[256];
+    int rep;
+    fn(m);
+    for (rep = 0; rep < reps; rep++) {
+        const double t0 = now_s();
+        fn(m);
+        t[rep] = now_s() - t0;
+    }
+    qsort(t, (size_t)reps, sizeof t[0], cmp_double_desc);
+    return t[reps / 2];
+}
+
+/* The batch in GPU memory (image i in GPU i % k's), else in pinned host memory. */
+static void multi_place(multi *m, int resident)
+{
+    const size_t n = m->on[0].bytes / 2;
+    int i;
+    for (i = 0; i < MULTI_IMAGES; i++) {
+        m->src[i] = m->on[resident ? i % m->k : 0].src[i];
+        m->dst[i] = m->on[resident ? i % m->k : 0].dst[i];
+        if (!resident) {
+            m->src[i].data = m->hsrc + (size_t)i * n;
+            m->dst[i].data = m->hdst + (size_t)i * n;
+        }
+    }
+}
+
+/* One call on cleared destinations, every image then compared with the CPU device's
+   result (ref) byte for byte: a difference exits 1. This call is also the warm-up. */
+static void multi_check(multi *m, const char *what, const unsigned char *ref, unsigned char *tmp)
+{
+    const size_t n = m->on[0].bytes / 2;
+    int i;
+    for (i = 0; i < MULTI_IMAGES; i++) CHECK(mgpu_memset(m->dst[i].data, 0xA5, n));
+    call_batch(m);
+    for (i = 0; i < MULTI_IMAGES; i++) {
+        size_t x = 0;
+        CHECK(mgpu_memcpy(tmp, m->dst[i].data, n));
+        if (!memcmp(tmp, ref, n)) continue;
+        while (tmp[x] == ref[x]) x++;
+        printf("multi %s, %d GPU(s): image %d DIFFERS from the CPU device's (first at byte %zu: %u, want %u)\n",
+               what, m->k, i, x, tmp[x], ref[x]);
+        exit(1);
+    }
+}
+
+/* mgpu_blur_batch over k = 1, 2, 4, 8 (and ndev) GPUs: the batch resident on the GPUs (its
+   scaling over k = 1), and from pinned host memory beside the pinned copy ceiling. Returns
+   1 if a judged target is missed. */
+static int multi_section(int ndev, const mgpu_blur_params *p, mgpu_device bound)
+{
+    mgpu_device devs[MGPU_MAX_DEVICES];
+    mgpu_stream st[MGPU_MAX_DEVICES][2];
+    double res[MGPU_MAX_DEVICES + 1], host[MGPU_MAX_DEVICES + 1], cap[MGPU_MAX_DEVICES + 1];
+    int ks[8], nk = 0, i, g, missed = 0, worst_k = 0;
+    unsigned char *ref, *tmp;
+    size_t n, total;
+    set *on;
+    multi m;
+    if (ndev < 2) { printf("multi-GPU: skipped (one GPU)\n"); return 0; }
+    if (!(on = (set *)calloc((size_t)ndev, sizeof *on))) exit(1);
+    for (i = 1; i <= ndev; i *= 2) ks[nk++] = i;
+    if (ks[nk - 1] != ndev) ks[nk++] = ndev;
+    memset(&m, 0, sizeof m);
+    for (g = 0; g < ndev; g++) {              /* every GPU holds the whole batch: any k can use it */
+        devs[g] = g;
+        CHECK(mgpu_set_device(g));
+        set_make(&on[g], MULTI_IMAGES, 3840, 2160, 4, MGPU_PIXEL_U8);
+        CHECK(mgpu_stream_create_flags(&st[g][0], MGPU_STREAM_NON_BLOCKING));
+        CHECK(mgpu_stream_create_flags(&st[g][1], MGPU_STREAM_NON_BLOCKING));
+    }
+    CHECK(mgpu_set_device(bound));
+    n = on[0].bytes / 2;
+    total = on[0].bytes * MULTI_IMAGES;         /* resident: read + written; host: up + down */
+    m.devs = devs;
+    m.p = p;
+    m.on = on;
+    m.st = st;
+    CHECK(mgpu_malloc_host((void **)&m.hsrc, n * MULTI_IMAGES));
+    CHECK(mgpu_malloc_host((void **)&m.hdst, n * MULTI_IMAGES));
+    for (i = 0; i < MULTI_IMAGES; i++) memcpy(m.hsrc + (size_t)i * n, on[0].host, n);
+    ref = cpu_reference(&on[0], p);
+    if (!(tmp = (unsigned char *)malloc(n))) exit(1);
+    printf("multi-GPU: %d GPUs, %d x %dx%dx4 u8 per mgpu_blur_batch call, wall clock, median of %d\n", ndev,
+           MULTI_IMAGES, on[0].src[0].width, on[0].src[0].height, reps);
+    fflush(stdout);
+    for (i = 0; i < nk; i++) {
+        m.k = ks[i];
+        multi_place(&m, 1);
+        multi_check(&m, "resident", ref, tmp);
+        res[m.k] = (double)total / wall_median(call_batch, &m) / 1e9;
+        multi_place(&m, 0);
+        multi_check(&m, "host", ref, tmp);
+        host[m.k] = (double)total / wall_median(call_batch, &m) / 1e9;
+        cap[m.k] = (double)total / wall_median(call_copies, &m) / 1e9;
+        printf("  %d GPU(s): every image, resident and from host memory, identical to the CPU device's\n", m.k);
+        fflush(stdout);
+    }
+    printf("  GPUs  resident GB/s  scaling   host GB/s  pinned ceiling GB/s  host / ceiling\n");
+    for (i = 0; i < nk; i++) {
+        const int k = ks[i];
+        printf("  %4d  %13.0f  x%-6.2f  %10.0f  %19.0f  %14.2f%s\n", k, res[k], res[k] / res[1], host[k], cap[k],
+               host[k] / cap[k], k == 1 ? " (info)" : "");
+        if (k >= 2 && (!worst_k || host[k] / cap[k] < host[worst_k] / cap[worst_k])) worst_k = k;
+    }
+    if (ndev < 4) printf("  target >= 3.8x at 4 GPUs: not measured (%d GPUs)\n", ndev);
+    else if (scale != 1) printf("  target >= 3.8x at 4 GPUs: x%.2f, not judged (--scale)\n", res[4] / res[1]);
+    else {
+        printf("  target >= 3.8x at 4 GPUs: x%.2f %s\n", res[4] / res[1], res[4] >= 3.8 * res[1] ? "met" : "MISSED");
+        missed |= res[4] < 3.8 * res[1];
+    }
+    if (ndev >= 8) printf("  info   >= 7.6x at 8 GPUs: x%.2f\n", res[8] / res[1]);
+    printf("  target host >= 0.85 x pinned ceiling at 2+ GPUs: worst %.2f at %d GPUs, %s\n", host[worst_k] / cap[worst_k],
+           worst_k, scale != 1 ? "not judged (--scale)" : host[worst_k] >= 0.85 * cap[worst_k] ? "met" : "MISSED");
+    if (scale == 1) missed |= host[worst_k] < 0.85 * cap[worst_k];
+    fflush(stdout);
+    for (g = 0; g < ndev; g++) {
+        mgpu_stream_destroy(st[g][0]);
+        mgpu_stream_destroy(st[g][1]);
+        set_free(&on[g]);
+    }
+    mgpu_free_host(m.hsrc);
+    mgpu_free_host(m.hdst);
+    free(on);
+    free(ref);
+    free(tmp);
+    return missed;
+}
+
 static unsigned char *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -380,7 +574,7 @@ static unsigned char *read_file(const char *path, size_t *len)
 
 int main(int argc, char **argv)
 {
-    int dev = 0, i, missed = 0, sweep = 0, differ = 0;
+    int dev = 0, i, missed = 0, sweep = 0, differ = 0, multi_on = 1, ndev = -1;
     mgpu_device_info info;
     mgpu_stream st[3];
     mgpu_blur_params p;
@@ -394,10 +588,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--sweep")) sweep = 1;
         else if (!strcmp(argv[i], "--variants") && i + 1 < argc) variants = argv[++i];
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atoi(argv[++i]);
-        else { fprintf(stderr, "usage: bench_blur [--device N] [--reps N] [--sweep] [--variants FILE] [--scale 1|2|4|8]\n"); return 1; }
+        else if (!strcmp(argv[i], "--no-multi")) multi_on = 0;
+        else if (!strcmp(argv[i], "--ndev") && i + 1 < argc) ndev = atoi(argv[++i]);
+        else { fprintf(stderr, "usage: bench_blur [--device N] [--reps N] [--sweep] [--variants FILE] [--scale 1|2|4|8]"
+                               " [--no-multi] [--ndev N]\n"); return 1; }
     }
     if (reps < 1 || reps > 256) reps = 15;
     if (scale != 1 && scale != 2 && scale != 4 && scale != 8) { fprintf(stderr, "bench_blur: --scale 1, 2, 4 or 8\n"); return 1; }
+    if (ndev != -1 && ndev < 1) { fprintf(stderr, "bench_blur: --ndev N: N >= 1\n"); return 1; }
     if (!variants) {                              /* next to the executable */
         const char *slash = strrchr(argv[0], '/');
         snprintf(variants_default, sizeof variants_default, "%.*sblur_variants.fatbin",
@@ -453,12 +651,9 @@ int main(int argc, char **argv)
         double best = 1e30;
         int rep;
         for (rep = 0; rep < 5; rep++) {
-            struct timespec t0, t1;
-            double t;
-            clock_gettime(CLOCK_MONOTONIC, &t0);
+            double t = now_s();
             CHECK(mgpu_blur_batch(s.src, s.dst, 64, &p, &dev, 1));
-            clock_gettime(CLOCK_MONOTONIC, &t1);
-            t = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+            t = now_s() - t;
             if (t < best) best = t;
         }
         report("batch 64 x 3840x2160x4 u8, mgpu_blur_batch", (double)s.bytes * 64 / best / 1e9, 0);
@@ -500,6 +695,10 @@ int main(int argc, char **argv)
                                          : "every variant's output is identical to the CPU device's");
         }
         free(image);
+    }
+    if (multi_on) {
+        if (ndev < 0 || ndev > mgpu_device_count()) ndev = mgpu_device_count();
+        missed |= multi_section(ndev, &p, dev);
     }
     for (i = 0; i < 3; i++) mgpu_stream_destroy(st[i]);
     mgpu_shutdown();
