@@ -6077,14 +6077,15 @@ typedef struct mgpu__msm_multi {
     const mgpu_bn254_scalar *scalars;
     const mgpu_bn254_affine *points;
     size_t n;                          /* points per MSM */
-    int count, split, next;            /* split: each MSM over the devices; else whole MSMs, taken in turn */
+    int count, split, workers;         /* split: each MSM over the devices; else whole MSMs, taken in turn */
+    int next;                          /* batch: the first MSM no worker has taken */
     mgpu_msm_config config;            /* as given, without MGPU_MSM_CHECK_POINTS (checked once, up front) */
     mgpu_range ranges[MGPU_MAX_DEVICES];
     mgpu_bn254_jacobian *out;          /* split: count partial sums per device (Montgomery); else the results */
 } mgpu__msm_multi;
 
-/* MSM b restricted to points [first, first + len), on dev, into *out. */
-static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int b, size_t first, size_t len,
+/* MSMs b..b+k-1 restricted to points [first, first + len), on dev, into out[0..k). */
+static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int b, int k, size_t first, size_t len,
                                   mgpu_bn254_jacobian *out)
 {
     const mgpu_bn254_scalar *scalars = m->scalars + (size_t)b * m->n + first;
@@ -6098,8 +6099,13 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
     if (plan.chosen && plan.factor == 1) mgpu__msm_plan_window(&plan, mgpu_msm_window_bits(len, 1));
     if (mgpu__is_cuda(dev)) {
         mgpu_stream s = &mgpu__g.dev[dev].default_stream;
-        MGPU__TRY(mgpu__msm_gpu(m->fn, scalars, points, len, m->n, 1, &plan, out, s));
+        MGPU__TRY(mgpu__msm_gpu(m->fn, scalars, points, len, m->n, k, &plan, out, s));
         return mgpu_stream_synchronize(s);
+    }
+    if (k > 1) {                               /* the CPU: one at a time */
+        int i;
+        for (i = 0; i < k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + i, 1, first, len, out + i));
+        return MGPU_SUCCESS;
     }
     if (plan.factor > 1 && len != m->n) {   /* the CPU takes its bases [copy][point] packed */
         gathered = (mgpu_bn254_affine *)malloc((size_t)plan.factor * len * sizeof *gathered);
@@ -6121,13 +6127,22 @@ static mgpu_result mgpu__msm_multi_worker(mgpu_device dev, int index, void *arg)
         for (b = 0; b < m->count; b++) {
             mgpu_bn254_jacobian *out = &m->out[(size_t)index * m->count + b];
             if (m->ranges[index].count == 0) mgpu__msm_infinity(out, 1, 1);
-            else MGPU__TRY(mgpu__msm_part(m, dev, b, m->ranges[index].offset, m->ranges[index].count, out));
+            else MGPU__TRY(mgpu__msm_part(m, dev, b, 1, m->ranges[index].offset, m->ranges[index].count, out));
         }
         return MGPU_SUCCESS;
     }
-    while ((b = __atomic_fetch_add(&m->next, 1, __ATOMIC_RELAXED)) < m->count)
-        MGPU__TRY(mgpu__msm_part(m, dev, b, 0, m->n, &m->out[b]));
-    return MGPU_SUCCESS;
+    /* Guided self-scheduling: a worker takes a share of what is left (at least one MSM), so
+       that a GPU's batch overlaps one MSM's upload with another's computation while the
+       last MSMs still go to whichever worker is free. */
+    for (;;) {
+        int k;
+        b = __atomic_load_n(&m->next, __ATOMIC_RELAXED);
+        do {
+            if (b >= m->count) return MGPU_SUCCESS;
+            k = (m->count - b + 2 * m->workers - 1) / (2 * m->workers);
+        } while (!__atomic_compare_exchange_n(&m->next, &b, b + k, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        MGPU__TRY(mgpu__msm_part(m, dev, b, k, 0, m->n, &m->out[b]));
+    }
 }
 
 /* Input arrays of mgpu_msm_multi: host memory, or a GPU's memory when every device is a GPU
@@ -6194,6 +6209,7 @@ MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu
     m.n = n;
     m.count = count;
     m.split = count < nd;
+    m.workers = nd;
     if (config) m.config = *config;
     m.config.flags &= ~MGPU_MSM_CHECK_POINTS;
     m.out = results;
@@ -6567,6 +6583,8 @@ typedef struct mgpu__msm_input {
     const unsigned char *base;         /* the first MSM's array */
     int readable;                      /* kernels on the device may read it in place */
     int local;                         /* the device's own memory (or managed): reads at full speed */
+    int peer;                          /* another GPU's memory: copied by the copy engine, which is
+                                          faster over NVLink than the kernels' reads */
     int pageable;                      /* host memory the driver must stage */
 } mgpu__msm_input;
 
@@ -6576,18 +6594,20 @@ static mgpu__msm_input mgpu__msm_where(const void *p, mgpu_device dev)
     mgpu__where w = mgpu__locate(p);
     in.base = (const unsigned char *)p;
     in.local = w.cuda && (w.dev == dev || w.kind == MGPU__ALLOC_MANAGED);
+    in.peer = w.cuda && !in.local;
     in.readable = (uintptr_t)p % 16 == 0 &&
                   (in.local || w.kind == MGPU__ALLOC_HOST || (w.cuda && MGPU__LOAD(mgpu__g.peer_on[dev][w.dev])));
     in.pageable = w.kind < 0;
     return in;
 }
 
-/* Cuts the MSM into pieces that fit: in 32-bit entry offsets, in three quarters of the
-   device's free memory, and (host inputs) into two pieces, so that the second one's upload
-   overlaps the first one's computation. More pieces would overlap more of the upload but
-   cost more: each piece has its own bucket work (measured on an H200 at 2^24: four pieces
-   were slower than none). */
-static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_t n,
+/* Cuts each of count MSMs into pieces that fit: in 32-bit entry offsets, in three quarters
+   of the device's free memory, and (one MSM from host memory) into two pieces, so that the
+   second one's upload overlaps the first one's computation. More pieces would overlap more
+   of the upload but cost more: each piece has its own bucket work (measured on an H200 at
+   2^24: four pieces were slower than none). In a batch the next MSM's upload overlaps
+   instead, and another GPU's memory comes over NVLink fast enough not to need pieces. */
+static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_t n, int count,
                                         const mgpu__msm_input *sc, const mgpu__msm_input *pt, mgpu_device dev,
                                         mgpu__msm_shape *sh)
 {
@@ -6599,14 +6619,14 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
     sh->copy_scalars = !sc->local || !sc->readable;   /* host scalars: by the copy engine, overlapped */
     sh->copy_points = !(pt->local && pt->readable && (p->flags & MGPU_MSM_POINTS_MONTGOMERY));
     sh->piece = n < cap ? n : cap;
-    if (!sc->local || !pt->local) {
+    if (count == 1 && ((!sc->local && !sc->peer) || (!pt->local && !pt->peer))) {
         size_t half = (n + 1) / 2;
         size_t want = half > MGPU__MSM_PIECE_MIN ? half : MGPU__MSM_PIECE_MIN;
         if (want < sh->piece) sh->piece = want;
     }
     for (;;) {
         sh->pieces = (n + sh->piece - 1) / sh->piece;
-        sh->nbuf = sh->pieces > 1 ? 2 : 1;
+        sh->nbuf = sh->pieces * (size_t)count > 1 && (!sc->local || !pt->local) ? 2 : 1;
         if (p->chosen && p->factor == 1) mgpu__msm_plan_window(p, mgpu_msm_window_bits(sh->piece, 1));
         mgpu__msm_layout(p, info.multiprocessors, sh);
         if (sh->bytes <= budget || sh->piece == 1) break;
@@ -6706,7 +6726,7 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
         for (j = 0; j < f; j++) {
             const unsigned char *src = r->pt.base + (pset + j * n + first) * 64;
             uint32_t *d = dst + j * len * 16;
-            if (r->pt.readable && !mont) {         /* read in place, converting on the way */
+            if (r->pt.readable && !r->pt.peer && !mont) {   /* read in place, converting on the way */
                 c.points = (const uint32_t *)(const void *)src;
                 c.out = d;
                 c.n = len;
@@ -6856,7 +6876,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.s = r.load = s;
     r.sc = mgpu__msm_where(scalars, s->dev);
     r.pt = mgpu__msm_where(points, s->dev);
-    MGPU__TRY(mgpu__msm_shape_make(fn, &pl, n, &r.sc, &r.pt, s->dev, &r.sh));
+    MGPU__TRY(mgpu__msm_shape_make(fn, &pl, n, count, &r.sc, &r.pt, s->dev, &r.sh));
     plan = &pl;
     MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, r.sh.bytes, s, (void **)&r.ws));
     r.a.keys = (uint32_t *)(void *)(r.ws + r.sh.off_keys);

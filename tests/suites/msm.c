@@ -1231,14 +1231,26 @@ static void test_random(void)
             if (ngpu > 1)
                 multi_case(&c, "inputs in GPU 0's memory, split over the other GPUs", devs + 1, ngpu - 1,
                            (const mgpu_bn254_scalar *)ds, (const mgpu_bn254_affine *)dp, n, 1, 0, &ref[gbig]);
+            {   /* a batch from GPU 0's memory: several MSMs per GPU, uploads overlapping computation */
+                enum { NBATCH = 9 };
+                const size_t m = n / NBATCH;
+                mgpu_bn254_affine wb[NBATCH];
+                int b;
+                for (b = 0; b < NBATCH; b++) wb[b] = ref_msm(S + b * m, P + b * m, m);
+                multi_case(&c, "batch of 9 from GPU 0's memory over all GPUs", devs, ngpu, (const mgpu_bn254_scalar *)ds,
+                           (const mgpu_bn254_affine *)dp, m, NBATCH, 0, wb);
+                if (ngpu > 1)
+                    multi_case(&c, "batch of 9 from GPU 0's memory over the other GPUs", devs + 1, ngpu - 1,
+                               (const mgpu_bn254_scalar *)ds, (const mgpu_bn254_affine *)dp, m, NBATCH, 0, wb);
+            }
         } else chk_fail(&c, "mgpu_malloc: %s", mgpu_last_error());
         mgpu_free(ds);
         mgpu_free(dp);
         mixed[0] = 0;
         mixed[1] = cpus[0];
         multi_case(&c, "split over GPU 0 and CPU device 0", mixed, 2, S, P, sizes[5], 1, 0, &ref[5]);
-        report(c.good, "[GPUs] one MSM of %zu split over 1..%d GPUs, from host memory and from GPU 0's memory, and of 4097 "
-               "over GPU 0 + CPU device 0 == CPU device%s%s", n, ngpu, SEP(c));
+        report(c.good, "[GPUs] one MSM of %zu split over 1..%d GPUs, from host memory and from GPU 0's memory (and a batch of 9 "
+               "from there), and of 4097 over GPU 0 + CPU device 0 == CPU device%s%s", n, ngpu, SEP(c));
     }
     free(P); free(Pm); free(S); free(Sm);
 }
