@@ -6278,6 +6278,8 @@ MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu
         mgpu__msm_infinity(results, count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
         return MGPU_SUCCESS;
     }
+    if (owner >= 0)                    /* the other GPUs read the arrays in place where they can */
+        for (i = 0; i < nd; i++) if (list[i] != owner) (void)mgpu__coll_can_load(list[i], owner, fn);
     if (plan.flags & MGPU_MSM_CHECK_POINTS)
         MGPU__TRY(owner >= 0 ? mgpu__msm_check_gpu(fn, points, point_bytes / sizeof *points, plan.flags,
                                                    &mgpu__g.dev[owner].default_stream)
@@ -6663,8 +6665,9 @@ typedef struct mgpu__msm_input {
     const unsigned char *base;         /* the first MSM's array */
     int readable;                      /* kernels on the device may read it in place */
     int local;                         /* the device's own memory (or managed): reads at full speed */
-    int peer;                          /* another GPU's memory: copied by the copy engine, which is
-                                          faster over NVLink than the kernels' reads */
+    int peer;                          /* another GPU's memory: kernels read it in place over the link
+                                          (measured on 2 H200s: copying it into the workspace first
+                                          made a GPU's MSM wait for the other GPU's, 2x slower) */
     int pageable;                      /* host memory the driver must stage */
 } mgpu__msm_input;
 
@@ -6696,7 +6699,7 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
     memset(sh, 0, sizeof *sh);
     MGPU__TRY(mgpu_device_info_get(dev, &info));
     budget = info.free_memory / 4 * 3;
-    sh->copy_scalars = !sc->local || !sc->readable;   /* host scalars: by the copy engine, overlapped */
+    sh->copy_scalars = !sc->readable || !(sc->local || sc->peer);   /* host scalars: by the copy engine */
     sh->copy_points = !(pt->local && pt->readable && (p->flags & MGPU_MSM_POINTS_MONTGOMERY));
     sh->piece = n < cap ? n : cap;
     if (count == 1 && ((!sc->local && !sc->peer) || (!pt->local && !pt->peer))) {
@@ -6806,7 +6809,7 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
         for (j = 0; j < f; j++) {
             const unsigned char *src = r->pt.base + (pset + j * n + first) * 64;
             uint32_t *d = dst + j * len * 16;
-            if (r->pt.readable && !r->pt.peer && !mont) {   /* read in place, converting on the way */
+            if (r->pt.readable && !mont) {         /* read in place, converting on the way */
                 c.points = (const uint32_t *)(const void *)src;
                 c.out = d;
                 c.n = len;
