@@ -5089,7 +5089,7 @@ static int mgpu__blur_direct(const mgpu__where *w, mgpu_device dev)
    in. GPU: queued on the next slot (uploads and downloads on the slot's stream); CPU: done. */
 static mgpu_result mgpu__blur_unit(const char *fn, mgpu__blur_worker *w, const mgpu__blur_plan *pl,
                                    const mgpu_image *src, const mgpu_image *dst, const mgpu__blur_geom *gs,
-                                   const mgpu__blur_geom *gd, int y0, int y1)
+                                   const mgpu__blur_geom *gd, int y0, int y1, int ahead)
 {
     const mgpu__where ws = mgpu__locate(src->data), wd = mgpu__locate(dst->data);
     const size_t rowbytes = gs->rowbytes, outbytes = (size_t)(y1 - y0) * rowbytes;
@@ -5125,7 +5125,9 @@ static mgpu_result mgpu__blur_unit(const char *fn, mgpu__blur_worker *w, const m
     } else {
         mgpu__blur_slot *sl = &w->slot[w->next];
         w->next = (w->next + 1) % MGPU__BLUR_SLOTS;
-        MGPU__TRY(mgpu__blur_drain(sl));
+        /* A slot is drained before reuse; `ahead`: an image the kernel reads and writes in
+           place uses none of the slot's buffers, so it is queued without waiting. */
+        if (!(ahead && mgpu__blur_direct(&ws, w->dev) && mgpu__blur_direct(&wd, w->dev))) MGPU__TRY(mgpu__blur_drain(sl));
         if (!sl->stream) MGPU__TRY(mgpu_stream_create_flags(&sl->stream, MGPU_STREAM_NON_BLOCKING));
         if (!mgpu__blur_direct(&ws, w->dev)) {          /* upload the rows [lo, hi) */
             const unsigned char *from = sp + (size_t)lo * gs->pitch;
@@ -5201,13 +5203,13 @@ static mgpu_result mgpu__blur_batch_worker(mgpu_device dev, int index, void *arg
     w.dev = dev;
     w.cuda = mgpu__is_cuda(dev);
     for (n = 0; n < job->home_n[index] && r == MGPU_SUCCESS && !__atomic_load_n(&job->abort, __ATOMIC_RELAXED); n++) {
-        i = job->home[index][n];
-        r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height);
+        i = job->home[index][n];         /* this worker's own images: queued ahead */
+        r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height, 1);
     }
     while (r == MGPU_SUCCESS && w.cuda && (i = mgpu__blur_take(&job->gpu_only_next, job->ngpu_only, job->gpu_only, &job->abort)) >= 0)
-        r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height);
+        r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height, 0);
     while (r == MGPU_SUCCESS && (i = mgpu__blur_take(&job->shared_next, job->nshared, job->shared, &job->abort)) >= 0)
-        r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height);
+        r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height, 0);
     if (r != MGPU_SUCCESS) __atomic_store_n(&job->abort, 1, __ATOMIC_RELAXED);
     r2 = mgpu__blur_release(&w);
     return r != MGPU_SUCCESS ? r : r2;
@@ -5310,7 +5312,7 @@ static mgpu_result mgpu__blur_split_worker(mgpu_device dev, int index, void *arg
     }
     for (c = 0; c < chunks && r == MGPU_SUCCESS && !__atomic_load_n(&job->abort, __ATOMIC_RELAXED); c++) {
         const int a = y0 + (int)((long long)(y1 - y0) * c / chunks), b = y0 + (int)((long long)(y1 - y0) * (c + 1) / chunks);
-        r = mgpu__blur_unit(job->fn, &w, &job->plan, job->src, job->dst, job->gs, job->gd, a, b);
+        r = mgpu__blur_unit(job->fn, &w, &job->plan, job->src, job->dst, job->gs, job->gd, a, b, 0);
     }
     if (r != MGPU_SUCCESS) __atomic_store_n(&job->abort, 1, __ATOMIC_RELAXED);
     r2 = mgpu__blur_release(&w);

@@ -10,7 +10,9 @@
 # bench_reduce (f32 sum vs CUB and a read-only kernel; multi-GPU reductions),
 # bench_collectives (all-reduce, broadcast, scatter/gather vs NCCL) and bench_msm (BN254
 # MSM on one GPU against the peer numbers of issue 5; batch and split over all GPUs) get
-# the defaults below, each a few minutes at most on 4x H200; a benchmark that fails to
+# the defaults below; bench_blur (one GPU against NPP and the copy ceiling, then
+# mgpu_blur_batch over 1..all GPUs, device-resident and from pinned host memory) runs with
+# its own, each a few minutes at most on 4x H200; a benchmark that fails to
 # build is reported as FAILED and the others still run.
 #
 # Each benchmark exits 0 (ran, targets met), 3 (ran, a target missed), 77 (skipped: no
@@ -23,7 +25,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 logdir=${OUT:-build/bench_logs}
 mkdir -p "$logdir"
-benches=${BENCHES:-"p2p launch reduce collectives msm"}   # BENCHES="reduce" runs a subset
+benches=${BENCHES:-"p2p launch reduce collectives msm blur"}   # BENCHES="reduce" runs a subset
 : "${BENCH_REDUCE_ARGS=--n 2^20,2^24,2^28 --reps 21 --shard-bytes 1G --host-bytes 4G}"
 : "${BENCH_COLLECTIVES_ARGS=--sizes 256M,1G --bcast-bytes 1G --sg-bytes 1G --reps 21}"
 : "${BENCH_MSM_ARGS=--n 2^16,2^18,2^20,2^22,2^24 --batch-n 2^20 --split-n 2^24,2^26 --reps 9}"

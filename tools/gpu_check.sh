@@ -32,7 +32,7 @@ run msm_file ./build/msm_file tests/vectors/bn254msm/*.bin
 run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin
 run examples make -s test-examples
 [ -n "${SKIP_ASAN:-}" ] || run test_asan make -s test-asan
-OUT=$out BENCHES="${BENCHES:-p2p launch reduce collectives msm}" bash bench/run_all.sh > "$out/bench.log" 2>&1
+OUT=$out BENCHES="${BENCHES:-p2p launch reduce collectives msm blur}" bash bench/run_all.sh > "$out/bench.log" 2>&1
 echo "bench rc=$?" | tee -a "$out/summary.txt"
 grep -E "FAIL" "$out"/test_*.log | head -20
 sed -n '/== summary/,$p' "$out/bench.log"
