@@ -505,23 +505,21 @@ MGPU_API mgpu_result mgpu_gather(void *dst, size_t elem_bytes, const mgpu_range 
 /* ---- all-reduce */
 /* In place: afterwards every bufs[i][0..n) holds op over all devices of the elements at
    that index, and the buffers are bit-identical across devices.
-   Algorithm (direct reduce-scatter + all-gather, chosen for all-to-all NVLink/NVSwitch and
-   correct everywhere): [0, n) is split evenly into one slice per device (boundaries at
-   multiples of 256 bytes) and each slice into chunks. Device r owns slice r: for each chunk
-   it folds in the other devices' chunks in the fixed order r+1, r+2, ..., r+ndev-1 (mod
-   ndev; list indices), so element e of slice r is
-       op(...op(op(b_r[e], b_{r+1}[e]), b_{r+2}[e])..., b_{r+ndev-1}[e])
-   computed on device r only; then device r copies the finished chunk into every other
-   device's buffer (in the order r+1, r+2, ...) while it reduces the next chunk. At every
-   step each device reads from a different peer and writes to a different peer, so all
-   links carry traffic in both directions; each device receives (and sends) 2(ndev-1)/ndev
-   of the buffer, the minimum, as a ring would.
-   Where device r has peer access to device p (all pairs on NVLink), r's combine kernel
-   reads p's chunk directly over the link; elsewhere (no P2P, a CPU/GPU pair, or
-   mgpu_collective_tuning.allreduce_copy set) the chunk is first copied into r's pool
-   scratch (two chunks, double-buffered with the reduction) by mgpu_copy_peer's path.
-   Result copies take mgpu_copy_peer's path (direct or staged). Scratch: at most two chunks
-   per device that needs it, from its pool, freed (stream-ordered) before the call ends. */
+   Algorithm (reduce-scatter + all-gather): [0, n) is split evenly into one slice per
+   device (boundaries at multiples of 256 bytes). Device r owns slice r: element e of it is
+       op(...op(op(b_r[e], b_{r+1}[e]), b_{r+2}[e])..., b_{r+ndev-1}[e])   (indices mod ndev)
+   computed on device r only, then stored into every device's buffer. Each device receives
+   (and sends) 2(ndev-1)/ndev of the buffer, the minimum, as a ring would.
+   - Every device a GPU and every pair with peer access (NVLink / NVSwitch, PCIe P2P): one
+     kernel per device reads its slice from every buffer and stores the result into every
+     buffer, loads and stores over the links; nothing staged, no copy engine, no scratch.
+   - Otherwise (a pair without peer access, a CPU device, or
+     mgpu_collective_tuning.allreduce_copy set): the slice goes in chunks. For each chunk
+     device r folds in the other devices' chunks in the order above -- reading a peer's
+     chunk directly where it has peer access, else through its pool scratch (two chunks,
+     double-buffered with the reduction) by mgpu_copy_peer's path -- then copies the
+     finished chunk into every other buffer (r+1, r+2, ...) while it reduces the next.
+   Both give the same bits. */
 MGPU_API mgpu_result mgpu_allreduce_async(void *const *bufs, size_t n, mgpu_dtype t, mgpu_op op,
                                           const mgpu_device *devs, int ndev, const mgpu_stream *streams);
 MGPU_API mgpu_result mgpu_allreduce(void *const *bufs, size_t n, mgpu_dtype t, mgpu_op op,
@@ -534,8 +532,9 @@ typedef struct mgpu_collective_tuning {
        non-zero value (>= 256) is used as given by all three. Float sums of
        mgpu_reduce_multi depend on it (the per-chunk partials). */
     size_t chunk_bytes;
-    /* 1: all-reduce always copies peer chunks into local scratch with the copy engine and
-       combines locally; 0: combine kernels read peer memory directly where they can. */
+    /* 1: all-reduce always takes the chunked path, peer chunks copied into local scratch by
+       the copy engine and combined locally; 0: the one-pass kernels where every pair has
+       peer access, else the chunked path reading peers directly where it can. */
     int allreduce_copy;
 } mgpu_collective_tuning;
 /* NULL restores the defaults. Affects calls made afterwards. */
@@ -3073,7 +3072,8 @@ MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_str
 #define MGPU__RED_BLOCK 256u           /* = MGPU_RED_BLOCK in mgpu_kernels.cu */
 #define MGPU__RED_PER_SM 4u            /* = MGPU_RED_MIN_BLOCKS: the whole grid is resident */
 #define MGPU__RED_UNROLL 4u            /* = MGPU_RED_UNROLL: 16-byte loads per thread per step */
-#define MGPU__COMBINE_PER_SM 8u        /* combine: at most this many blocks per multiprocessor */
+#define MGPU__COMBINE_PER_SM 8u        /* combine, all-reduce: at most this many blocks per multiprocessor */
+enum { MGPU__RED_K_REDUCE, MGPU__RED_K_COMBINE, MGPU__RED_K_ALLREDUCE };   /* kernel families */
 #define MGPU__RED_SWEEP 8              /* workspaces on a device before dead streams' are freed */
 #define MGPU__RED_SLOT 256u            /* counter and scratch result: one 256-byte slot each */
 
@@ -3271,7 +3271,7 @@ static pthread_mutex_t mgpu__red_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     unsigned generation;               /* mgpu__g.generation the contents belong to */
     mgpu__red_ws *ws;
-    mgpu_kernel kernel[2][6][3];       /* [combine][dtype - 1][op - 1] */
+    mgpu_kernel kernel[3][6][3];       /* [kind: MGPU__RED_K_*][dtype - 1][op - 1] */
 } mgpu__red;
 
 /* Drops what an earlier init cycle left (its memory went with mgpu_shutdown). Caller holds
@@ -3289,8 +3289,9 @@ static void mgpu__red_sync_locked(void)
     mgpu__red.generation = mgpu__g.generation;
 }
 
-static mgpu_result mgpu__red_kernel(const char *fn, int combine, mgpu_dtype t, mgpu_op op, mgpu_kernel *out)
+static mgpu_result mgpu__red_kernel(const char *fn, int kind, mgpu_dtype t, mgpu_op op, mgpu_kernel *out)
 {
+    static const char *const family[3] = { "reduce", "combine", "allreduce" };
     char name[64];
     mgpu_kernel k = NULL;
     mgpu_result r;
@@ -3298,10 +3299,10 @@ static mgpu_result mgpu__red_kernel(const char *fn, int combine, mgpu_dtype t, m
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
     pthread_mutex_lock(&mgpu__red_lock);
     mgpu__red_sync_locked();
-    k = mgpu__red.kernel[combine][t - 1][op - 1];
+    k = mgpu__red.kernel[kind][t - 1][op - 1];
     pthread_mutex_unlock(&mgpu__red_lock);
     if (k) { *out = k; return MGPU_SUCCESS; }
-    snprintf(name, sizeof name, "mgpu_%s_%s_%s", combine ? "combine" : "reduce", mgpu__op_name[op], mgpu__dtype_name[t]);
+    snprintf(name, sizeof name, "mgpu_%s_%s_%s", family[kind], mgpu__op_name[op], mgpu__dtype_name[t]);
     r = mgpu_module_kernel(mgpu__g.builtin, name, &k);     /* outside the lock: it may load the module */
     if (r != MGPU_SUCCESS) {
         char why[sizeof mgpu__tls_error];
@@ -3311,8 +3312,8 @@ static mgpu_result mgpu__red_kernel(const char *fn, int combine, mgpu_dtype t, m
     }
     pthread_mutex_lock(&mgpu__red_lock);
     mgpu__red_sync_locked();
-    if (!mgpu__red.kernel[combine][t - 1][op - 1]) mgpu__red.kernel[combine][t - 1][op - 1] = k;
-    else k = mgpu__red.kernel[combine][t - 1][op - 1];    /* another thread won; ours stays in the module */
+    if (!mgpu__red.kernel[kind][t - 1][op - 1]) mgpu__red.kernel[kind][t - 1][op - 1] = k;
+    else k = mgpu__red.kernel[kind][t - 1][op - 1];    /* another thread won; ours stays in the module */
     pthread_mutex_unlock(&mgpu__red_lock);
     *out = k;
     return MGPU_SUCCESS;
@@ -3457,7 +3458,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
     void *a_partials = NULL, *a_counter = NULL, *a_out = result;
     void *args[5];
     args[0] = (void *)&a_src; args[1] = &a_n; args[2] = &a_partials; args[3] = &a_counter; args[4] = &a_out;
-    MGPU__TRY(mgpu__red_kernel(fn, 0, t, op, &k));
+    MGPU__TRY(mgpu__red_kernel(fn, MGPU__RED_K_REDUCE, t, op, &k));
     if (blocks > 1 || !direct) {
         MGPU__TRY(mgpu__red_ws_get(fn, s, &w));
         a_counter = w->mem;
@@ -3572,7 +3573,7 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
         unsigned long long a_n = n;
         void *args[3];
         args[0] = &y; args[1] = (void *)&x; args[2] = &a_n;
-        MGPU__TRY(mgpu__red_kernel(fn, 1, t, op, &k));
+        MGPU__TRY(mgpu__red_kernel(fn, MGPU__RED_K_COMBINE, t, op, &k));
         return mgpu__red_launch(fn, k, blocks < cap ? blocks : cap, args, s);
     }
 }
@@ -4199,10 +4200,9 @@ static mgpu_result mgpu__broadcast(const char *fn, void *const *bufs, size_t byt
                                    int ndev, const mgpu_stream *streams, int sync)
 {
     mgpu_device list[MGPU_MAX_DEVICES];
-    mgpu_stream S[MGPU_MAX_DEVICES];
-    mgpu_event ev[MGPU_MAX_DEVICES], start = NULL;
-    size_t sizes[MGPU_MAX_DEVICES], ch, off;
-    int nd = 0, i;
+    mgpu_stream S[MGPU_MAX_DEVICES], Q[MGPU_MAX_DEVICES][2];
+    size_t sizes[MGPU_MAX_DEVICES], ch, off, j = 0;
+    int nd = 0, i, q;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(bufs, fn, "bufs is NULL");
@@ -4217,25 +4217,47 @@ static mgpu_result mgpu__broadcast(const char *fn, void *const *bufs, size_t byt
     if (!bytes || nd == 1) return MGPU_SUCCESS;
     if (sync) MGPU__TRY(mgpu__coll_sync_devices(list, nd, NULL));
     mgpu__coll_enter();
-    ch = mgpu__coll_chunk(bytes, 1, MGPU__COLL_ALIGN_BYTES, 32, 4 * MGPU__COLL_MIB, 64 * MGPU__COLL_MIB);
-    r = mgpu__coll_ev(list[root], MGPU__EV_START, &start, fn);
-    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) r = mgpu__coll_ev(list[i], MGPU__EV_CHUNK, &ev[i], fn);
+    /* Two devices: one copy. More: chunks pipelined down the chain. */
+    ch = nd == 2 && !mgpu__coll.tuning.chunk_bytes ? bytes
+         : mgpu__coll_chunk(bytes, 1, MGPU__COLL_ALIGN_BYTES, 32, 4 * MGPU__COLL_MIB, 64 * MGPU__COLL_MIB);
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) {
+        int k;
+        mgpu_event e;
+        Q[i][0] = S[i];
+        r = mgpu__coll_aux(list[i], 0, &Q[i][1], fn);
+        for (k = 0; k < MGPU__EV_ALLOC && r == MGPU_SUCCESS; k++) r = mgpu__coll_ev(list[i], k, &e, fn);
+    }
+#define MGPU__EV(d, k) (mgpu__coll.dev[list[d]].ev[k])
     /* chain: c[0] = root, c[i] = root + i (mod nd); device c[i] pulls each chunk from c[i-1]
-       as soon as c[i-1] has it. One event per device is enough: it is re-recorded for the
-       next chunk only after its successor's wait for this chunk has been queued. */
-    if (r == MGPU_SUCCESS) r = mgpu_event_record(start, S[root]);
-    for (i = 1; i < nd && r == MGPU_SUCCESS; i++) r = mgpu_stream_wait_event(S[(root + i) % nd], start);
-    for (off = 0; off < bytes && r == MGPU_SUCCESS; off += ch) {
+       as soon as c[i-1] has it. Consecutive chunks alternate between two streams per device
+       (the caller's and an internal one), so that one copy's start-up overlaps the other's
+       transfer (~11 us per copy on an H200 pair otherwise). Chunk j's event on device d is
+       EV_A0 + j % 2; it is recorded again (chunk j + 2) only after the successor's wait for
+       chunk j has been queued. Start: every stream waits for all callers' earlier work. */
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) r = mgpu_event_record(MGPU__EV(i, MGPU__EV_START), S[i]);
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++)
+        for (q = 0; q < nd * 2 && r == MGPU_SUCCESS; q++)
+            r = mgpu_stream_wait_event(Q[i][q & 1], MGPU__EV(q >> 1, MGPU__EV_START));
+    for (off = 0; off < bytes && r == MGPU_SUCCESS; off += ch, j++) {
         size_t len = bytes - off < ch ? bytes - off : ch;
         for (i = 1; i < nd && r == MGPU_SUCCESS; i++) {
             int d = (root + i) % nd, p = (root + i - 1) % nd;
-            if (i >= 2 && (r = mgpu_stream_wait_event(S[d], ev[p])) != MGPU_SUCCESS) break;
-            if ((r = mgpu__copy_async(fn, (char *)bufs[d] + off, (const char *)bufs[p] + off, len, 0, S[d])) != MGPU_SUCCESS) break;
-            r = mgpu_event_record(ev[d], S[d]);
+            mgpu_stream st = Q[d][j & 1];
+            if (i >= 2 && (r = mgpu_stream_wait_event(st, MGPU__EV(p, MGPU__EV_A0 + (int)(j & 1)))) != MGPU_SUCCESS) break;
+            if ((r = mgpu__copy_async(fn, (char *)bufs[d] + off, (const char *)bufs[p] + off, len, 0, st)) != MGPU_SUCCESS) break;
+            r = mgpu_event_record(MGPU__EV(d, MGPU__EV_A0 + (int)(j & 1)), st);
         }
     }
-    /* Later work on c[i] may overwrite its buffer only after c[i+1] has read all of it. */
-    for (i = 0; i + 1 < nd && r == MGPU_SUCCESS; i++) r = mgpu_stream_wait_event(S[(root + i) % nd], ev[(root + i + 1) % nd]);
+    /* End: the caller's stream of c[i] waits for its internal stream and for c[i+1]'s
+       copies, which read c[i]'s buffer (later work there may overwrite it). */
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) {
+        int d = (root + i) % nd, nx = (root + i + 1) % nd;
+        r = mgpu_event_record(MGPU__EV(d, MGPU__EV_DONE), Q[d][1]);
+        if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(S[d], MGPU__EV(d, MGPU__EV_DONE));
+        for (q = 0; q < 2 && (size_t)q < j && i + 1 < nd && r == MGPU_SUCCESS; q++)
+            r = mgpu_stream_wait_event(S[d], MGPU__EV(nx, MGPU__EV_A0 + q));
+    }
+#undef MGPU__EV
     mgpu__coll_leave();
     return sync ? mgpu__coll_sync_streams(S, nd, r) : r;
 }
@@ -4336,6 +4358,54 @@ static int mgpu__coll_can_load(mgpu_device a, mgpu_device b, const char *fn)
     return 0;
 }
 
+/* = mgpu_ar_args in mgpu_kernels.cu */
+typedef struct mgpu__ar_args {
+    void *bufs[MGPU_MAX_DEVICES];
+    unsigned long long first, count;
+    int ndev, self, vec;
+} mgpu__ar_args;
+
+/* The one-pass all-reduce (every pair has peer access): device r's kernel reduces slice r
+   of all buffers and stores the result into all of them (mgpu_allreduce_* kernels). Caller
+   holds the collectives' lock and made the events. */
+static mgpu_result mgpu__allreduce_fused(const char *fn, void *const *bufs, mgpu_dtype t, mgpu_op op, const mgpu_device *L,
+                                         int N, const mgpu_range *slice, const mgpu_stream *S)
+{
+    mgpu__ar_args a;
+    mgpu_kernel k = NULL;
+    const size_t per_block = MGPU__RED_BLOCK * 4 * (16 / mgpu__coll_esize(t));   /* 4 = MGPU_AR_UNROLL */
+    void *params[1];
+    int r, p;
+    mgpu_result res;
+    memset(&a, 0, sizeof a);
+    a.ndev = N;
+    a.vec = 1;
+    for (r = 0; r < N; r++) {
+        a.bufs[r] = bufs[r];
+        if ((uintptr_t)bufs[r] % 16 != (uintptr_t)bufs[0] % 16) a.vec = 0;
+    }
+    params[0] = &a;
+    MGPU__TRY(mgpu__red_kernel(fn, MGPU__RED_K_ALLREDUCE, t, op, &k));
+    /* Start: no device touches a peer's buffer before every caller's earlier work is done. */
+    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_START], S[r]));
+    for (r = 0; r < N; r++)
+        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r], mgpu__coll.dev[L[p]].ev[MGPU__EV_START]));
+    for (r = 0; r < N; r++) {
+        size_t blocks = (slice[r].count + per_block - 1) / per_block, cap = mgpu__red_cap(L[r]);
+        if (!slice[r].count) continue;
+        a.self = r;
+        a.first = slice[r].offset;
+        a.count = slice[r].count;
+        res = mgpu__red_launch(fn, k, blocks < cap ? blocks : cap, params, S[r]);
+        if (res != MGPU_SUCCESS) return res;
+    }
+    /* End: each caller's stream waits for every device's stores into its buffer. */
+    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_DONE], S[r]));
+    for (r = 0; r < N; r++)
+        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r], mgpu__coll.dev[L[p]].ev[MGPU__EV_DONE]));
+    return MGPU_SUCCESS;
+}
+
 static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, mgpu_dtype t, mgpu_op op,
                                    const mgpu_device *devs, int ndev, const mgpu_stream *streams, int sync)
 {
@@ -4346,7 +4416,7 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
     size_t sizes[MGPU_MAX_DEVICES], es, a, ce, jmax = 0, j;
     unsigned char direct[MGPU_MAX_DEVICES][MGPU_MAX_DEVICES];
     unsigned use[MGPU_MAX_DEVICES];
-    int N = 0, r, p, k;
+    int N = 0, r, p, k, fused = 1;         /* every device a GPU, every pair peer-accessible */
     mgpu_result res = MGPU_SUCCESS;
     MGPU__REQUIRE_INIT(fn);
     MGPU__TRY(mgpu__coll_type(fn, t, op));
@@ -4371,21 +4441,32 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
     ce = mgpu__coll_chunk(jmax, es, a, 8, 4 * MGPU__COLL_MIB, 64 * MGPU__COLL_MIB);
     jmax = (jmax + ce - 1) / ce;
     for (r = 0; r < N; r++) {
+        fused &= mgpu__is_cuda(L[r]);
+        for (p = 0; p < N; p++) {
+            direct[r][p] = (unsigned char)(p == r || (!mgpu__coll.tuning.allreduce_copy && mgpu__coll_can_load(L[r], L[p], fn)));
+            fused &= direct[r][p];
+        }
+    }
+    for (r = 0; r < N; r++) {
         int need = 0;
         scratch[r] = NULL;
         use[r] = 0;
-        for (p = 0; p < N; p++) {
-            direct[r][p] = (unsigned char)(p == r || (!mgpu__coll.tuning.allreduce_copy && mgpu__coll_can_load(L[r], L[p], fn)));
-            if (!direct[r][p] && slice[r].count) need = 1;
-        }
-        if (res == MGPU_SUCCESS) res = mgpu__coll_aux(L[r], 0, &push[r], fn);
-        pull[r] = NULL;
-        if (need && res == MGPU_SUCCESS) res = mgpu__coll_aux(L[r], 1, &pull[r], fn);
+        push[r] = pull[r] = NULL;
         for (k = 0; k < MGPU__EV_ALLOC && res == MGPU_SUCCESS; k++) {
             mgpu_event e;
             res = mgpu__coll_ev(L[r], k, &e, fn);
         }
+        if (fused) continue;
+        for (p = 0; p < N; p++)
+            if (!direct[r][p] && slice[r].count) need = 1;
+        if (res == MGPU_SUCCESS) res = mgpu__coll_aux(L[r], 0, &push[r], fn);
+        if (need && res == MGPU_SUCCESS) res = mgpu__coll_aux(L[r], 1, &pull[r], fn);
         if (need && res == MGPU_SUCCESS) res = mgpu__coll_scratch(fn, S[r], 2 * ce * es, &scratch[r]);
+    }
+    if (fused) {
+        if (res == MGPU_SUCCESS) res = mgpu__allreduce_fused(fn, bufs, t, op, L, N, slice, S);
+        mgpu__coll_leave();
+        return sync ? mgpu__coll_sync_streams(S, N, res) : res;
     }
 #define MGPU__EV(d, i) (mgpu__coll.dev[L[d]].ev[i])
 #define MGPU__STEP(call) do { if (res == MGPU_SUCCESS) res = (call); } while (0)
@@ -6103,8 +6184,7 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
         return mgpu_stream_synchronize(s);
     }
     if (k > 1) {                               /* the CPU: one at a time */
-        int i;
-        for (i = 0; i < k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + i, 1, first, len, out + i));
+        for (i = 0; i < (size_t)k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + (int)i, 1, first, len, out + i));
         return MGPU_SUCCESS;
     }
     if (plan.factor > 1 && len != m->n) {   /* the CPU takes its bases [copy][point] packed */

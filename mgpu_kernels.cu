@@ -288,7 +288,8 @@ __device__ __forceinline__ void reduce(const T *__restrict__ src, unsigned long 
     }
     __syncthreads();
     if (!is_last) return;
-    __threadfence();
+    /* Thread 0's fence after its ticket orders every other block's partial before the
+       barrier above, and __ldcg reads them from L2 (not this SM's incoherent L1). */
     A b = R::id();
     for (unsigned j = threadIdx.x; j < gridDim.x; j += MGPU_RED_BLOCK) b = R::join(b, __ldcg(partials + j));
     b = block_reduce<R>(b, smem);
@@ -326,6 +327,77 @@ __device__ __forceinline__ void combine(T *y, const T *x, unsigned long long n)
     }
     const unsigned long long tail = head + nvec * W;
     if (tid < n - tail) y[tail + tid] = cop<T, OP>::f(y[tail + tid], x[tail + tid]);
+}
+
+/* All-reduce of one device's slice in one pass (mgpu.h's mgpu_allreduce_async when every
+   pair of devices has peer access): with b_k = bufs[(self + k) % ndev] + first, each
+   element e < count becomes
+       v = op(...op(op(b_0[e], b_1[e]), b_2[e])..., b_{ndev-1}[e])
+   -- the fold order of the chunked path, so the same bits -- and v is stored into every
+   b_k[e]: the slice's reduce-scatter and all-gather at once, peers' memory read and written
+   over NVLink by loads and stores, MGPU_AR_UNROLL 16-byte loads in flight per thread and
+   peer. Nothing else touches the slice during the call, so no ordering is needed inside.
+   vec = 0 (buffers differently aligned mod 16): element by element. */
+#define MGPU_AR_MAX 64               /* = MGPU_MAX_DEVICES */
+#define MGPU_AR_UNROLL 4
+struct mgpu_ar_args {
+    void *bufs[MGPU_AR_MAX];
+    unsigned long long first, count;  /* the slice, in elements */
+    int ndev, self, vec;
+};
+
+template <typename T, int OP>
+__device__ __forceinline__ void allreduce_one(const mgpu_ar_args &a, unsigned long long e)
+{
+    T v = static_cast<const T *>(a.bufs[a.self])[a.first + e];
+    for (int k = 1; k < a.ndev; k++) v = cop<T, OP>::f(v, static_cast<const T *>(a.bufs[(a.self + k) % a.ndev])[a.first + e]);
+    for (int k = 0; k < a.ndev; k++) static_cast<T *>(a.bufs[(a.self + k) % a.ndev])[a.first + e] = v;
+}
+
+template <typename T, int OP>
+__device__ __forceinline__ void allreduce(const mgpu_ar_args &a)
+{
+    typedef typename vec16<T>::type V;
+    enum { W = 16 / sizeof(T), U = MGPU_AR_UNROLL };
+    const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned long long nthreads = (unsigned long long)gridDim.x * blockDim.x;
+    const T *own = static_cast<const T *>(a.bufs[a.self]) + a.first;
+    unsigned long long head = a.count, nvec = 0;
+    if (a.vec) {
+        head = ((16u - ((unsigned)reinterpret_cast<unsigned long long>(own) & 15u)) & 15u) / sizeof(T);
+        if (head > a.count) head = a.count;
+        nvec = (a.count - head) / W;
+    }
+    for (unsigned long long e = tid; e < head; e += nthreads) allreduce_one<T, OP>(a, e);
+    for (unsigned long long i = tid; i < nvec; i += U * nthreads) {
+        V acc[U];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (i + u * nthreads < nvec) acc[u] = __ldcg(reinterpret_cast<const V *>(own + head) + i + u * nthreads);
+        for (int k = 1; k < a.ndev; k++) {
+            const V *x = reinterpret_cast<const V *>(static_cast<const T *>(a.bufs[(a.self + k) % a.ndev]) + a.first + head);
+            V v[U];
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                if (i + u * nthreads < nvec) v[u] = __ldcg(x + i + u * nthreads);
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                T p[W], q[W];
+                vec16<T>::split(acc[u], p);
+                vec16<T>::split(v[u], q);
+#pragma unroll
+                for (int l = 0; l < W; l++) p[l] = cop<T, OP>::f(p[l], q[l]);
+                acc[u] = vec16<T>::join(p);
+            }
+        }
+        for (int k = 0; k < a.ndev; k++) {
+            V *y = reinterpret_cast<V *>(static_cast<T *>(a.bufs[(a.self + k) % a.ndev]) + a.first + head);
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                if (i + u * nthreads < nvec) __stcg(y + i + u * nthreads, acc[u]);
+        }
+    }
+    for (unsigned long long e = head + nvec * W + tid; e < a.count; e += nthreads) allreduce_one<T, OP>(a, e);
 }
 
 } /* namespace mgpu_red */
@@ -371,6 +443,24 @@ extern "C" __global__ void mgpu_combine_max_i64(mgpu_red_i64 *y, const mgpu_red_
 extern "C" __global__ void mgpu_combine_sum_u64(mgpu_red_u64 *y, const mgpu_red_u64 *x, mgpu_red_u64 n) { mgpu_red::combine<mgpu_red_u64, mgpu_red::SUM>(y, x, n); }
 extern "C" __global__ void mgpu_combine_min_u64(mgpu_red_u64 *y, const mgpu_red_u64 *x, mgpu_red_u64 n) { mgpu_red::combine<mgpu_red_u64, mgpu_red::MIN>(y, x, n); }
 extern "C" __global__ void mgpu_combine_max_u64(mgpu_red_u64 *y, const mgpu_red_u64 *x, mgpu_red_u64 n) { mgpu_red::combine<mgpu_red_u64, mgpu_red::MAX>(y, x, n); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_sum_f32(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<float, mgpu_red::SUM>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_min_f32(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<float, mgpu_red::MIN>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_f32(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<float, mgpu_red::MAX>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_sum_f64(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<double, mgpu_red::SUM>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_min_f64(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<double, mgpu_red::MIN>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_f64(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<double, mgpu_red::MAX>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_sum_i32(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<int, mgpu_red::SUM>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_min_i32(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<int, mgpu_red::MIN>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_i32(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<int, mgpu_red::MAX>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_sum_u32(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<unsigned, mgpu_red::SUM>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_min_u32(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<unsigned, mgpu_red::MIN>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_u32(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<unsigned, mgpu_red::MAX>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_sum_i64(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<mgpu_red_i64, mgpu_red::SUM>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_min_i64(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<mgpu_red_i64, mgpu_red::MIN>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_i64(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<mgpu_red_i64, mgpu_red::MAX>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_sum_u64(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<mgpu_red_u64, mgpu_red::SUM>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_min_u64(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<mgpu_red_u64, mgpu_red::MIN>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_u64(const mgpu_red::mgpu_ar_args a) { mgpu_red::allreduce<mgpu_red_u64, mgpu_red::MAX>(a); }
 
 /* ================================================================ Gaussian blur (BEGIN)
    Kernels of mgpu_blur_async and the multi-device blur calls; the semantics are documented
