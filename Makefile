@@ -117,6 +117,11 @@ $(BUILD)/blur_section.cu: mgpu_kernels.cu | $(BUILD)
 	awk '/Gaussian blur \(BEGIN\)/{f=1} f{print} /Gaussian blur \(END\)/{exit}' $< > $@
 $(BUILD)/msm_section.cu: mgpu_kernels.cu | $(BUILD)
 	awk '/BN254 MSM \(BEGIN\)/{f=1} f{print} /BN254 MSM \(END\)/{exit}' $< > $@
+# (the reductions section has no BEGIN/END markers: it runs from its heading to the blur
+# section; a marker would change mgpu_kernels.cu and so the sha256 kernels_fatbin.h records)
+$(BUILD)/reduce_section.cu: mgpu_kernels.cu | $(BUILD)
+	awk '/^\/\* =+ reductions/{f=1} /Gaussian blur \(BEGIN\)/{exit} f{print}' $< > $@
+	grep -q 'mgpu_allreduce_max_u64' $@ || { echo "$@: the reductions section was not found"; rm -f $@; exit 1; }
 EMU_DEPS = tests/fake_cuda/emu.h tests/fake_cuda/emu_blur.h bench/blur_variants.cu $(BUILD)/blur_section.cu mgpu.h
 EMU_FLAGS = -std=c++17 -g -ffp-contract=off -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD)
 $(BUILD)/blur_kernel_emu: tests/fake_cuda/blur_kernel_emu.cpp $(EMU_DEPS)
@@ -137,7 +142,8 @@ FAKE_RUNS = "msm TEST_MSM_QUICK=1" "blur TEST_BLUR_QUICK=1" "blur TEST_BLUR_QUIC
             "msm TEST_MSM_QUICK=1 FAKE_CUDA_P2P=0 multi"
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
 # only where need_left/need_right had it shuffled in.)
-$(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu
+$(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
+                          $(BUILD)/reduce_section.cu
 	$(CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -fPIC -shared -o $@ $< -lpthread
 test-fake: $(BUILD)/libfake_cuda.so $(BUILD)/suite_msm $(BUILD)/suite_blur
 	@for run in $(FAKE_RUNS); do set -- $$run; s=$$1; shift; vars=; args=; \
