@@ -32,10 +32,11 @@
    pair peerless (mgpu then stages copies through pinned memory, and all-reduces by its
    chunked path); FAKE_CUDA_BLUR=cpu runs the blur launches with mgpu's CPU arithmetic
    (mgpu__blur_cpu, on the same arguments and checks) instead of the emulated kernels, for
-   speed.
+   speed; FAKE_CUDA_REPORT=1 prints, at exit, how often each kernel was launched
+   ("fake libcuda: ran NAME xCOUNT", on stderr).
 
-   Build and use from the repository root (`make test-fake` builds it and runs suite_msm
-   and suite_blur on it):
+   Build and use from the repository root (`make test-fake` builds it and runs suite_msm,
+   suite_blur, suite_reduce and suite_collectives on it):
      make build/libfake_cuda.so
      MGPU_CUDA_PATH=$PWD/build/libfake_cuda.so ./build/suite_msm */
 #define MGPU_STATIC
@@ -74,6 +75,8 @@ static std::set<Stream *> streams;
 static std::map<uintptr_t, Alloc> allocs;             /* by base */
 static thread_local Ctx *cur = nullptr;
 static std::set<std::string> names;
+static std::map<std::string, unsigned long> &launches = *new std::map<std::string, unsigned long>;   /* by kernel, for
+                                                        FAKE_CUDA_REPORT; never destroyed: read at exit */
 
 static Stream *stream_of(mgpu__CUstream s) { return s ? (Stream *)(void *)s : &legacy[cur ? cur->dev : 0]; }
 static void flush_upto(Stream *s, unsigned long long seq)
@@ -413,6 +416,7 @@ static R cuLaunchKernel(mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned g
 {
     G;
     const std::string &name = *(const std::string *)(void *)f;
+    launches[name]++;
     if (name == "mgpu_noop") return OK;
     if (msm_known(name)) {
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || shared) return INVALID_VALUE;
@@ -448,6 +452,16 @@ static const Entry table[] = {
     E(cuLaunchKernel), E(cuLaunchHostFunc),
 };
 #undef E
+
+/* FAKE_CUDA_REPORT=1: at exit, one line per kernel launched ("fake libcuda: ran NAME
+   xCOUNT"), so a test can tell which kernels a suite ran on the fake GPUs. */
+static void report_launches()
+{
+    const char *e = getenv("FAKE_CUDA_REPORT");
+    if (!e || !*e || !strcmp(e, "0")) return;
+    for (const auto &l : launches) fprintf(stderr, "fake libcuda: ran %s x%lu\n", l.first.c_str(), l.second);
+}
+__attribute__((destructor)) static void at_exit() { report_launches(); }
 
 } /* namespace fake */
 
