@@ -100,12 +100,14 @@ static void emu_misaligned(const char *what, const void *p, size_t align)
     abort();
 }
 /* Optional: the memory a launch may touch through __ldg, __ldcg and __stcg (the caller
-   fills it before emu_launch and clears it after; empty: not checked). */
+   fills emu_spans and sets emu_spans_on before emu_launch, and clears both after; off:
+   not checked). */
 struct emu_span { uintptr_t lo, hi; bool write; };
 static std::vector<emu_span> emu_spans;
+static bool emu_spans_on;
 static inline void emu_access(const char *what, const void *p, size_t n, bool write)
 {
-    if (emu_spans.empty()) return;
+    if (!emu_spans_on) return;
     for (const emu_span &s : emu_spans)
         if ((uintptr_t)p >= s.lo && (uintptr_t)p + n <= s.hi && (s.write || !write)) return;
     fprintf(stderr, "emu: %s of %zu bytes at %p (block %u thread %u) outside the memory the launch was given%s\n", what, n, p,

@@ -269,7 +269,9 @@ static R launch_red(const emu_red_kernel *k, unsigned grid, unsigned block, void
             abort();
         }
         emu_spans = spans;
+        emu_spans_on = true;
         emu_launch(grid, block, together, [&]() { fn(c); });
+        emu_spans_on = false;
         emu_spans.clear();
         if (k->kind == EMU_RED_REDUCE && grid > 1 && *c.counter) {
             fprintf(stderr, "fake libcuda: %s on GPU %d: the counter is %u after the launch (must be 0)\n", name, dev, *c.counter);
