@@ -117,6 +117,11 @@ $(BUILD)/blur_section.cu: mgpu_kernels.cu | $(BUILD)
 	awk '/Gaussian blur \(BEGIN\)/{f=1} f{print} /Gaussian blur \(END\)/{exit}' $< > $@
 $(BUILD)/msm_section.cu: mgpu_kernels.cu | $(BUILD)
 	awk '/BN254 MSM \(BEGIN\)/{f=1} f{print} /BN254 MSM \(END\)/{exit}' $< > $@
+# (the reductions section has no BEGIN/END markers: it runs from its heading to the blur
+# section; a marker would change mgpu_kernels.cu and so the sha256 kernels_fatbin.h records)
+$(BUILD)/reduce_section.cu: mgpu_kernels.cu | $(BUILD)
+	awk '/^\/\* =+ reductions/{f=1} /Gaussian blur \(BEGIN\)/{exit} f{print}' $< > $@
+	grep -q 'mgpu_allreduce_max_u64' $@ || { echo "$@: the reductions section was not found"; rm -f $@; exit 1; }
 EMU_DEPS = tests/fake_cuda/emu.h tests/fake_cuda/emu_blur.h bench/blur_variants.cu $(BUILD)/blur_section.cu mgpu.h
 EMU_FLAGS = -std=c++17 -g -ffp-contract=off -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD)
 $(BUILD)/blur_kernel_emu: tests/fake_cuda/blur_kernel_emu.cpp $(EMU_DEPS)
@@ -127,27 +132,41 @@ test-blur-emu: $(BUILD)/blur_kernel_emu
 
 # The CUDA host paths without a GPU: build/libfake_cuda.so (tests/fake_cuda/fake_cuda.cpp) is
 # a stand-in libcuda.so with 2 fake GPUs on host memory (lazy stream queues, events, peer
-# access, pinned and managed memory) that runs the BN254 MSM and Gaussian blur kernels of
-# mgpu_kernels.cu under the emulator, every pointer checked to be usable by the launching
-# GPU. suite_msm and suite_blur run their GPU cases on it (TEST_MSM_QUICK / TEST_BLUR_QUICK:
-# the small ones), then with FAKE_CUDA_P2P=0 (copies staged through pinned memory) suite_blur
-# and suite_msm's multi-GPU section. Each run must print its 2-GPU header and pass; logs in
-# build/suite_<name>.fake[.nop2p].log. A run is "suite [VAR=value...] [argument...]".
+# access, pinned and managed memory) that runs the reduction (reduce, combine, one-pass
+# all-reduce), BN254 MSM and Gaussian blur kernels of mgpu_kernels.cu under the emulator,
+# every pointer (range) checked to be usable by the launching GPU: its own memory, pinned or
+# managed, or a peer's with peer access on. suite_msm and suite_blur run their GPU cases on
+# it (TEST_MSM_QUICK / TEST_BLUR_QUICK: the small ones), suite_reduce and suite_collectives
+# all of theirs; then with FAKE_CUDA_P2P=0 (no peer access: copies staged through pinned
+# memory, all-reduce by its chunked path) suite_blur, suite_collectives and suite_msm's
+# multi-GPU section. Each run must pass and show that it ran on the 2 fake GPUs (its 2-GPU
+# header, or its [cuda] all-reduce line); logs in build/suite_<name>.fake[.nop2p].log. A run
+# is "suite [VAR=value...] [ran:PREFIX=N...] [argument...]": ran:PREFIX=N requires that
+# exactly N different kernels whose names start with PREFIX were launched (the fake's
+# FAKE_CUDA_REPORT lines), so every dtype x op of the reduction kernels runs where it should
+# and the one-pass all-reduce does not run without peer access.
 FAKE_RUNS = "msm TEST_MSM_QUICK=1" "blur TEST_BLUR_QUICK=1" "blur TEST_BLUR_QUICK=1 FAKE_CUDA_P2P=0" \
-            "msm TEST_MSM_QUICK=1 FAKE_CUDA_P2P=0 multi"
+            "msm TEST_MSM_QUICK=1 FAKE_CUDA_P2P=0 multi" \
+            "reduce ran:mgpu_reduce_=18 ran:mgpu_combine_=18" \
+            "collectives ran:mgpu_allreduce_=18 ran:mgpu_reduce_=18" \
+            "collectives FAKE_CUDA_P2P=0 ran:mgpu_allreduce_=0 ran:mgpu_combine_=18"
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
 # only where need_left/need_right had it shuffled in.)
-$(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu
+$(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
+                          $(BUILD)/reduce_section.cu
 	$(CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -fPIC -shared -o $@ $< -lpthread
-test-fake: $(BUILD)/libfake_cuda.so $(BUILD)/suite_msm $(BUILD)/suite_blur
-	@for run in $(FAKE_RUNS); do set -- $$run; s=$$1; shift; vars=; args=; \
-	  for w in "$$@"; do case $$w in *=*) vars="$$vars $$w";; *) args="$$args $$w";; esac; done; \
+test-fake: $(BUILD)/libfake_cuda.so $(BUILD)/suite_msm $(BUILD)/suite_blur $(BUILD)/suite_reduce $(BUILD)/suite_collectives
+	@for run in $(FAKE_RUNS); do set -- $$run; s=$$1; shift; vars=; args=; ran=; \
+	  for w in "$$@"; do case $$w in ran:*) ran="$$ran $${w#ran:}";; *=*) vars="$$vars $$w";; *) args="$$args $$w";; esac; done; \
 	  log=$(BUILD)/suite_$$s.fake$$(case "$$vars" in *P2P=0*) echo .nop2p;; esac).log; \
 	  echo "== FAKE_CUDA_DEVICES=2$$vars $(BUILD)/suite_$$s$$args"; \
-	  env MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so FAKE_CUDA_DEVICES=2 $$vars ./$(BUILD)/suite_$$s $$args > $$log 2>&1 \
-	    || { cat $$log; echo "FAIL suite_$$s on the fake GPUs (log: $$log)"; exit 1; }; \
-	  grep -q -e '^test_msm: 2 GPU(s),' -e '^test_blur: 2 device(s), default backend cuda' $$log \
-	    || { cat $$log; echo "FAIL suite_$$s did not run on the 2 fake GPUs (log: $$log)"; exit 1; }; \
+	  env MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so FAKE_CUDA_DEVICES=2 FAKE_CUDA_REPORT=1 $$vars ./$(BUILD)/suite_$$s $$args \
+	    > $$log 2>&1 || { cat $$log; echo "FAIL suite_$$s on the fake GPUs (log: $$log)"; exit 1; }; \
+	  grep -q -e '^test_msm: 2 GPU(s),' -e '^test_blur: 2 device(s), default backend cuda' -e '^-- 1 CPU device(s), 2 GPU(s)$$' \
+	    -e '^ok   allreduce\[cuda\]$$' $$log || { cat $$log; echo "FAIL suite_$$s did not run on the 2 fake GPUs (log: $$log)"; exit 1; }; \
+	  for r in $$ran; do n=$$(grep -ac "^fake libcuda: ran $${r%=*}" $$log); \
+	    [ "$$n" = "$${r##*=}" ] || { echo "FAIL suite_$$s launched $$n kernels named $${r%=*}*, expected $${r##*=} (log: $$log)"; exit 1; }; \
+	    echo "     $$n kernels $${r%=*}*"; done; \
 	  tail -1 $$log; done
 
 test: test-matrix test-vendor test-examples test-blur-emu test-fake test-unit test-asan

@@ -1,19 +1,21 @@
-/* emu.h - the part of CUDA that mgpu's kernels (the BN254 MSM and Gaussian blur sections
-   of mgpu_kernels.cu) use, emulated on the host, and a launcher. Include it, then a kernel
-   section compiled as C++ (no __CUDA_ARCH__); emu_blur.h does that for the blur kernels.
-   Used by tests/fake_cuda/fake_cuda.cpp (the stand-in libcuda.so) and
-   tests/fake_cuda/blur_kernel_emu.cpp (`make test-blur-emu`). A test aid, not part of mgpu.
+/* emu.h - the part of CUDA that mgpu's kernels (the reduction, BN254 MSM and Gaussian blur
+   sections of mgpu_kernels.cu) use, emulated on the host, and a launcher. Include it, then
+   a kernel section compiled as C++ (no __CUDA_ARCH__); emu_blur.h and emu_reduce.h do that
+   for the blur and reduction kernels. Used by tests/fake_cuda/fake_cuda.cpp (the stand-in
+   libcuda.so) and tests/fake_cuda/blur_kernel_emu.cpp (`make test-blur-emu`). A test aid,
+   not part of mgpu.
 
    The blocks of a grid run one at a time in a shuffled order. In a block whose kernel needs
-   it (`together`: every blur kernel; the MSM kernels with barriers or warp operations),
-   every CUDA thread is a coroutine with its own stack, and the scheduler runs the threads
-   round robin (in ascending or descending order, picked at random per block), each until it
-   waits or ends. Other kernels run thread after thread.
-   - __syncthreads waits for all of the block's threads. Warp-wide operations (shuffles,
-     __match_any_sync) exchange values through a per-warp buffer between two warp barriers,
-     so every lane of a warp must reach them, as the kernels are written to; __shfl_sync
-     from a lane outside the warp is an error. A block whose threads all wait at barriers
-     that others never reach is reported (deadlock) and aborts.
+   it (`together`: every blur kernel, the reduce kernels, the MSM kernels with barriers or
+   warp operations), every CUDA thread is a coroutine with its own stack, and the scheduler
+   runs the threads round robin (in ascending or descending order, picked at random per
+   block), each until it waits or ends. Other kernels run thread after thread.
+   - __syncthreads waits for all of the block's threads. Warp-wide operations (__shfl_sync,
+     __shfl_up_sync, __shfl_down_sync of any type of up to 8 bytes, __match_any_sync)
+     exchange values through a per-warp buffer between two warp barriers, so every lane of
+     a warp must reach them, as the kernels are written to; __shfl_sync from a lane outside
+     the warp is an error. A block whose threads all wait at barriers that others never
+     reach is reported (deadlock) and aborts.
    - __shared__ variables are thread_local: all coroutines of a launch run on the launching
      thread, one block at a time, so a block's threads share them. The dynamic shared
      memory of the blur kernels (emu_blur.h) is filled with 0xCD at each launch.
@@ -23,18 +25,28 @@
      reads stale data, and one that refills a stage still to be read loses that row: both
      show up as wrong results. A thread that ends with copies pending adds to
      emu_pending_fail (the callers report it).
-   - Every __ldg, cp16 and st16 checks the alignment of its address (16 bytes for uint4);
-     a misaligned one is reported and aborts.
-   - Atomics are plain read-modify-writes (one thread runs at a time).
+   - Every __ldg, __ldcg, __stcg, cp16 and st16 checks the alignment of its address (16
+     bytes for the vector types uint4, int4, float4, double2, longlong2, ulonglong2); a
+     misaligned one is reported and aborts. Where the caller lists the launch's memory
+     (emu_spans: the reduction kernels), __ldg, __ldcg and __stcg outside it (or a store to
+     a read-only range) are reported and abort.
+   - Atomics are plain read-modify-writes and __threadfence does nothing (one thread runs at
+     a time; a grid's blocks run one after another, so "last block" tickets work).
+   - Float arithmetic (__fadd_rn, __dadd_rn, __fmul_rn, __double2float_rn, and the kernels'
+     own + and <) is the host's IEEE arithmetic, one rounding per operation: the build must
+     not contract (-ffp-contract=off) nor use -ffast-math (refused below), so results are
+     the bits the GPU and mgpu's CPU device give.
    The coroutines switch with a few instructions on x86-64 (emu_switch below; ASan is told
    through its fiber interface) and with ucontext elsewhere (or with -DEMU_UCONTEXT). */
 #include <algorithm>
+#include <cfloat>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <random>
+#include <type_traits>
 #include <vector>
 #include <sys/mman.h>
 
@@ -67,8 +79,19 @@ static emu_dim threadIdx, blockIdx, blockDim, gridDim;
 #define __launch_bounds__(...)
 #define __shared__ thread_local
 #define __constant__
+/* The 16-byte vector types (16-byte aligned, as CUDA's) and their make_* helpers. */
 struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(16) double2 { double x, y; };
+struct alignas(16) longlong2 { long long x, y; };
+struct alignas(16) ulonglong2 { unsigned long long x, y; };
 static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { uint4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
+static inline int4 make_int4(int x, int y, int z, int w) { int4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
+static inline float4 make_float4(float x, float y, float z, float w) { float4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
+static inline double2 make_double2(double x, double y) { double2 v; v.x = x; v.y = y; return v; }
+static inline longlong2 make_longlong2(long long x, long long y) { longlong2 v; v.x = x; v.y = y; return v; }
+static inline ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) { ulonglong2 v; v.x = x; v.y = y; return v; }
 static inline int min(int a, int b) { return a < b ? a : b; }
 
 static void emu_misaligned(const char *what, const void *p, size_t align)
@@ -76,16 +99,55 @@ static void emu_misaligned(const char *what, const void *p, size_t align)
     fprintf(stderr, "emu: misaligned %s %p (needs %zu-byte alignment)\n", what, p, align);
     abort();
 }
+/* Optional: the memory a launch may touch through __ldg, __ldcg and __stcg (the caller
+   fills emu_spans and sets emu_spans_on before emu_launch, and clears both after; off:
+   not checked). */
+struct emu_span { uintptr_t lo, hi; bool write; };
+static std::vector<emu_span> emu_spans;
+static bool emu_spans_on;
+static inline void emu_access(const char *what, const void *p, size_t n, bool write)
+{
+    if (!emu_spans_on) return;
+    for (const emu_span &s : emu_spans)
+        if ((uintptr_t)p >= s.lo && (uintptr_t)p + n <= s.hi && (s.write || !write)) return;
+    fprintf(stderr, "emu: %s of %zu bytes at %p (block %u thread %u) outside the memory the launch was given%s\n", what, n, p,
+            blockIdx.x, threadIdx.x, write ? " to write" : "");
+    abort();
+}
 template <typename T> static inline T __ldg(const T *p)
 {
     if ((uintptr_t)p % sizeof(T)) emu_misaligned("__ldg", (const void *)p, sizeof(T));
+    emu_access("__ldg", p, sizeof(T), false);
     return *p;
 }
+template <typename T> static inline T __ldcg(const T *p)
+{
+    if ((uintptr_t)p % sizeof(T)) emu_misaligned("__ldcg", (const void *)p, sizeof(T));
+    emu_access("__ldcg", p, sizeof(T), false);
+    return *p;
+}
+template <typename T> static inline void __stcg(T *p, T v)
+{
+    if ((uintptr_t)p % sizeof(T)) emu_misaligned("__stcg", (const void *)p, sizeof(T));
+    emu_access("__stcg", p, sizeof(T), true);
+    *p = v;
+}
+static inline void __threadfence() {}          /* one thread runs at a time */
 template <typename A, typename B> static inline A emu_bits(B b) { A a; memcpy(&a, &b, sizeof a); return a; }
 static inline float __uint_as_float(unsigned u) { return emu_bits<float>(u); }
 static inline unsigned __float_as_uint(float f) { return emu_bits<unsigned>(f); }
-static inline float __fmul_rn(float a, float b) { return a * b; }     /* build with -ffp-contract=off */
+static inline float __int_as_float(int i) { return emu_bits<float>(i); }
+static inline double __longlong_as_double(long long i) { return emu_bits<double>(i); }
+static inline long long __double_as_longlong(double d) { return emu_bits<long long>(d); }
+/* IEEE operations rounded to nearest, each on its own: build with -ffp-contract=off and
+   without -ffast-math (x86-64 and AArch64 evaluate float and double in their own width). */
+static inline float __fmul_rn(float a, float b) { return a * b; }
 static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline float __double2float_rn(double d) { return (float)d; }
+#if defined(__FAST_MATH__) || (defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0)
+#error "emu.h: build without -ffast-math, with float evaluated in float (SSE on x86)"
+#endif
 static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
 {
     const uint64_t v = (uint64_t)y << 32 | x;
@@ -103,6 +165,7 @@ static inline int __ffs(unsigned v) { return __builtin_ffs((int)v); }
 static inline unsigned atomicAdd(unsigned *p, unsigned v) { const unsigned o = *p; *p = o + v; return o; }
 static inline unsigned atomicSub(unsigned *p, unsigned v) { const unsigned o = *p; *p = o - v; return o; }
 static inline unsigned atomicMin(unsigned *p, unsigned v) { const unsigned o = *p; if (v < o) *p = v; return o; }
+static inline unsigned atomicExch(unsigned *p, unsigned v) { const unsigned o = *p; *p = v; return o; }
 
 /* ---- coroutines: one per CUDA thread of a `together` block */
 enum { EMU_MAX_THREADS = 1024, EMU_STACK = 256 << 10 };
@@ -205,7 +268,7 @@ static void emu_yield()
 #endif
 
 /* ---- barriers and warp operations */
-static unsigned emu_xchg[EMU_MAX_THREADS / 32][32];
+static uint64_t emu_xchg[EMU_MAX_THREADS / 32][32];
 struct emu_barrier { unsigned need, count, gen; };
 static emu_barrier emu_block_bar, emu_warp_bar[EMU_MAX_THREADS / 32];
 static void emu_wait(emu_barrier &b)
@@ -215,34 +278,40 @@ static void emu_wait(emu_barrier &b)
     while (b.gen == g) emu_yield();
 }
 static inline void __syncthreads() { emu_wait(emu_block_bar); }
-/* Every lane publishes v; f(values, lane) runs between the two barriers. */
-template <typename F> static unsigned emu_warp(unsigned v, F f)
+/* Every lane publishes v (any type of up to 8 bytes, as its bits); f(values, lane), which
+   gives the bits of the result, runs between the two barriers. */
+template <typename T, typename F> static T emu_warp(T v, F f)
 {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value, "warp exchange of up to 8 bytes");
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    emu_xchg[warp][lane] = v;
+    uint64_t b = 0;
+    memcpy(&b, &v, sizeof v);
+    emu_xchg[warp][lane] = b;
     emu_wait(emu_warp_bar[warp]);
-    const unsigned r = f(emu_xchg[warp], lane);
+    const uint64_t r = f(emu_xchg[warp], lane);
     emu_wait(emu_warp_bar[warp]);
-    return r;
+    T out;
+    memcpy(&out, &r, sizeof out);
+    return out;
 }
-static inline unsigned __shfl_sync(unsigned, unsigned v, int src)
+template <typename T> static inline T __shfl_sync(unsigned, T v, int src)
 {
     if (src < 0 || src > 31) { fprintf(stderr, "emu: __shfl_sync from lane %d\n", src); abort(); }
-    return emu_warp(v, [=](const unsigned *x, unsigned) { return x[src]; });
+    return emu_warp(v, [=](const uint64_t *x, unsigned) { return x[src]; });
 }
-static inline unsigned __shfl_up_sync(unsigned, unsigned v, int d)
+template <typename T> static inline T __shfl_up_sync(unsigned, T v, int d)
 {
-    return emu_warp(v, [=](const unsigned *x, unsigned lane) { return lane >= (unsigned)d ? x[lane - d] : x[lane]; });
+    return emu_warp(v, [=](const uint64_t *x, unsigned lane) { return lane >= (unsigned)d ? x[lane - d] : x[lane]; });
 }
-static inline unsigned __shfl_down_sync(unsigned, unsigned v, int d)
+template <typename T> static inline T __shfl_down_sync(unsigned, T v, int d)
 {
-    return emu_warp(v, [=](const unsigned *x, unsigned lane) { return lane + (unsigned)d < 32 ? x[lane + d] : x[lane]; });
+    return emu_warp(v, [=](const uint64_t *x, unsigned lane) { return lane + (unsigned)d < 32 ? x[lane + d] : x[lane]; });
 }
 static inline unsigned __match_any_sync(unsigned, unsigned v)
 {
-    return emu_warp(v, [](const unsigned *x, unsigned lane) {
-        unsigned m = 0;
-        for (unsigned l = 0; l < 32; l++) m |= (unsigned)(x[l] == x[lane]) << l;
+    return emu_warp(v, [](const uint64_t *x, unsigned lane) {
+        uint64_t m = 0;
+        for (unsigned l = 0; l < 32; l++) m |= (uint64_t)(x[l] == x[lane]) << l;
         return m;
     });
 }

@@ -1,5 +1,6 @@
 /* fake_cuda.cpp - a stand-in libcuda.so that runs mgpu's CUDA host paths, and the source of
-   its BN254 MSM and Gaussian blur kernels, without a GPU. A test aid, not part of mgpu.
+   its reduction, BN254 MSM and Gaussian blur kernels, without a GPU. A test aid, not part
+   of mgpu.
 
    Every driver entry point mgpu resolves is implemented on host memory: "device" memory is
    malloc'ed and registered with its device, streams are FIFO queues that run lazily (only
@@ -9,23 +10,33 @@
    queues the function. Copies that involve pageable memory run at the call (as the real
    driver's do, for the host side).
 
-   Kernels, by name: the BN254 MSM kernels and the Gaussian blur kernels of mgpu_kernels.cu
-   (and bench_blur's tuning variants, bench/blur_variants.cu) run for real under the
-   emulator (tests/fake_cuda/emu.h, emu_blur.h): the kernel source itself, compiled for the
-   host, on the launch shape mgpu chose, after checking that every pointer argument (for
-   the blur: the rows it may read and write) lies in memory the launching GPU may use (its
-   own or managed, pinned host, or a peer's after cuCtxEnablePeerAccess) and inside one
-   allocation. A blur kernel that leaves cp.async copies pending, or an emulator check
-   (alignment, deadlock), aborts with a message. mgpu_noop does nothing; any other kernel
-   is reported missing (CUDA_ERROR_NOT_FOUND), so a suite that needs it fails loudly.
+   Kernels, by name: the reduction kernels (mgpu_reduce_, mgpu_combine_ and
+   mgpu_allreduce_<op>_<dtype>, every op and dtype), the BN254 MSM kernels and the Gaussian
+   blur kernels of mgpu_kernels.cu (and bench_blur's tuning variants,
+   bench/blur_variants.cu) run for real under the emulator (tests/fake_cuda/emu.h,
+   emu_reduce.h, emu_blur.h): the kernel source itself, compiled for the host, on the
+   launch shape mgpu chose, after checking that every pointer argument (for the blur: the
+   rows it may read and write; for the reductions: every range, each peer buffer of an
+   all-reduce included) lies in memory the launching GPU may use (its own or managed,
+   pinned host, or a peer's after cuCtxEnablePeerAccess -- with FAKE_CUDA_P2P=0 never) and
+   inside one allocation; a launch that breaks this fails with CUDA_ERROR_ILLEGAL_ADDRESS
+   and a message. The reductions' launch contract is checked too (blocks of MGPU_RED_BLOCK
+   threads; a reduce grid small enough to be resident on the fake's 8 multiprocessors; its
+   counter 0 before and after), and their __ldg / __ldcg / __stcg may touch only the ranges
+   checked at the launch. A blur kernel that leaves cp.async copies pending, or an emulator
+   check (alignment, deadlock, an access outside the launch's ranges), aborts with a
+   message. mgpu_noop does nothing; any other kernel is reported missing
+   (CUDA_ERROR_NOT_FOUND), so a suite that needs it fails loudly.
 
    FAKE_CUDA_DEVICES=n (default 2) GPUs of 8 multiprocessors; FAKE_CUDA_P2P=0 makes every
-   pair peerless (mgpu then stages copies through pinned memory); FAKE_CUDA_BLUR=cpu runs
-   the blur launches with mgpu's CPU arithmetic (mgpu__blur_cpu, on the same arguments and
-   checks) instead of the emulated kernels, for speed.
+   pair peerless (mgpu then stages copies through pinned memory, and all-reduces by its
+   chunked path); FAKE_CUDA_BLUR=cpu runs the blur launches with mgpu's CPU arithmetic
+   (mgpu__blur_cpu, on the same arguments and checks) instead of the emulated kernels, for
+   speed; FAKE_CUDA_REPORT=1 prints, at exit, how often each kernel was launched
+   ("fake libcuda: ran NAME xCOUNT", on stderr).
 
-   Build and use from the repository root (`make test-fake` builds it and runs suite_msm
-   and suite_blur on it):
+   Build and use from the repository root (`make test-fake` builds it and runs suite_msm,
+   suite_blur, suite_reduce and suite_collectives on it):
      make build/libfake_cuda.so
      MGPU_CUDA_PATH=$PWD/build/libfake_cuda.so ./build/suite_msm */
 #define MGPU_STATIC
@@ -35,6 +46,7 @@
 #include "tests/fake_cuda/emu.h"
 #include "msm_section.cu"
 #include "tests/fake_cuda/emu_blur.h"
+#include "tests/fake_cuda/emu_reduce.h"
 
 #include <deque>
 #include <functional>
@@ -63,6 +75,8 @@ static std::set<Stream *> streams;
 static std::map<uintptr_t, Alloc> allocs;             /* by base */
 static thread_local Ctx *cur = nullptr;
 static std::set<std::string> names;
+static std::map<std::string, unsigned long> &launches = *new std::map<std::string, unsigned long>;   /* by kernel, for
+                                                        FAKE_CUDA_REPORT; never destroyed: read at exit */
 
 static Stream *stream_of(mgpu__CUstream s) { return s ? (Stream *)(void *)s : &legacy[cur ? cur->dev : 0]; }
 static void flush_upto(Stream *s, unsigned long long seq)
@@ -193,6 +207,80 @@ static R launch_msm(const std::string &name, unsigned grid, unsigned block, cons
     return NOT_FOUND;
 }
 
+/* Reduction kernels: the launch contract (blocks of MGPU_RED_BLOCK threads; a reduce grid
+   no larger than multiprocessors x MGPU_RED_MIN_BLOCKS, so all of it is resident), then
+   every range the kernel is given must lie in memory this device can use: reduce: src's n
+   elements, out, and with more than one block gridDim.x 8-byte partials and the counter;
+   combine: y's and x's n elements; all-reduce: the slice [first, first + count) of every
+   buffer, each a peer's unless it is this device's own. At run time the reduce's counter
+   must be 0 at the start (and is again at the end), and __ldg / __ldcg / __stcg may touch
+   only those ranges (emu_spans). */
+enum { SMS = 8 };                                      /* multiprocessors (cuDeviceGetAttribute 16) */
+static R launch_red(const emu_red_kernel *k, unsigned grid, unsigned block, void **params, Stream *s)
+{
+    const int dev = s->dev;
+    const char *name = k->name;
+    emu_red_call c;
+    std::vector<emu_span> spans;
+    memset(&c, 0, sizeof c);
+    if (block != MGPU_RED_BLOCK) { fprintf(stderr, "fake libcuda: %s: blocks of %u threads\n", name, block); return INVALID_VALUE; }
+    auto need = [&](const void *p, size_t n, bool write, const char *what) {
+        if (!usable(dev, (uintptr_t)p, n, what)) return false;
+        spans.push_back(emu_span{ (uintptr_t)p, (uintptr_t)p + n, write });
+        return true;
+    };
+    if (k->kind == EMU_RED_REDUCE) {
+        c.src = *(const void *const *)params[0];
+        c.n = *(const unsigned long long *)params[1];
+        c.partials = *(void *const *)params[2];
+        c.counter = *(unsigned *const *)params[3];
+        c.out = *(void *const *)params[4];
+        if (grid > SMS * MGPU_RED_MIN_BLOCKS) {
+            fprintf(stderr, "fake libcuda: %s: a grid of %u blocks cannot be resident at once (%u at most)\n", name, grid,
+                    SMS * MGPU_RED_MIN_BLOCKS);
+            return INVALID_VALUE;
+        }
+        if ((c.n && !need(c.src, c.n * k->size, false, "src")) || !need(c.out, k->size, true, "out") ||
+            (grid > 1 && (!need(c.partials, (size_t)grid * 8, true, "partials") || !need(c.counter, 4, true, "counter"))))
+            return ILLEGAL_ADDRESS;
+    } else if (k->kind == EMU_RED_COMBINE) {
+        c.y = *(void *const *)params[0];
+        c.x = *(const void *const *)params[1];
+        c.n = *(const unsigned long long *)params[2];
+        if (c.n && (!need(c.y, c.n * k->size, true, "y") || !need(c.x, c.n * k->size, false, "x"))) return ILLEGAL_ADDRESS;
+    } else {
+        memcpy(&c.ar, params[0], sizeof c.ar);
+        const mgpu__ar_args &a = c.ar;
+        if (a.ndev < 1 || a.ndev > MGPU_AR_MAX || a.self < 0 || a.self >= a.ndev) {
+            fprintf(stderr, "fake libcuda: %s: ndev %d, self %d\n", name, a.ndev, a.self);
+            return INVALID_VALUE;
+        }
+        for (int r = 0; r < a.ndev && a.count; r++) {
+            char what[32];
+            snprintf(what, sizeof what, "bufs[%d] slice", r);
+            if (!need((const char *)a.bufs[r] + a.first * k->size, a.count * k->size, true, what)) return ILLEGAL_ADDRESS;
+        }
+    }
+    const emu_red_fn fn = k->fn;
+    const bool together = k->kind == EMU_RED_REDUCE;   /* barriers and warp shuffles */
+    push(s, [=]() {
+        if (k->kind == EMU_RED_REDUCE && grid > 1 && *c.counter) {
+            fprintf(stderr, "fake libcuda: %s on GPU %d: the counter is %u at launch (must be 0)\n", name, dev, *c.counter);
+            abort();
+        }
+        emu_spans = spans;
+        emu_spans_on = true;
+        emu_launch(grid, block, together, [&]() { fn(c); });
+        emu_spans_on = false;
+        emu_spans.clear();
+        if (k->kind == EMU_RED_REDUCE && grid > 1 && *c.counter) {
+            fprintf(stderr, "fake libcuda: %s on GPU %d: the counter is %u after the launch (must be 0)\n", name, dev, *c.counter);
+            abort();
+        }
+    });
+    return OK;
+}
+
 /* ---- the entry points, with mgpu's signatures */
 #define G std::lock_guard<std::recursive_mutex> g_(lock)
 static R cuGetErrorName(R e, const char **n)
@@ -208,7 +296,7 @@ static R cuDeviceGetAttribute(int *v, mgpu__CUdevattr attr, mgpu__CUdevice)
 {
     switch ((int)attr) {
     case 13: *v = 1980000; break;                      /* clock kHz */
-    case 16: *v = 8; break;                            /* multiprocessors: small grids, many strips */
+    case 16: *v = SMS; break;                          /* multiprocessors: small grids, many strips */
     case 36: *v = 2619000; break;
     case 37: *v = 6144; break;
     case 40: *v = 2; break;
@@ -321,7 +409,7 @@ static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *na
 {
     G;
     const std::string nm(name);
-    if (nm != "mgpu_noop" && !emu_blur_find(name) && !msm_known(nm)) return NOT_FOUND;
+    if (nm != "mgpu_noop" && !emu_blur_find(name) && !msm_known(nm) && !emu_red_find(name)) return NOT_FOUND;
     *f = (mgpu__CUfunction)(void *)&*names.insert(nm).first;   /* set nodes are stable */
     return OK;
 }
@@ -330,10 +418,15 @@ static R cuLaunchKernel(mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned g
 {
     G;
     const std::string &name = *(const std::string *)(void *)f;
+    launches[name]++;
     if (name == "mgpu_noop") return OK;
     if (msm_known(name)) {
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || shared) return INVALID_VALUE;
         return launch_msm(name, gx, bx, *(const mgpu_bn::args *)params[0], stream_of(s));
+    }
+    if (const emu_red_kernel *k = emu_red_find(name.c_str())) {
+        if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || shared) return INVALID_VALUE;
+        return launch_red(k, gx, bx, params, stream_of(s));
     }
     if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || (bx != 128 && bx != 256)) return INVALID_VALUE;
     return launch_blur(name, gx, bx, shared, *(const mgpu__blur_args *)params[0], stream_of(s));
@@ -361,6 +454,16 @@ static const Entry table[] = {
     E(cuLaunchKernel), E(cuLaunchHostFunc),
 };
 #undef E
+
+/* FAKE_CUDA_REPORT=1: at exit, one line per kernel launched ("fake libcuda: ran NAME
+   xCOUNT"), so a test can tell which kernels a suite ran on the fake GPUs. */
+static void report_launches()
+{
+    const char *e = getenv("FAKE_CUDA_REPORT");
+    if (!e || !*e || !strcmp(e, "0")) return;
+    for (const auto &l : launches) fprintf(stderr, "fake libcuda: ran %s x%lu\n", l.first.c_str(), l.second);
+}
+__attribute__((destructor)) static void at_exit() { report_launches(); }
 
 } /* namespace fake */
 
