@@ -219,6 +219,17 @@ __device__ __forceinline__ typename R::A block_reduce(typename R::A v, typename 
     return v;
 }
 
+/* Orders a block's partial before its ticket (release) and the tickets before the last
+   block's reads (acquire): fence.acq_rel, lighter than __threadfence's fence.sc. */
+__device__ __forceinline__ void fence_acq_rel()
+{
+#ifdef __CUDA_ARCH__
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+    __threadfence();
+#endif
+}
+
 template <typename T, int OP>
 __device__ __forceinline__ void reduce(const T *__restrict__ src, unsigned long long n, void *partials_,
                                        unsigned *counter, T *out)
@@ -281,9 +292,9 @@ __device__ __forceinline__ void reduce(const T *__restrict__ src, unsigned long 
     if (threadIdx.x == 0) {
         unsigned last;
         partials[blockIdx.x] = a;
-        __threadfence();                               /* the partial before the ticket */
+        fence_acq_rel();                               /* the partial before the ticket */
         last = atomicAdd(counter, 1u) == gridDim.x - 1;
-        if (last) __threadfence();                     /* every ticket before the reads below */
+        if (last) fence_acq_rel();                     /* every ticket before the reads below */
         is_last = last;
     }
     __syncthreads();
