@@ -795,10 +795,13 @@ MGPU_API mgpu_result mgpu_msm_batch(const mgpu_bn254_scalar *scalars, const mgpu
    returns when all results are written. With fewer MSMs than devices, each MSM is split:
    its points go to the devices in contiguous ranges in proportion to their
    throughput_weight, every device computes the MSM of its range, and the partial sums are
-   added on the host. Otherwise whole MSMs go to the devices dynamically (each device takes
-   the next one when it is done). Inputs may be host memory or, when every device is a GPU,
-   any GPU's memory (other devices copy the part they need). Errors as for mgpu_msm_async, plus those of the
-   devices' allocations and copies (the first by device index). */
+   added on the host. Otherwise whole MSMs go to the devices dynamically: a device that is
+   free takes a share of what is left (1/(2 x devices) of it, at least one MSM) and runs it
+   as a batch, so one MSM's upload overlaps the previous one's computation. Inputs may be
+   host memory or, when every device is a GPU, any GPU's memory: the other GPUs read it in
+   place over peer access (enabled by this call where the pair allows it), else copy the
+   part they need. Errors as for mgpu_msm_async, plus those of the devices' allocations and
+   copies (the first by device index). */
 MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                     size_t n, int count, const mgpu_msm_config *config,
                                     mgpu_bn254_jacobian *results, const mgpu_device *devs, int ndevs);
