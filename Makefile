@@ -111,7 +111,7 @@ test-vendor: | $(BUILD)
 # with the CPU device on random shapes, pitches, bands, borders and radii, with the launch
 # shapes mgpu.h picks (tests/fake_cuda/blur_kernel_emu.cpp); the second run only shapes for
 # the pipelined 8-bit kernels, each also through one of bench_blur's tuning variants
-# (bench/blur_variants.cu). Under ASan/UBSan.
+# (bench/blur_variants.cu); the third only radii 3..16 (the generic kernels). Under ASan/UBSan.
 .PHONY: test-blur-emu test-fake
 $(BUILD)/blur_section.cu: mgpu_kernels.cu | $(BUILD)
 	awk '/Gaussian blur \(BEGIN\)/{f=1} f{print} /Gaussian blur \(END\)/{exit}' $< > $@
@@ -129,6 +129,7 @@ $(BUILD)/blur_kernel_emu: tests/fake_cuda/blur_kernel_emu.cpp $(EMU_DEPS)
 test-blur-emu: $(BUILD)/blur_kernel_emu
 	./$(BUILD)/blur_kernel_emu 300 1
 	EMU_FOCUS=pipe ./$(BUILD)/blur_kernel_emu 150 2
+	EMU_FOCUS=any ./$(BUILD)/blur_kernel_emu 200 3
 
 # The CUDA host paths without a GPU: build/libfake_cuda.so (tests/fake_cuda/fake_cuda.cpp) is
 # a stand-in libcuda.so with 2 fake GPUs on host memory (lazy stream queues, events, peer

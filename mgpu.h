@@ -4571,7 +4571,11 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 #define MGPU__BLUR_FAST_WARPS 4         /* = MGPU_BLUR_FAST_WARPS in mgpu_kernels.cu */
 #define MGPU__BLUR_PIPE_WARPS 8         /* = MGPU_BLUR_PIPE_WARPS (16 warps per multiprocessor) */
 #define MGPU__BLUR_PIPE_WAVES 1         /* pipelined kernels: strips sized for ~1 wave of 16 warps per SM */
-#define MGPU__BLUR_ANY_TILE 256         /* = MGPU_BLUR_ANY_TILE */
+#define MGPU__BLUR_ANY_THREADS 256      /* = MGPU_BLUR_ANY_THREADS: generic kernels' largest block */
+#define MGPU__BLUR_ANY_W8 1             /* = MGPU_BLUR_ANY_W8: tile words (4 values) per thread, 8-bit */
+#define MGPU__BLUR_ANY_W32 2            /* = MGPU_BLUR_ANY_W32: tile words (1 value) per thread, f32 */
+#define MGPU__BLUR_ANY_SW 36            /* = MGPU_BLUR_ANY_SW: shared words before the ring */
+#define MGPU__BLUR_ANY_SMEM 49152       /* generic kernels' dynamic shared memory at most (no opt-in) */
 #define MGPU__BLUR_ONE 4096u            /* 8-bit weights sum to 2^12 */
 #define MGPU__BLUR_MAX_ROW (0x7fffffff - 4096)   /* values per row: kernel indices stay in int */
 #define MGPU__BLUR_MAX_HEIGHT (0x7fffffff - 64)
@@ -4908,18 +4912,42 @@ static mgpu_result mgpu__blur_kernel(const char *fn, int which, mgpu_kernel *out
                                 &mgpu__blur_k.generation, out);
 }
 
+/* The generic kernels' block for radius r, C channels: NT threads (returned), each with W
+   words of a row (mgpu_blr::any); *values: the tile (values of a row per block); *shared:
+   its dynamic shared memory, 4 * (SW + (2r+1) * NT*W*EPW (the ring) + 2 * (NT*W + 2*HW)
+   (two row buffers; HW halo words a side)). 256 threads, halved while that exceeds 48 KiB
+   (large radii: so several blocks still fit per multiprocessor), never below 64 threads nor
+   below the 2 * HW halo words the block loads; every radius <= 16 fits at 64 (8-bit) or
+   128 (f32) threads. */
+static int mgpu__blur_any_block(mgpu_pixel_format f, int r, int C, long long *values, size_t *shared)
+{
+    const int epw = f == MGPU_PIXEL_U8 ? 4 : 1, w = f == MGPU_PIXEL_U8 ? MGPU__BLUR_ANY_W8 : MGPU__BLUR_ANY_W32;
+    const int hw = (r * C + epw - 1) / epw;
+    int nt = MGPU__BLUR_ANY_THREADS;
+    for (;;) {
+        *shared = 4 * (MGPU__BLUR_ANY_SW + (size_t)(2 * r + 1) * nt * w * epw + 2 * ((size_t)nt * w + 2 * hw));
+        if (*shared <= MGPU__BLUR_ANY_SMEM || nt / 2 < 64 || nt / 2 < 2 * hw) break;
+        nt /= 2;
+    }
+    *values = (long long)nt * w * epw;
+    return nt;
+}
+
 /* The kernel for an image, the strip height (a->strip) and the grid. 8-bit images with
    16-byte aligned rows (src and dst) whose width * channels is a multiple of 16 take the
    pipelined kernels (..._r2p): strips sized so that the (segment, strip) items fill about
-   MGPU__BLUR_PIPE_WAVES waves of 16 warps per multiprocessor, 8..512 rows. The others:
-   about 64 warps' worth of items per multiprocessor, strips of 16..64 rows. */
+   MGPU__BLUR_PIPE_WAVES waves of 16 warps per multiprocessor, 8..512 rows. The generic
+   kernels: about 16 blocks per multiprocessor (a few waves), strips of max(16, 4r)..256
+   rows (the 2r halo rows a strip reads twice stay a small part). The others: about 64
+   warps' worth of items per multiprocessor, strips of 16..64 rows. */
 static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur_args *a, mgpu_launch_dims *dims)
 {
     const int C = a->channels, r = a->radius, rows = a->y_end - a->y_begin, rowlen = a->width * C;
     const long long mps = multiprocessors > 0 ? multiprocessors : 1;
-    const long long target = mps * 64;
+    long long target = mps * 64;
     int which = -1;
-    long long per_row, strip, items, blocks;
+    long long per_row, strip, items, blocks, smin = 16, smax = 64;
+    int generic = 0;
     if (f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4) && a->vec_src && a->vec_dst && rowlen % 16 == 0) {
         const long long segw = 30 * 16;                 /* 32 lanes of 16 bytes, one halo lane each side */
         which = C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
@@ -4950,18 +4978,21 @@ static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur
         per_row = (rowlen + segw - 1) / segw;           /* segments: warps per strip */
         dims->block[0] = 32 * MGPU__BLUR_FAST_WARPS;
     } else {
+        long long tile;
         which = f == MGPU_PIXEL_U8 ? MGPU__BK_U8_ANY : MGPU__BK_F32_ANY;
-        per_row = (rowlen + MGPU__BLUR_ANY_TILE - 1) / MGPU__BLUR_ANY_TILE;   /* tiles: blocks per strip */
-        dims->block[0] = MGPU__BLUR_ANY_TILE;
-        dims->shared_bytes = 4 * (2 * (MGPU_BLUR_MAX_RADIUS + 1) + (size_t)(2 * r + 1) * MGPU__BLUR_ANY_TILE +
-                                  2 * ((size_t)MGPU__BLUR_ANY_TILE + 2 * (size_t)r * C));
+        generic = 1;
+        dims->block[0] = (unsigned)mgpu__blur_any_block(f, r, C, &tile, &dims->shared_bytes);
+        per_row = (rowlen + tile - 1) / tile;           /* tiles: blocks per strip */
+        target = mps * 16;
+        smin = 4 * r > 16 ? 4 * r : 16;
+        smax = 256;
     }
     strip = (rows * per_row + target - 1) / target;
-    if (strip < 16) strip = 16;
-    if (strip > 64) strip = 64;
+    if (strip < smin) strip = smin;
+    if (strip > smax) strip = smax;
     for (;;) {
         items = per_row * ((rows + strip - 1) / strip);
-        blocks = dims->block[0] == MGPU__BLUR_ANY_TILE ? items : (items + MGPU__BLUR_FAST_WARPS - 1) / MGPU__BLUR_FAST_WARPS;
+        blocks = generic ? items : (items + MGPU__BLUR_FAST_WARPS - 1) / MGPU__BLUR_FAST_WARPS;
         if (blocks <= 0x7fffffff || strip >= rows) break;
         strip *= 2;
     }

@@ -517,11 +517,19 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
    dp2a; see pipe below. mgpu.h picks them for such images.
 
    Generic kernels mgpu_blur_<u8|f32>_any: any C in 1..4, r in 0..MGPU_BLUR_MAX_R; one
-   block of MGPU_BLUR_ANY_TILE threads per (tile of MGPU_BLUR_ANY_TILE elements, strip):
-   each input row of the tile plus its halo is staged in shared memory, each thread
-   computes its column's horizontal value into a shared ring of 2r+1 rows (the thread's
-   own column), and the vertical pass reads that ring. Dynamic shared memory:
-   4 * (2*(MGPU_BLUR_MAX_R+1) + (2r+1)*TILE + 2*(TILE + 2*r*C)) bytes. */
+   block of NT threads (mgpu.h: 256, halved down to 64 for large radii so a block's shared
+   memory stays within 48 KiB) per (tile, strip) item. The tile is NT * W 32-bit words of
+   a row (W = MGPU_BLUR_ANY_W8 words of 4 bytes, or MGPU_BLUR_ANY_W32 floats), thread t
+   owning words t, t + NT, .. (coalesced): per row a thread loads its words (one 32-bit
+   load each where the row is 4-byte aligned, else value by value, border indices worked
+   out once per strip) plus at most one halo word, into registers MGPU_BLUR_ANY_PF / W rows
+   ahead of the row being computed (MGPU_BLUR_ANY_PF words in flight per thread). A row's words
+   go to one of two shared row buffers (one barrier per row); each thread computes the
+   horizontal values of its words (8-bit: 4 at a time, the neighbours' bytes by funnel
+   shifts) into a shared ring of 2r+1 rows laid out [row][value in word][word] (its own
+   columns: no barrier), and the vertical pass reads that ring. Dynamic shared memory:
+   4 * (MGPU_BLUR_ANY_SW + (2r+1) * NT*W*EPW + 2 * (NT*W + 2*HW)) bytes, HW = ceil(rC/EPW)
+   halo words a side (mgpu__blur_any_block). */
 #define MGPU_BLUR_MAX_R 16
 #define MGPU_BLUR_FAST_WARPS 4
 /* The pipelined 8-bit kernels: warps per block (4 or 8: 16 warps per multiprocessor at
@@ -531,7 +539,14 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
 #define MGPU_BLUR_PIPE_PF 6
 #define MGPU_BLUR_PIPE_CACHE 3
 #define MGPU_BLUR_PIPE_ARITH 1
-#define MGPU_BLUR_ANY_TILE 256
+/* The generic kernels (see any; mgpu.h mirrors these as MGPU__BLUR_ANY_*): the largest
+   block, tile words per thread and row (8-bit: 4 values a word; f32: 1), words in flight
+   per thread (rows loaded ahead x words), and the words of weights before the ring. */
+#define MGPU_BLUR_ANY_THREADS 256
+#define MGPU_BLUR_ANY_W8 1
+#define MGPU_BLUR_ANY_W32 2
+#define MGPU_BLUR_ANY_PF 8
+#define MGPU_BLUR_ANY_SW 36
 
 namespace mgpu_blr {
 
@@ -596,8 +611,7 @@ template <> struct tr<float> {
 /* Where value e of a row (e may lie outside [0, rowlen)) comes from under the border rule:
    an index >= 0 into the row, -1 for the constant, -2 when no output reads it (beyond the
    halo). The same for every row, so the fast kernels work it out once per strip. */
-template <int C>
-__device__ __forceinline__ int source_of(const args &a, int e, int rowlen, int h)
+__device__ __forceinline__ int source_of(const args &a, int e, int rowlen, int h, int C)
 {
     int p, m;
     if ((unsigned)e < (unsigned)rowlen) return e;
@@ -606,6 +620,8 @@ __device__ __forceinline__ int source_of(const args &a, int e, int rowlen, int h
     m = map(p, a.width, a.border);
     return m < 0 ? -1 : m * C + (e - p * C);
 }
+template <int C>
+__device__ __forceinline__ int source_of(const args &a, int e, int rowlen, int h) { return source_of(a, e, rowlen, h, C); }
 
 /* The 4 raw words (16 bytes) of input row yi for this lane (first value e0): one 16-byte
    load, or (lanes at a row end, unaligned rows) one load per value from the indices at
@@ -1005,69 +1021,184 @@ __device__ __forceinline__ void pipe(const args &a)
 
 extern __shared__ unsigned dyn[];
 
+/* The generic kernels' words of input row yi (see any): per slot s, the 32-bit word at
+   value e0[s] of the row, by one load when `whole` allows, else value by value from the
+   source indices si (source_of: border rule, constant, 0 where no output reads it). All
+   loads independent: one round trip per row. */
+template <typename T, int S>
+__device__ __forceinline__ void any_load(const args &a, int yi, const int *bw, const int *e0, const bool *whole,
+                                         const int (*si)[tr<T>::EPW], unsigned *w)
+{
+    enum { EPW = tr<T>::EPW };
+    const int my = map(yi, a.height, a.border);
+    if (my < 0) {
+#pragma unroll
+        for (int s = 0; s < S; s++) w[s] = tr<T>::cword(a);
+        return;
+    }
+    const unsigned char *const row = (const unsigned char *)a.src + (size_t)(my - a.src_row0) * a.spitch;
+#pragma unroll
+    for (int s = 0; s < S; s++) {
+        if (bw[s] < 0) continue;                    /* halo slot of a thread without one */
+        if (whole[s]) {
+            w[s] = __ldg((const unsigned *)(row + (size_t)e0[s] * sizeof(T)));
+            continue;
+        }
+        unsigned bits = 0u;
+#pragma unroll
+        for (int b = 0; b < EPW; b++) {
+            const int j = si[s][b];
+            unsigned v = 0u;
+            if (j >= 0) v = sizeof(T) == 1 ? (unsigned)__ldg(row + j) : __ldg((const unsigned *)row + j);
+            else if (j == -1) v = sizeof(T) == 1 ? (unsigned)a.cval_u8 : __float_as_uint(a.cval_f32);
+            bits |= v << (8 * b);                   /* EPW == 1: b == 0 */
+        }
+        w[s] = bits;
+    }
+}
+
+/* The 8-bit results of 4 sums as one word: byte 3 of each (as tr<unsigned char>::store). */
+__device__ __forceinline__ unsigned any_bytes(const unsigned o[4])
+{
+    return (o[0] >> 24) | (o[1] >> 24) << 8 | (o[2] >> 24) << 16 | (o[3] >> 24) << 24;
+}
+__device__ __forceinline__ unsigned any_bytes(const float *) { return 0u; }   /* f32: not used */
+
 template <typename T>
 __device__ __forceinline__ void any(const args &a)
 {
     typedef tr<T> TR;
     typedef typename TR::acc A;
-    const int TW = MGPU_BLUR_ANY_TILE;
-    const int t = threadIdx.x;
+    enum {
+        EPW = TR::EPW,
+        W = sizeof(T) == 1 ? MGPU_BLUR_ANY_W8 : MGPU_BLUR_ANY_W32,    /* tile words per thread */
+        S = W + 1,                                  /* load slots: W tile words, one halo word */
+        PF = MGPU_BLUR_ANY_PF / W                   /* rows in flight: PF * W words per thread */
+    };
+    const int NT = blockDim.x, t = threadIdx.x, NTW = NT * W;
     const int C = a.channels, r = a.radius, P = 2 * r + 1, H = r * C;
+    const int HW = (H + EPW - 1) / EPW;             /* halo words on each side (2 * HW <= NT: mgpu.h) */
     const int rowlen = a.width * C;
-    const int ntiles = (rowlen + TW - 1) / TW;
+    const int TWE = NTW * EPW;                      /* values per tile */
+    const int ntiles = (rowlen + TWE - 1) / TWE;
     const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
     const long long item = blockIdx.x;
     if (item >= (long long)ntiles * nstrips) return;        /* whole blocks only */
-    const int x0 = (int)(item % ntiles) * TW;
+    const int x0 = (int)(item % ntiles) * TWE;
     const int ys = a.y_begin + (int)(item / ntiles) * a.strip;
     const int ye = min(ys + a.strip, a.y_end);
     const int niter = ye - ys + 2 * r;
-    const int x = x0 + t;
-    A *const sw = (A *)dyn;                                 /* weights, [MGPU_BLUR_MAX_R + 1] */
-    A *const ring = (A *)dyn + 2 * (MGPU_BLUR_MAX_R + 1);  /* [P][TW] */
-    A *const buf0 = ring + P * TW;                          /* two rows of TW + 2H */
-    A *const buf1 = buf0 + TW + 2 * H;
+    /* 8-bit rows at 4-byte aligned addresses take whole-word loads and stores */
+    const bool wsrc = EPW == 1 || (a.src % 4 == 0 && a.spitch % 4 == 0);
+    const bool wdst = EPW == 1 || (a.dst % 4 == 0 && a.dpitch % 4 == 0);
+    const int PS = EPW * NTW;                       /* ring words per row */
+    const int BW = NTW + 2 * HW;                    /* buffer words per row */
+    A *const sw = (A *)dyn;                         /* weights, [MGPU_BLUR_MAX_R + 1] */
+    A *const ring = (A *)dyn + MGPU_BLUR_ANY_SW;    /* [P][EPW][NTW]: value b of tile word c at [.][b][c] */
+    unsigned *const bufs = dyn + MGPU_BLUR_ANY_SW + P * PS;     /* two rows of BW raw words */
+    int bw[S], e0[S], si[S][EPW];                   /* per slot: buffer word (-1: none), first value, sources */
+    bool whole[S];
+    unsigned pf[PF][S];                             /* the next PF rows' words */
     int slot = 0;
+
 #pragma unroll
     for (int k = 0; k <= MGPU_BLUR_MAX_R; k++)
         if (t == k) sw[k] = TR::weight(a, k);
-    for (int i = 0; i < niter; i++) {
-        const int yi = ys - r + i;
-        const int my = map(yi, a.height, a.border);
-        const unsigned char *row =                          /* only formed for a real row */
-            my < 0 ? (const unsigned char *)a.src : (const unsigned char *)a.src + (size_t)(my - a.src_row0) * a.spitch;
-        A *const buf = (i & 1) ? buf1 : buf0;
-        for (int j = t; j < TW + 2 * H; j += TW) {
-            int e = x0 - H + j;
-            A v = (A)0;
-            if (my < 0) {
-                v = TR::cval(a);
-            } else if ((unsigned)e < (unsigned)rowlen) {
-                v = TR::load(row, e);
-            } else if (e < rowlen + H) {                    /* the halo; further out reaches no output */
-                const int p = e >= 0 ? e / C : -((C - 1 - e) / C);
-                const int m = map(p, a.width, a.border);
-                v = m < 0 ? TR::cval(a) : TR::load(row, m * C + (e - p * C));
+    /* slots: tile words t, t + NT, .. (lanes on consecutive words: coalesced), and for
+       threads t < 2 * HW one halo word (left: t < HW, right: the others); buffer word
+       HW + c holds tile word c, i.e. the values x0 + c * EPW .. + EPW - 1 */
+#pragma unroll
+    for (int s = 0; s < S; s++) {
+        int c = s * NT + t;
+        bw[s] = HW + c;
+        if (s == W) {
+            c = t < HW ? t - HW : NTW + t - HW;
+            bw[s] = t < 2 * HW ? HW + c : -1;
+        }
+        e0[s] = x0 + c * EPW;
+        whole[s] = wsrc && e0[s] >= 0 && e0[s] + EPW <= rowlen;
+#pragma unroll
+        for (int b = 0; b < EPW; b++) si[s][b] = source_of(a, e0[s] + b, rowlen, H, C);
+#pragma unroll
+        for (int j = 0; j < PF; j++) pf[j][s] = 0u;
+    }
+#pragma unroll
+    for (int j = 0; j < PF; j++)
+        if (j < niter) any_load<T, S>(a, ys - r + j, bw, e0, whole, si, pf[j]);
+    for (int base = 0; base < niter; base += PF) {
+#pragma unroll
+        for (int j = 0; j < PF; j++) {              /* input row i = base + j: its words are pf[j] */
+            const int i = base + j;
+            if (i < niter) {                        /* block-uniform: the barrier below */
+                /* two row buffers, one barrier per row: a thread writes buffer i & 1 after the
+                   barrier of row i - 1, which every thread passes after reading it for row i - 2 */
+                unsigned *const buf = bufs + (j & 1) * BW;     /* PF even: (i & 1) == (j & 1) */
+#pragma unroll
+                for (int s = 0; s < S; s++)
+                    if (bw[s] >= 0) buf[bw[s]] = pf[j][s];
+                if (i + PF < niter) any_load<T, S>(a, ys - r + i + PF, bw, e0, whole, si, pf[j]);   /* row i + PF */
+                __syncthreads();
+#pragma unroll
+                for (int q = 0; q < W; q++) {       /* horizontal pass of tile word c into ring[slot] */
+                    const int c = q * NT + t;
+                    const unsigned *const m = buf + HW + c;
+                    const unsigned own = m[0];
+                    A acc[EPW];
+#pragma unroll
+                    for (int b = 0; b < EPW; b++) acc[b] = TR::first(sw[0], TR::elem(own, b));
+#pragma unroll 4
+                    for (int k = 1; k <= r; k++) {  /* (unrolled: several k's loads in flight) */
+                        const int d = k * C;        /* values x - d and x + d, EPW at a time */
+                        unsigned L, R;
+                        if (EPW == 4 && (d & 3) == 0) {     /* whole words (C = 4: always) */
+                            L = m[-(d >> 2)];
+                            R = m[d >> 2];
+                        } else if (EPW == 4) {      /* 4 bytes from a word boundary + shift: two words and a funnel */
+                            const int ol = -((d + 3) >> 2), or_ = d >> 2;  /* or_ + 1 <= HW: in the buffer */
+                            L = __byte_perm(m[ol], m[ol + 1], 0x3210u + (unsigned)((-d) & 3) * 0x1111u);
+                            R = __byte_perm(m[or_], m[or_ + 1], 0x3210u + (unsigned)(d & 3) * 0x1111u);
+                        } else {
+                            L = m[-d];
+                            R = m[d];
+                        }
+                        const A wk = sw[k];
+#pragma unroll
+                        for (int b = 0; b < EPW; b++) acc[b] = TR::pair(acc[b], wk, TR::elem(L, b), TR::elem(R, b));
+                    }
+#pragma unroll
+                    for (int b = 0; b < EPW; b++) ring[slot * PS + b * NTW + c] = acc[b];   /* own column: no barrier */
+                }
+                if (i >= 2 * r) {                   /* output row yi - r from ring slots slot-2r .. slot */
+                    int cs = slot - r;
+                    if (cs < 0) cs += P;
+                    unsigned char *const drow = (unsigned char *)a.dst + (size_t)(ys + i - 2 * r - a.y_begin) * a.dpitch;
+#pragma unroll
+                    for (int q = 0; q < W; q++) {
+                        const int c = q * NT + t, e = x0 + c * EPW;
+                        const A *const col = ring + c;
+                        A acc[EPW];
+#pragma unroll
+                        for (int b = 0; b < EPW; b++) acc[b] = TR::vfirst(sw[0], col[cs * PS + b * NTW]);
+#pragma unroll 4
+                        for (int k = 1; k <= r; k++) {
+                            const int s1 = cs - k < 0 ? cs - k + P : cs - k, s2 = cs + k >= P ? cs + k - P : cs + k;
+                            const A wk = sw[k];
+#pragma unroll
+                            for (int b = 0; b < EPW; b++)
+                                acc[b] = TR::pair(acc[b], wk, col[s1 * PS + b * NTW], col[s2 * PS + b * NTW]);
+                        }
+                        if (EPW == 4 && wdst && e + EPW <= rowlen) {   /* byte 3 of each sum, one word */
+                            *(unsigned *)(drow + e) = any_bytes(acc);
+                        } else {
+#pragma unroll
+                            for (int b = 0; b < EPW; b++)
+                                if (e + b < rowlen) TR::store(drow, e + b, acc[b]);
+                        }
+                    }
+                }
+                if (++slot == P) slot = 0;
             }
-            buf[j] = v;
         }
-        __syncthreads();
-        {
-            A acc = TR::first(sw[0], buf[t + H]);
-            for (int k = 1; k <= r; k++) acc = TR::pair(acc, sw[k], buf[t + H - k * C], buf[t + H + k * C]);
-            ring[slot * TW + t] = acc;                      /* this thread's column: no barrier */
-        }
-        if (i >= 2 * r) {
-            int c = slot - r;
-            if (c < 0) c += P;
-            A acc = TR::vfirst(sw[0], ring[c * TW + t]);
-            for (int k = 1; k <= r; k++) {
-                const int s1 = c - k < 0 ? c - k + P : c - k, s2 = c + k >= P ? c + k - P : c + k;
-                acc = TR::pair(acc, sw[k], ring[s1 * TW + t], ring[s2 * TW + t]);
-            }
-            if (x < rowlen) TR::store((unsigned char *)a.dst + (size_t)(yi - r - a.y_begin) * a.dpitch, x, acc);
-        }
-        if (++slot == P) slot = 0;
     }
 }
 
@@ -1092,9 +1223,9 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_FAST_WARPS * 32, 8) mgpu_
 { mgpu_blr::fast<float, 1, 2>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_FAST_WARPS * 32, 6) mgpu_blur_f32c4_r2(const mgpu_blr::args a)
 { mgpu_blr::fast<float, 4, 2>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_TILE, 4) mgpu_blur_u8_any(const mgpu_blr::args a)
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_THREADS, 4) mgpu_blur_u8_any(const mgpu_blr::args a)
 { mgpu_blr::any<unsigned char>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_TILE, 4) mgpu_blur_f32_any(const mgpu_blr::args a)
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_THREADS, 4) mgpu_blur_f32_any(const mgpu_blr::args a)
 { mgpu_blr::any<float>(a); }
 /* ================================================================ Gaussian blur (END) */
 

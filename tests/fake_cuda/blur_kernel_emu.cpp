@@ -18,7 +18,9 @@
    Build and run from the repository root:
      make test-blur-emu      (or: make build/blur_kernel_emu; ./build/blur_kernel_emu [cases] [seed])
    EMU_FOCUS=pipe runs only shapes that take the pipelined 8-bit kernels (..._r2p), each
-   also through one of bench_blur's tuning variants (bench/blur_variants.cu). */
+   also through one of bench_blur's tuning variants (bench/blur_variants.cu); EMU_FOCUS=any
+   only radii 3..16, which take the generic kernels (..._any), wide images more often (a
+   few tiles of every block size mgpu.h picks for them). */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
 
@@ -49,9 +51,11 @@ int main(int argc, char **argv)
        multiple of 16, radius <= 2, 1/3/4 channels) */
     const char *focus = getenv("EMU_FOCUS");
     const int focus_pipe = focus && !strcmp(focus, "pipe");
+    const int focus_any = focus && !strcmp(focus, "any");
     mgpu_desc desc;
     mgpu_stream cpu = NULL;
     long fails = 0, vec_cases = 0, kernel_hits[MGPU__BK_COUNT] = {0}, band_cases = 0, strip_over = 0, variant_runs = 0;
+    long any_blocks[3] = {0};              /* generic kernels' cases by block: 256, 128, 64 threads */
     rng.seed(seed);
     memset(&desc, 0, sizeof desc);
     desc.backend = MGPU_BACKEND_CPU;
@@ -64,11 +68,11 @@ int main(int argc, char **argv)
         const int c = focus_pipe ? "\1\3\4"[rng() % 3] : 1 + (int)(rng() % 4);
         const mgpu_pixel_format f = !focus_pipe && rng() % 2 ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
         const size_t es = f == MGPU_PIXEL_U8 ? 1 : 4;
-        const int wide = rng() % 3 == 0;
+        const int wide = rng() % (focus_any ? 2 : 3) == 0;
         int w = 1 + (int)(rng() % (wide ? 700 : 60));
         const int h = 1 + (int)(rng() % (wide ? 40 : 90));
         const int rsel = (int)(rng() % 10);
-        const int r = rsel < 7 || focus_pipe ? rsel % 3 : (int)(rng() % 17);
+        const int r = focus_any ? 3 + (int)(rng() % 14) : rsel < 7 || focus_pipe ? rsel % 3 : (int)(rng() % 17);
         const int border = (int)(rng() % 3);
         /* layout: aligned (vector path) or not */
         const int aligned = focus_pipe || rng() % 2;
@@ -132,7 +136,10 @@ int main(int argc, char **argv)
                 const long long segs = ((long long)rb / (long long)es + segw - 1) / segw;
                 dims.grid[0] = (unsigned)((segs * strips + 3) / 4);
             } else {
-                dims.grid[0] = (unsigned)((((long long)rb / (long long)es + 255) / 256) * strips);
+                long long tile;
+                size_t sh;
+                mgpu__blur_any_block(f, r, c, &tile, &sh);
+                dims.grid[0] = (unsigned)((((long long)rb / (long long)es + tile - 1) / tile) * strips);
             }
             /* and sometimes extra blocks past the work: they must do nothing */
             if (rng() % 3 == 0) dims.grid[0] += 1 + (unsigned)(rng() % 3);
@@ -141,6 +148,7 @@ int main(int argc, char **argv)
         vec_cases += a.vec_src;
         band_cases += band;
         kernel_hits[which]++;
+        if (which == MGPU__BK_U8_ANY || which == MGPU__BK_F32_ANY) any_blocks[dims.block[0] == 256 ? 0 : dims.block[0] == 128 ? 1 : 2]++;
         /* the library's kernel, then (pipelined shapes) one of bench_blur's tuning variants
            with the same channel count, with its own block size */
         int vsel = -1;
@@ -194,7 +202,8 @@ int main(int argc, char **argv)
     printf("%ld cases (%ld vector-aligned, %ld bands, %ld with other strips/extra blocks); kernels:", ncases, vec_cases,
            band_cases, strip_over);
     for (int k = 0; k < MGPU__BK_COUNT; k++) printf(" %s %ld", mgpu__blur_kernel_names[k] + 10, kernel_hits[k]);
-    printf("; bench_blur variants %ld", variant_runs);
+    printf("; bench_blur variants %ld; generic blocks of 256/128/64 threads %ld/%ld/%ld", variant_runs, any_blocks[0],
+           any_blocks[1], any_blocks[2]);
     printf("\nblur_kernel_emu: %ld passed, %ld failed\n", ncases - fails < 0 ? 0 : ncases - fails, fails);
     mgpu_shutdown();
     return fails ? 1 : 0;
