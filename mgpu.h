@@ -3069,12 +3069,12 @@ MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_str
    GPU reduce: one launch of `grid` blocks of MGPU__RED_BLOCK threads, grid a function of n
    and the device only (so float sums are deterministic). With more than one block, each
    block writes a partial to the stream's workspace and the last block to take a ticket
-   from the workspace's counter combines the partials in index order and resets the
-   counter. A workspace belongs to one stream: work on one stream runs in order, so a
+   from the workspace's counter (which its ticket wraps back to 0) combines the partials
+   in index order. A workspace belongs to one stream: work on one stream runs in order, so a
    stream never overlaps itself, and different streams never share one. */
 #define MGPU__RED_BLOCK 256u           /* = MGPU_RED_BLOCK in mgpu_kernels.cu */
-#define MGPU__RED_PER_SM 4u            /* = MGPU_RED_MIN_BLOCKS: the whole grid is resident */
-#define MGPU__RED_UNROLL 4u            /* = MGPU_RED_UNROLL: 16-byte loads per thread per step */
+#define MGPU__RED_PER_SM 8u            /* = MGPU_RED_MIN_BLOCKS: at most one wave of blocks */
+#define MGPU__RED_UNROLL 2u            /* = MGPU_RED_UNROLL: 16-byte loads per thread per step */
 #define MGPU__COMBINE_PER_SM 8u        /* combine, all-reduce: at most this many blocks per multiprocessor */
 enum { MGPU__RED_K_REDUCE, MGPU__RED_K_COMBINE, MGPU__RED_K_ALLREDUCE };   /* kernel families */
 #define MGPU__RED_SWEEP 8              /* workspaces on a device before dead streams' are freed */

@@ -19,17 +19,18 @@
    - __shared__ variables are thread_local: all coroutines of a launch run on the launching
      thread, one block at a time, so a block's threads share them. The dynamic shared
      memory of the blur kernels (emu_blur.h) is filled with 0xCD at each launch.
-   - cp.async (the blur's cp16 / cp_commit / cp_wait<N>) is asynchronous: each thread's
-     copies are queued in commit groups and performed only when cp_wait lets them complete
-     (all but the newest N groups), so a kernel that reads a stage before waiting for it
-     reads stale data, and one that refills a stage still to be read loses that row: both
-     show up as wrong results. A thread that ends with copies pending adds to
-     emu_pending_fail (the callers report it).
-   - Every __ldg, __ldcg, __stcg, cp16 and st16 checks the alignment of its address (16
-     bytes for the vector types uint4, int4, float4, double2, longlong2, ulonglong2); a
-     misaligned one is reported and aborts. Where the caller lists the launch's memory
-     (emu_spans: the reduction kernels), __ldg, __ldcg and __stcg outside it (or a store to
-     a read-only range) are reported and abort.
+   - cp.async (the blur's cp16z / cp_commit / cp_wait<N>) is asynchronous: each thread's
+     copies (zero fills where not `on`) are queued in commit groups and performed only
+     when cp_wait lets them complete (all but the newest N groups), so a kernel that reads
+     a stage before waiting for it reads stale data, and one that refills a stage still to
+     be read loses that row: both show up as wrong results. __syncwarp is a barrier of the
+     warp, so a lane that reads another lane's copies must come after that lane's wait.
+     A thread that ends with copies pending adds to emu_pending_fail (the callers report it).
+   - Every __ldg, __ldcg, __ldcs, __stcg, cp16z, st16 and shared vector access checks the
+     alignment of its address (16 bytes for the vector types uint4, int4, float4, double2,
+     longlong2, ulonglong2); a misaligned one is reported and aborts. Where the caller
+     lists the launch's memory (emu_spans: the reduction kernels), __ldg, __ldcg, __ldcs
+     and __stcg outside it (or a store to a read-only range) are reported and abort.
    - Atomics are plain read-modify-writes and __threadfence does nothing (one thread runs at
      a time; a grid's blocks run one after another, so "last block" tickets work).
    - Float arithmetic (__fadd_rn, __dadd_rn, __fmul_rn, __double2float_rn, and the kernels'
@@ -79,7 +80,8 @@ static emu_dim threadIdx, blockIdx, blockDim, gridDim;
 #define __launch_bounds__(...)
 #define __shared__ thread_local
 #define __constant__
-/* The 16-byte vector types (16-byte aligned, as CUDA's) and their make_* helpers. */
+/* The vector types (aligned to their size, as CUDA's) and their make_* helpers. */
+struct alignas(8) uint2 { unsigned x, y; };
 struct alignas(16) uint4 { unsigned x, y, z, w; };
 struct alignas(16) int4 { int x, y, z, w; };
 struct alignas(16) float4 { float x, y, z, w; };
@@ -99,7 +101,7 @@ static void emu_misaligned(const char *what, const void *p, size_t align)
     fprintf(stderr, "emu: misaligned %s %p (needs %zu-byte alignment)\n", what, p, align);
     abort();
 }
-/* Optional: the memory a launch may touch through __ldg, __ldcg and __stcg (the caller
+/* Optional: the memory a launch may touch through __ldg, __ldcg, __ldcs and __stcg (the caller
    fills emu_spans and sets emu_spans_on before emu_launch, and clears both after; off:
    not checked). */
 struct emu_span { uintptr_t lo, hi; bool write; };
@@ -114,18 +116,15 @@ static inline void emu_access(const char *what, const void *p, size_t n, bool wr
             blockIdx.x, threadIdx.x, write ? " to write" : "");
     abort();
 }
-template <typename T> static inline T __ldg(const T *p)
+template <typename T> static inline T emu_load(const char *what, const T *p)
 {
-    if ((uintptr_t)p % sizeof(T)) emu_misaligned("__ldg", (const void *)p, sizeof(T));
-    emu_access("__ldg", p, sizeof(T), false);
+    if ((uintptr_t)p % sizeof(T)) emu_misaligned(what, (const void *)p, sizeof(T));
+    emu_access(what, p, sizeof(T), false);
     return *p;
 }
-template <typename T> static inline T __ldcg(const T *p)
-{
-    if ((uintptr_t)p % sizeof(T)) emu_misaligned("__ldcg", (const void *)p, sizeof(T));
-    emu_access("__ldcg", p, sizeof(T), false);
-    return *p;
-}
+template <typename T> static inline T __ldg(const T *p) { return emu_load("__ldg", p); }
+template <typename T> static inline T __ldcg(const T *p) { return emu_load("__ldcg", p); }
+template <typename T> static inline T __ldcs(const T *p) { return emu_load("__ldcs", p); }
 template <typename T> static inline void __stcg(T *p, T v)
 {
     if ((uintptr_t)p % sizeof(T)) emu_misaligned("__stcg", (const void *)p, sizeof(T));
@@ -163,9 +162,9 @@ static inline unsigned __dp2a_hi(unsigned a, unsigned b, unsigned c)
 static inline int __popc(unsigned v) { return __builtin_popcount(v); }
 static inline int __ffs(unsigned v) { return __builtin_ffs((int)v); }
 static inline unsigned atomicAdd(unsigned *p, unsigned v) { const unsigned o = *p; *p = o + v; return o; }
+static inline unsigned atomicInc(unsigned *p, unsigned v) { const unsigned o = *p; *p = o >= v ? 0u : o + 1u; return o; }
 static inline unsigned atomicSub(unsigned *p, unsigned v) { const unsigned o = *p; *p = o - v; return o; }
 static inline unsigned atomicMin(unsigned *p, unsigned v) { const unsigned o = *p; if (v < o) *p = v; return o; }
-static inline unsigned atomicExch(unsigned *p, unsigned v) { const unsigned o = *p; *p = v; return o; }
 
 /* ---- coroutines: one per CUDA thread of a `together` block */
 enum { EMU_MAX_THREADS = 1024, EMU_STACK = 256 << 10 };
@@ -278,6 +277,7 @@ static void emu_wait(emu_barrier &b)
     while (b.gen == g) emu_yield();
 }
 static inline void __syncthreads() { emu_wait(emu_block_bar); }
+static inline void __syncwarp() { emu_wait(emu_warp_bar[threadIdx.x >> 5]); }
 /* Every lane publishes v (any type of up to 8 bytes, as its bits); f(values, lane), which
    gives the bits of the result, runs between the two barriers. */
 template <typename T, typename F> static T emu_warp(T v, F f)
@@ -321,11 +321,14 @@ struct emu_copy { void *dst; const void *src; };
 struct emu_copies { std::vector<std::vector<emu_copy> > groups; std::vector<emu_copy> open; };
 static emu_copies emu_cp[EMU_MAX_THREADS];
 static long emu_pending_fail;                  /* threads that ended with copies pending */
-template <int CACHE> static void cp16(void *smem, const void *gmem)
+/* Shared memory by address: on the GPU a 32-bit shared-window address, here a pointer. */
+typedef unsigned char *sptr;
+static inline sptr to_sptr(void *p) { return (sptr)p; }
+template <int CACHE> static void cp16z(sptr smem, unsigned long long gmem, bool on)
 {
     if ((uintptr_t)smem % 16) emu_misaligned("cp.async destination", smem, 16);
-    if ((uintptr_t)gmem % 16) emu_misaligned("cp.async source", gmem, 16);
-    emu_cp[emu_cur].open.push_back(emu_copy{smem, gmem});
+    if (on && gmem % 16) emu_misaligned("cp.async source", (const void *)(uintptr_t)gmem, 16);
+    emu_cp[emu_cur].open.push_back(emu_copy{smem, on ? (const void *)(uintptr_t)gmem : nullptr});
 }
 static void cp_commit()
 {
@@ -335,16 +338,38 @@ static void cp_commit()
 }
 template <int N> static void cp_wait()
 {
+    static const unsigned char zeros[16] = {0};
     emu_copies &c = emu_cp[emu_cur];
     while (c.groups.size() > (size_t)N) {
-        for (const emu_copy &k : c.groups.front()) memcpy(k.dst, k.src, 16);
+        for (const emu_copy &k : c.groups.front()) memcpy(k.dst, k.src ? k.src : zeros, 16);
         c.groups.erase(c.groups.begin());
     }
 }
-template <int CACHE> static void st16(void *p, uint4 v)
+static inline uint4 lds16(sptr s)
 {
-    if ((uintptr_t)p % 16) emu_misaligned("16-byte store", p, 16);
-    memcpy(p, &v, 16);
+    uint4 v;
+    if ((uintptr_t)s % 16) emu_misaligned("16-byte shared load", s, 16);
+    memcpy(&v, s, 16);
+    return v;
+}
+static inline uint2 lds8(sptr s)
+{
+    uint2 v;
+    if ((uintptr_t)s % 8) emu_misaligned("8-byte shared load", s, 8);
+    memcpy(&v, s, 8);
+    return v;
+}
+static inline void sts16(sptr s, unsigned w)
+{
+    const unsigned v[4] = { w, w, w, w };
+    if ((uintptr_t)s % 16) emu_misaligned("16-byte shared store", s, 16);
+    memcpy(s, v, 16);
+}
+template <int CACHE> static void st16(unsigned long long p, uint4 v, bool on)
+{
+    if (!on) return;
+    if (p % 16) emu_misaligned("16-byte store", (const void *)(uintptr_t)p, 16);
+    memcpy((void *)(uintptr_t)p, &v, 16);
 }
 static void emu_thread_begin(unsigned t)
 {

@@ -22,7 +22,7 @@
    inside one allocation; a launch that breaks this fails with CUDA_ERROR_ILLEGAL_ADDRESS
    and a message. The reductions' launch contract is checked too (blocks of MGPU_RED_BLOCK
    threads; a reduce grid small enough to be resident on the fake's 8 multiprocessors; its
-   counter 0 before and after), and their __ldg / __ldcg / __stcg may touch only the ranges
+   counter 0 before and after), and their __ldcs / __ldcg / __stcg may touch only the ranges
    checked at the launch. A blur kernel that leaves cp.async copies pending, or an emulator
    check (alignment, deadlock, an access outside the launch's ranges), aborts with a
    message. mgpu_noop does nothing; any other kernel is reported missing
@@ -208,12 +208,12 @@ static R launch_msm(const std::string &name, unsigned grid, unsigned block, cons
 }
 
 /* Reduction kernels: the launch contract (blocks of MGPU_RED_BLOCK threads; a reduce grid
-   no larger than multiprocessors x MGPU_RED_MIN_BLOCKS, so all of it is resident), then
+   no larger than multiprocessors x MGPU_RED_MIN_BLOCKS), then
    every range the kernel is given must lie in memory this device can use: reduce: src's n
    elements, out, and with more than one block gridDim.x 8-byte partials and the counter;
    combine: y's and x's n elements; all-reduce: the slice [first, first + count) of every
    buffer, each a peer's unless it is this device's own. At run time the reduce's counter
-   must be 0 at the start (and is again at the end), and __ldg / __ldcg / __stcg may touch
+   must be 0 at the start (and is again at the end), and __ldcs / __ldcg / __stcg may touch
    only those ranges (emu_spans). */
 enum { SMS = 8 };                                      /* multiprocessors (cuDeviceGetAttribute 16) */
 static R launch_red(const emu_red_kernel *k, unsigned grid, unsigned block, void **params, Stream *s)
@@ -428,7 +428,7 @@ static R cuLaunchKernel(mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned g
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || shared) return INVALID_VALUE;
         return launch_red(k, gx, bx, params, stream_of(s));
     }
-    /* blur: 128 (fast), 256 (pipelined) or 64..256 threads (generic, by radius) */
+    /* blur: 128 (fast, pipelined) or 64..256 threads (generic, by radius) */
     if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || (bx != 64 && bx != 128 && bx != 256)) return INVALID_VALUE;
     return launch_blur(name, gx, bx, shared, *(const mgpu__blur_args *)params[0], stream_of(s));
 }
