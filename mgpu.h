@@ -4569,7 +4569,7 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
    (cached per init cycle). Both compute exactly what the comment at mgpu_blur_async says;
    mgpu__blur_args is the kernels' mgpu_blr::args, member for member. */
 #define MGPU__BLUR_FAST_WARPS 4         /* = MGPU_BLUR_FAST_WARPS in mgpu_kernels.cu */
-#define MGPU__BLUR_PIPE_WARPS 8         /* = MGPU_BLUR_PIPE_WARPS (16 warps per multiprocessor) */
+#define MGPU__BLUR_PIPE_WARPS 4         /* = MGPU_BLUR_PIPE_WARPS (16 warps per multiprocessor) */
 #define MGPU__BLUR_PIPE_WAVES 1         /* pipelined kernels: strips sized for ~1 wave of 16 warps per SM */
 #define MGPU__BLUR_ANY_THREADS 256      /* = MGPU_BLUR_ANY_THREADS: generic kernels' largest block */
 #define MGPU__BLUR_ANY_W8 1             /* = MGPU_BLUR_ANY_W8: tile words (4 values) per thread, 8-bit */
@@ -4949,13 +4949,14 @@ static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur
     long long per_row, strip, items, blocks, smin = 16, smax = 64;
     int generic = 0;
     if (f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4) && a->vec_src && a->vec_dst && rowlen % 16 == 0) {
-        const long long segw = 30 * 16;                 /* 32 lanes of 16 bytes, one halo lane each side */
+        const long long segw = 32 * 16;                 /* a warp: 32 lanes of 16 bytes */
         which = C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
         memset(dims, 0, sizeof *dims);
         dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
         dims->block[0] = 32 * MGPU__BLUR_PIPE_WARPS;
         per_row = (rowlen + segw - 1) / segw;
-        strip = (rows * per_row + mps * 16 * MGPU__BLUR_PIPE_WAVES - 1) / (mps * 16 * MGPU__BLUR_PIPE_WAVES);
+        target = mps * 16 * MGPU__BLUR_PIPE_WAVES;                          /* warps */
+        strip = (rows * per_row + target - 1) / target;
         if (strip < 8) strip = 8;
         if (strip > 512) strip = 512;
         for (;;) {

@@ -519,11 +519,12 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
    back to value by value likewise. Rows a strip does not need (radius < RC) are neither
    read nor filtered.
 
-   Pipelined kernels mgpu_blur_u8c<C>_r2p (C = 1, 3, 4; r <= 2): fast<>'s items and
-   arithmetic for 8-bit images whose rows allow 16-byte accesses everywhere (aligned src
-   and dst, width * C a multiple of 16), with the rows reaching the lanes through shared-
-   memory stages filled by cp.async, several rows ahead, and the horizontal pass done with
-   dp2a; see pipe below. mgpu.h picks them for such images.
+   Pipelined kernels mgpu_blur_u8c<C>_r2p (C = 1, 3, 4; r <= 2): fast<>'s arithmetic for
+   8-bit images whose rows allow 16-byte accesses everywhere (aligned src and dst, width
+   * C a multiple of 16), every lane of a warp an output lane, the rows reaching the
+   lanes through shared-memory stages filled by cp.async several rows ahead (the halo
+   bytes read from the stage), and the horizontal pass done with dp2a; see pipe below.
+   mgpu.h picks them for such images.
 
    Generic kernels mgpu_blur_<u8|f32>_any: any C in 1..4, r in 0..MGPU_BLUR_MAX_R; one
    block of NT threads (mgpu.h: 256, halved down to 64 for large radii so a block's shared
@@ -544,8 +545,8 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
 /* The pipelined 8-bit kernels: warps per block (4 or 8: 16 warps per multiprocessor at
    <= 128 registers), rows in flight per warp, cache hints (see pipe). bench_blur --sweep
    times other choices; the host's strip rule is MGPU__BLUR_PIPE_WAVES in mgpu.h. */
-#define MGPU_BLUR_PIPE_WARPS 8              /* the sweep's best on an H200 (2026-11-23) */
-#define MGPU_BLUR_PIPE_PF 6
+#define MGPU_BLUR_PIPE_WARPS 4              /* the sweep's best on an H200 (2026-11-24) */
+#define MGPU_BLUR_PIPE_PF 4                 /* PF + 1 == 2 * 2 + 1: stages known at compile time */
 #define MGPU_BLUR_PIPE_CACHE 3
 #define MGPU_BLUR_PIPE_ARITH 1
 /* The generic kernels (see any; mgpu.h mirrors these as MGPU__BLUR_ANY_*): the largest
@@ -803,39 +804,69 @@ __device__ __forceinline__ void fast(const args &a)
 
 /* ---- the pipelined 8-bit kernels (mgpu_blur_u8c<C>_r2p) ----------------------------
    For rows that allow 16-byte accesses everywhere (data and pitch of src and dst multiples
-   of 16, and width * C a multiple of 16): the same (segment, strip) items, lanes, shuffles,
-   register ring and arithmetic as fast<>, but the rows reach the lanes through a ring of
-   NS = PF + 1 shared-memory stages per warp filled by cp.async (sm_80 and later): while
-   the warp filters row i, rows i+1 .. i+PF are in flight (PF * 512 bytes per warp), which
-   costs shared memory rather than registers. Each lane copies and reads back only its own
-   16 bytes of a stage, so no barrier is needed: cp.async.wait_group makes a thread's own
-   copies visible to it, and a stage is refilled only one iteration after it was read.
-   Halo lanes outside the row (the first lane of the first segment, the lane just past the
-   row end in the last one) load nothing: under every border rule, the values they hold
-   (up to 2C <= 8 bytes next to the row) come from the row's first or last 3C <= 12
-   bytes, i.e. from the first or last 16-byte chunk, which the neighbouring lane has; they
-   take its 16 bytes with one shuffle per word and pick their bytes with PRMT selectors
-   worked out once per strip (source_of). Only the two edge segments of a row do that.
+   of 16, and width * C a multiple of 16), on sm_80 and later (cp.async; sm_75 runs fast<>).
+   Items: (segment, strip), one per warp; a segment is 32 lanes x 16 bytes of a row, every
+   lane an output lane. The rows reach the warp through a ring of NS = PF + 1 shared-memory
+   stages filled by cp.async: while it filters row i, rows i+1 .. i+PF are in flight. A
+   stage holds the segment's 512 bytes and the 16-byte chunk on each side (copied by lanes
+   0 and 31), so a lane reads its own chunk and its neighbours' halo bytes (8 each side)
+   from the stage, with no shuffles. One __syncwarp per row orders the lanes' copies
+   (cp.async.wait_group: each lane's own) before every lane's reads, and every read of a
+   stage before it is refilled (one row later). Then the horizontal pass (dp2a for 1 and 4
+   channels), a register ring of the last 2*RC+1 horizontal rows, the vertical pass, and
+   one 16-byte store per lane and row, as in fast<>.
+   Interior rows are addressed by adding the pitch; the few rows past the image's top or
+   bottom edge take the border rule (a constant row's words are stored by the lanes). At
+   the row's ends (the first and last segment only), the lane holding the row's first
+   (last) chunk makes its 8 halo bytes outside the row from that chunk by PRMT selectors
+   worked out once per strip (source_of): under every border rule they come from the
+   row's first (last) 3C <= 12 bytes.
    Template: C channels, PF rows in flight per warp, WARPS warps per block, CACHE bits
    (1: streaming stores st.global.cs; 2: cp.async with the L2::128B prefetch hint;
-   4: L2::256B instead). On sm_75 (no cp.async) the kernels run fast<> instead. */
-#if defined(__CUDA_ARCH__) && !defined(MGPU_BLUR_EMU)
-template <int CACHE>
-__device__ __forceinline__ void cp16(void *smem, const void *gmem)
+   4: L2::256B instead), ARITH (1: dp2a horizontal pass where C is 1 or 4). */
+#ifndef MGPU_BLUR_EMU                   /* (the emulator has its own) */
+typedef unsigned sptr;          /* shared memory by its 32-bit shared-window address */
+__device__ __forceinline__ sptr to_sptr(void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ uint4 lds16(sptr s)
 {
-    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    if (CACHE & 4) asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" :: "r"(s), "l"(gmem) : "memory");
-    else if (CACHE & 2) asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" :: "r"(s), "l"(gmem) : "memory");
-    else asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(s), "l"(gmem) : "memory");
+    uint4 v;
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(s) : "memory");
+    return v;
+}
+__device__ __forceinline__ uint2 lds8(sptr s)
+{
+    uint2 v;
+    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n" : "=r"(v.x), "=r"(v.y) : "r"(s) : "memory");
+    return v;
+}
+/* 16-byte shared store of one word four times (a constant row's words) */
+__device__ __forceinline__ void sts16(sptr s, unsigned w)
+{
+    asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};\n" :: "r"(s), "r"(w) : "memory");
+}
+/* cp.async of 16 bytes from global address g to shared s; where !on, no global read, and
+   the 16 bytes become zeros (src-size 0: no branch). */
+template <int CACHE>
+__device__ __forceinline__ void cp16z(sptr s, unsigned long long g, bool on)
+{
+    const unsigned n = on ? 16u : 0u;
+    if (CACHE & 4) asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" :: "r"(s), "l"(g), "r"(n) : "memory");
+    else if (CACHE & 2) asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" :: "r"(s), "l"(g), "r"(n) : "memory");
+    else asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(s), "l"(g), "r"(n) : "memory");
 }
 __device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N>
 __device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory"); }
+/* 16-byte global store where on (predicated); CACHE bit 1: streaming (st.global.cs) */
 template <int CACHE>
-__device__ __forceinline__ void st16(void *p, uint4 v)
+__device__ __forceinline__ void st16(unsigned long long p, uint4 v, bool on)
 {
-    if (CACHE & 1) __stcs((uint4 *)p, v);
-    else *(uint4 *)p = v;
+    if (CACHE & 1)
+        asm volatile("{ .reg .pred p; setp.ne.b32 p, %5, 0; @p st.global.cs.v4.u32 [%0], {%1, %2, %3, %4}; }\n"
+                     :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"((int)on) : "memory");
+    else
+        asm volatile("{ .reg .pred p; setp.ne.b32 p, %5, 0; @p st.global.v4.u32 [%0], {%1, %2, %3, %4}; }\n"
+                     :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"((int)on) : "memory");
 }
 #endif
 
@@ -882,6 +913,29 @@ __device__ __forceinline__ void hpass_dp2a(const unsigned cur[4], const unsigned
     }
 }
 
+/* The selector triple of one halo word made from a 16-byte chunk (see pipe): byte b of the
+   word is value e + b of the row, chunk byte j - base by the border rule (source_of). */
+template <int C>
+__device__ __forceinline__ void halo_selectors(const args &a, int e, int base, int rowlen, unsigned *s3)
+{
+    unsigned s = 0u, m = 0u, cm = 0u;
+    for (int b = 0; b < 4; b++) {
+        const int j = source_of<C>(a, e + b, rowlen, 2 * C);
+        const int sel = j >= 0 ? j - base : 0;      /* 0..15 */
+        s |= (unsigned)(sel & 7) << (4 * b);
+        if (sel & 8) m |= 0xffu << (8 * b);
+        if (j < 0) cm |= 0xffu << (8 * b);          /* the constant (or unused: -2) */
+    }
+    s3[0] = s; s3[1] = m; s3[2] = cm;
+}
+/* That word from the chunk's words c and the constant word: PRMT from its low and high
+   halves, the half picked by mask, then the constant bytes. */
+__device__ __forceinline__ unsigned halo_word(const unsigned c[4], const unsigned *s3, unsigned cword)
+{
+    const unsigned lo4 = __byte_perm(c[0], c[1], s3[0]), hi4 = __byte_perm(c[2], c[3], s3[0]);
+    return (((lo4 & ~s3[1]) | (hi4 & s3[1])) & ~s3[2]) | (cword & s3[2]);
+}
+
 template <int C, int PF, int WARPS, int CACHE, int ARITH>
 __device__ __forceinline__ void pipe(const args &a)
 {
@@ -892,119 +946,119 @@ __device__ __forceinline__ void pipe(const args &a)
     enum {
         V = 16, EPW = 4, RC = 2,
         H = RC * C,                                 /* halo values on each side (<= 8) */
-        HL = 1,                                     /* halo lanes on each side */
-        OL = 32 - 2 * HL,
-        P = 2 * RC + 1,
-        NS = PF + 1                                 /* stages per warp */
+        P = 2 * RC + 1,                             /* ring rows */
+        NS = PF + 1,                                /* stages per warp */
+        SB = 34 * 16                                /* stage bytes: chunks -1 .. 32 of the segment */
     };
-    static_assert(H <= V && PF >= 1 && PF <= 8, "pipe: radius <= 2, 1..4 channels, PF 1..8");
-    __shared__ uint4 stage[WARPS][NS][32];
-    __shared__ unsigned gsel[WARPS][2][12];         /* the gather lanes' selectors */
+    static_assert(H <= 8 && PF >= 1 && PF <= 8, "pipe: radius <= 2, 1..4 channels, PF 1..8");
+    __shared__ uint4 stage[WARPS][NS][34];
+    __shared__ uint4 spare[WARPS][32];              /* the zero fills of lanes 1 .. 30's second copy */
+    __shared__ unsigned hsel[WARPS][2][2][3];       /* [left/right][halo word][selector triple] */
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
     const long long gw = (long long)blockIdx.x * WARPS + wib;
     const int rowlen = a.width * C;
-    const int segw = OL * V;
-    const int nsegs = (rowlen + segw - 1) / segw;
+    const int nsegs = (rowlen + 32 * V - 1) / (32 * V);
     const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
     if (gw >= (long long)nsegs * nstrips) return;   /* whole warps only */
     const int seg = (int)(gw % nsegs);
     const int ys = a.y_begin + (int)(gw / nsegs) * a.strip;
     const int ye = min(ys + a.strip, a.y_end);
-    const int e0 = seg * segw + (lane - HL) * V;
-    const bool vec = e0 >= 0 && e0 < rowlen;        /* rowlen % 16 == 0: the whole chunk is in the row */
-    const bool out_lane = lane >= HL && lane < 32 - HL && e0 < rowlen;
-    const int side = e0 == -V ? 0 : e0 == rowlen ? 1 : -1;    /* gather lanes */
-    const int gsrc = side == 0 ? lane + 1 : side == 1 ? lane - 1 : lane;
+    const int e0 = seg * 32 * V + lane * V;         /* this lane's chunk: values e0 .. e0 + 15 */
+    const bool in_row = e0 < rowlen;                /* rowlen % 16 == 0: the whole chunk */
+    /* Every lane issues two copies per row: its chunk, and for lanes 0 and 31 the halo
+       chunk beside the segment (zeros outside the row); the other lanes' second copy
+       writes zeros to a spare chunk nobody reads (no branch). */
+    const int hoff = lane == 0 ? -V : V;
+    const int halo = (lane == 0 || lane == 31) && (unsigned)(e0 + hoff) < (unsigned)rowlen;
+    const bool left = e0 == 0, right = e0 + V == rowlen;    /* the row's first / last chunk */
     const bool edge = seg == 0 || seg == nsegs - 1; /* warp-uniform */
-    const int r = a.radius;
-    const int lo = ys - r, hi = ye + r;             /* input rows this strip needs */
-    const int niter = ye - ys + 2 * RC;             /* input rows ys-RC .. ye+RC-1 */
-    const unsigned char *const src = (const unsigned char *)a.src;
-    unsigned char *const dst = (unsigned char *)a.dst;
+    const int height = a.height, border = a.border;
+    const int niter = ye - ys + 2 * RC;             /* input rows ys-RC .. ye+RC-1: row i is ys-RC+i */
+    const int ilo = RC - a.radius;                  /* rows i in [ilo, ilo + nneed) are needed */
+    const unsigned nneed = (unsigned)(ye - ys + 2 * a.radius);
     const unsigned cword = TR::cword(a);
     enum { DP2A = ARITH == 1 && (C == 1 || C == 4) };
+    /* Weights past the radius are 0, so every pass runs at radius RC: rows a smaller
+       radius does not need are not loaded (their stale or zero stage data meets only
+       zero weights). */
     const unsigned a21 = a.wi[2] | a.wi[1] << 16, a01 = a.wi[0] | a.wi[1] << 16, a20 = a.wi[2];
-    unsigned cur[4];
+    /* Source row m of this lane's chunk is at sbase + m * spitch. */
+    const unsigned long long sp = a.spitch;
+    const unsigned long long sbase = a.src + (unsigned long long)((long long)e0 - (long long)a.src_row0 * (long long)sp);
+    unsigned long long iaddr = sbase + (unsigned long long)((long long)(ys - RC) * (long long)sp);
+    unsigned long long daddr = a.dst + (unsigned long long)((long long)(ys - a.y_begin) * (long long)a.dpitch + e0);
+    const sptr own = to_sptr(&stage[wib][0][lane + 1]);                 /* this lane's chunk, stage 0 */
+    const bool hlane = lane == 0 || lane == 31;
+    const sptr hdst = to_sptr(hlane ? &stage[wib][0][lane == 0 ? 0 : 33] : &spare[wib][lane]);  /* the second copy */
+    const unsigned hstep = hlane ? 1u : 0u;         /* its stage offset: so * hstep */
+    unsigned su = 0;                                /* NS != P: byte offset of the stage read next */
     unsigned ring[P][V];
-    int s_use = 0, s_iss = PF;
 
-    if (side >= 0) {                                /* selectors: byte q <- byte sel of the source chunk */
-        const int base = side == 0 ? 0 : rowlen - V;
-#pragma unroll 1
-        for (int t = 0; t < 4; t++) {
-            unsigned s = 0u, m = 0u, cm = 0u;
-            for (int b = 0; b < 4; b++) {
-                const int j = source_of<C>(a, e0 + 4 * t + b, rowlen, H);
-                const int sel = j >= 0 ? j - base : 0;   /* 0..15 (see above) */
-                s |= (unsigned)(sel & 7) << (4 * b);
-                if (sel & 8) m |= 0xffu << (8 * b);
-                if (j < 0) cm |= 0xffu << (8 * b);      /* the constant (or unused: -2) */
-            }
-            gsel[wib][side][t] = s;
-            gsel[wib][side][4 + t] = m;
-            gsel[wib][side][8 + t] = cm;
-        }
+    if (left) {
+        halo_selectors<C>(a, -8, 0, rowlen, hsel[wib][0][0]);
+        halo_selectors<C>(a, -4, 0, rowlen, hsel[wib][0][1]);
     }
-    /* cp.async of input row yi (rows ys-RC+i) into stage s: vector lanes, rows in [lo, hi)
-       that are image rows (a constant row needs no data) */
-#define MGPU_BLUR_ISSUE(yi, s)                                                              \
+    if (right) {
+        halo_selectors<C>(a, rowlen, rowlen - V, rowlen, hsel[wib][1][0]);
+        halo_selectors<C>(a, rowlen + 4, rowlen - V, rowlen, hsel[wib][1][1]);
+    }
+    /* Input row i into the stage at byte offset so, then the next row's address. */
+#define MGPU_BLUR_ISSUE(i, so)                                                              \
     do {                                                                                    \
-        const int yi_ = (yi);                                                               \
-        if (vec && yi_ >= lo && yi_ < hi) {                                                 \
-            const int my_ = map(yi_, a.height, a.border);                                   \
-            if (my_ >= 0)                                                                   \
-                cp16<CACHE>(&stage[wib][s][lane], src + (size_t)(my_ - a.src_row0) * a.spitch + e0); \
+        const int i_ = (i), yi_ = ys - RC + i_;                                             \
+        const bool need_ = (unsigned)(i_ - ilo) < nneed;                                    \
+        if ((unsigned)yi_ < (unsigned)height) {                                             \
+            cp16z<CACHE>(own + (so), iaddr, need_ && in_row);                               \
+            cp16z<CACHE>(hdst + (so) * hstep, iaddr + (unsigned long long)(long long)hoff, need_ && halo); \
+            iaddr += sp;                                                                    \
+        } else {                                    /* warp-uniform, rare: past an edge */  \
+            const int m_ = map(yi_, height, border);                                        \
+            if (m_ < 0) {                                                                   \
+                sts16(own + (so), cword);                                                   \
+                if (halo) sts16(hdst + (so) * hstep, cword);                                        \
+            } else {                                                                        \
+                const unsigned long long g_ = sbase + (unsigned long long)((long long)m_ * (long long)sp); \
+                cp16z<CACHE>(own + (so), g_, need_ && in_row);                              \
+                cp16z<CACHE>(hdst + (so) * hstep, g_ + (unsigned long long)(long long)hoff, need_ && halo); \
+            }                                                                               \
+            iaddr = sbase + (unsigned long long)((long long)(yi_ + 1) * (long long)sp);     \
         }                                                                                   \
         cp_commit();                                                                        \
     } while (0)
 #pragma unroll
-    for (int p = 0; p < PF; p++) MGPU_BLUR_ISSUE(ys - RC + p, p);
+    for (int p = 0; p < PF; p++) MGPU_BLUR_ISSUE(p, p * SB);
+    __syncwarp();                                   /* the selectors */
     for (int base = 0; base < niter; base += P) {
 #pragma unroll
         for (int j = 0; j < P; j++) {
             const int i = base + j;
             if (i < niter) {
-                const int yi = ys - RC + i;
-                const bool need = yi >= lo && yi < hi;      /* warp-uniform */
-                cp_wait<PF - 1>();                          /* this thread's copy of row yi landed */
-                if (need) {
-                    const int my = map(yi, a.height, a.border);
-                    if (my < 0) {
-                        cur[0] = cur[1] = cur[2] = cur[3] = cword;
-                    } else {
-                        if (vec) {
-                            const uint4 v = stage[wib][s_use][lane];
-                            cur[0] = v.x; cur[1] = v.y; cur[2] = v.z; cur[3] = v.w;
-                        } else {
-                            cur[0] = cur[1] = cur[2] = cur[3] = 0u;
-                        }
-                        if (edge) {
-                            unsigned g[4];
-#pragma unroll
-                            for (int q = 0; q < 4; q++) g[q] = __shfl_sync(0xffffffffu, cur[q], gsrc);
-                            if (side >= 0) {
-#pragma unroll
-                                for (int t = 0; t < 4; t++) {
-                                    const unsigned s = gsel[wib][side][t], m = gsel[wib][side][4 + t];
-                                    const unsigned cm = gsel[wib][side][8 + t];
-                                    const unsigned lo4 = __byte_perm(g[0], g[1], s), hi4 = __byte_perm(g[2], g[3], s);
-                                    const unsigned w = (lo4 & ~m) | (hi4 & m);
-                                    cur[t] = (w & ~cm) | (cword & cm);
-                                }
-                            }
-                        }
-                    }
+                /* stages: row i in stage i % NS; row i + PF goes to the one read a row ago.
+                   With NS == P they are known at compile time (j). */
+                const unsigned sr = NS == P ? j * SB : su;
+                const unsigned sw = NS == P ? (j + PF) % P * SB : su == 0 ? (NS - 1) * SB : su - SB;
+                if (NS != P) su = su == (NS - 1) * SB ? 0u : su + SB;
+                unsigned cur[4], lw[4], rw[4];      /* own words; the halo words: lw[2..3], rw[0..1] */
+                cp_wait<PF - 1>();                  /* this lane's copies of row i landed */
+                __syncwarp();                       /* every lane's */
+                {
+                    const uint4 v = lds16(own + sr);
+                    const uint2 l = lds8(own + sr - 8), r = lds8(own + sr + V);
+                    cur[0] = v.x; cur[1] = v.y; cur[2] = v.z; cur[3] = v.w;
+                    lw[0] = lw[1] = 0u; lw[2] = l.x; lw[3] = l.y;
+                    rw[0] = r.x; rw[1] = r.y; rw[2] = rw[3] = 0u;
                 }
-                MGPU_BLUR_ISSUE(yi + PF, s_iss);
-                s_use = s_use + 1 == NS ? 0 : s_use + 1;
-                s_iss = s_iss + 1 == NS ? 0 : s_iss + 1;
-                if (need) {                                 /* horizontal pass into ring row j */
-                    unsigned lw[HL][4], rw[HL][4];
-                    neighbour_words<V, EPW, H, HL>(cur, lw, rw);
-                    if (DP2A) hpass_dp2a<C>(cur, lw[0], rw[0], a21, a01, a20, ring[j]);
-                    else hpass<TR, V, EPW, C, RC, unsigned>(a, r, cur, lw, rw, ring[j]);
+                if (edge) {                         /* the row's first and last chunks (see above) */
+                    if (left) { lw[2] = halo_word(cur, hsel[wib][0][0], cword); lw[3] = halo_word(cur, hsel[wib][0][1], cword); }
+                    if (right) { rw[0] = halo_word(cur, hsel[wib][1][0], cword); rw[1] = halo_word(cur, hsel[wib][1][1], cword); }
                 }
-                if (i >= 2 * RC && out_lane) {              /* output row yi - RC */
+                MGPU_BLUR_ISSUE(i + PF, sw);
+                {                                   /* horizontal pass into ring row j */
+                    unsigned lw1[1][4] = {{lw[0], lw[1], lw[2], lw[3]}}, rw1[1][4] = {{rw[0], rw[1], rw[2], rw[3]}};
+                    if (DP2A) hpass_dp2a<C>(cur, lw, rw, a21, a01, a20, ring[j]);
+                    else hpass<TR, V, EPW, C, RC, unsigned>(a, RC, cur, lw1, rw1, ring[j]);
+                }
+                if (i >= 2 * RC) {                  /* output row ys - 2RC + i (warp-uniform) */
                     const int c = (j + P - RC) % P;
                     unsigned o[V], u[4];
 #pragma unroll
@@ -1012,18 +1066,20 @@ __device__ __forceinline__ void pipe(const args &a)
                         unsigned acc = TR::vfirst(TR::weight(a, 0), ring[c][q]);
 #pragma unroll
                         for (int k = 1; k <= RC; k++)
-                            if (k <= r) acc = TR::pair(acc, TR::weight(a, k), ring[(c + P - k) % P][q], ring[(c + k) % P][q]);
+                            acc = TR::pair(acc, TR::weight(a, k), ring[(c + P - k) % P][q], ring[(c + k) % P][q]);
                         o[q] = acc;
                     }
 #pragma unroll
-                    for (int q = 0; q < 4; q++)             /* byte 3 of each sum, 4 per word */
+                    for (int q = 0; q < 4; q++)     /* byte 3 of each sum, 4 per word */
                         u[q] = __byte_perm(__byte_perm(o[4 * q], o[4 * q + 1], 0x0073),
                                            __byte_perm(o[4 * q + 2], o[4 * q + 3], 0x0073), 0x5410);
-                    st16<CACHE>(dst + (size_t)(yi - RC - a.y_begin) * a.dpitch + e0, make_uint4(u[0], u[1], u[2], u[3]));
+                    st16<CACHE>(daddr, make_uint4(u[0], u[1], u[2], u[3]), in_row);
+                    daddr += a.dpitch;
                 }
             }
         }
     }
+    cp_wait<0>();                                   /* the zero fills issued past the strip's rows */
 #undef MGPU_BLUR_ISSUE
 #endif
 }

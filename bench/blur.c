@@ -283,7 +283,7 @@ typedef struct variant_ctx {
 static void variant_shape(variant_ctx *v, int warps, int strip_mode, int sms)
 {
     const mgpu_image *im = &v->s->src[0];
-    const long long rowlen = (long long)im->width * im->channels, rows = im->height, segw = 30 * 16;
+    const long long rowlen = (long long)im->width * im->channels, rows = im->height, segw = 32 * 16;
     const long long per_row = (rowlen + segw - 1) / segw;
     long long strip = strip_mode > 0 ? strip_mode
                     : (rows * per_row + (long long)sms * 16 * -strip_mode - 1) / ((long long)sms * 16 * -strip_mode);

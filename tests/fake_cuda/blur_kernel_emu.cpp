@@ -132,7 +132,9 @@ int main(int argc, char **argv)
             a.strip = 1 + (int)(rng() % 20);
             const long long strips = (rows + a.strip - 1) / a.strip;
             if (mgpu__blur_kernel_rc[which]) {
-                const int V = (int)(16 / es), H = mgpu__blur_kernel_rc[which] * c, HL = (H + V - 1) / V, segw = (32 - 2 * HL) * V;
+                const bool piped = which == MGPU__BK_U8C1P || which == MGPU__BK_U8C3P || which == MGPU__BK_U8C4P;
+                const int V = (int)(16 / es), H = mgpu__blur_kernel_rc[which] * c, HL = (H + V - 1) / V;
+                const int segw = piped ? 32 * V : (32 - 2 * HL) * V;   /* pipelined: 32 output lanes */
                 const long long segs = ((long long)rb / (long long)es + segw - 1) / segw;
                 dims.grid[0] = (unsigned)((segs * strips + 3) / 4);
             } else {
@@ -161,7 +163,7 @@ int main(int argc, char **argv)
         const char *kname = mgpu__blur_kernel_names[which];
         if (pass == 1) {
             const emu_blur_kernel &v = emu_blur_kernels[vsel];
-            const long long segs = ((long long)rb + 479) / 480, strips = (y1 - y0 + a.strip - 1) / a.strip;
+            const long long segs = ((long long)rb + 511) / 512, strips = (y1 - y0 + a.strip - 1) / a.strip;
             kname = v.name;
             dims.block[0] = (unsigned)(32 * v.warps);
             dims.grid[0] = (unsigned)((segs * strips + v.warps - 1) / v.warps) + (rng() % 3 == 0 ? 1 + (unsigned)(rng() % 2) : 0);
