@@ -1886,6 +1886,27 @@ MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgp
     return first;
 }
 
+/* mgpu_run_on_devices for the library's own multi-device calls, except that one device
+   runs in the calling thread (a new thread's first driver calls cost ~0.1 ms): bound to
+   it for the call, then back to its own binding and CUDA context. */
+static mgpu_result mgpu__run_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg)
+{
+    mgpu_device prev = mgpu__bound();
+    mgpu__CUcontext ctx = NULL;
+    mgpu_result r;
+    if (count != 1) return mgpu_run_on_devices(devs, count, fn, arg);
+    if (mgpu__g.ncuda) mgpu__cu.cuCtxGetCurrent(&ctx);
+    MGPU__TRY(mgpu_set_device(devs[0]));
+    r = fn(devs[0], 0, arg);
+    if (prev >= 0) {
+        mgpu_set_device(prev);
+    } else {
+        mgpu__tls_bound = -1;
+        if (mgpu__g.ncuda) mgpu__cu.cuCtxSetCurrent(ctx);
+    }
+    return r;
+}
+
 /* >>streams -------------------------------------------------------------------- */
 /* CPU devices run stream work at once, in the calling thread: in order, trivially. */
 static mgpu_result mgpu__stream(mgpu_stream s, mgpu_stream *out, const char *fn)
@@ -4103,7 +4124,7 @@ MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, 
     if (r == MGPU_SUCCESS) {
         for (i = 0; i < nd; i++) threads += job.r[i].count > 0;
         if (threads > 1 && n * es >= MGPU__COLL_THREAD_BYTES) {
-            r = mgpu_run_on_devices(list, nd, mgpu__rm_worker, &job);
+            r = mgpu__run_devices(list, nd, mgpu__rm_worker, &job);
             if (r != MGPU_SUCCESS) {                 /* name this call, keep the worker's words */
                 char why[sizeof mgpu__tls_error];
                 memcpy(why, mgpu__tls_error, sizeof why);
@@ -5318,7 +5339,7 @@ MGPU_API mgpu_result mgpu_blur_batch(const mgpu_image *src, const mgpu_image *ds
     for (i = 0; i < count; i++) if (owner[i] == -2) job.gpu_only[job.ngpu_only++] = i;
     job.shared = job.gpu_only + job.ngpu_only;
     for (i = 0; i < count; i++) if (owner[i] == -1) job.shared[job.nshared++] = i;
-    r = mgpu_run_on_devices(dv, nd, mgpu__blur_batch_worker, &job);
+    r = mgpu__run_devices(dv, nd, mgpu__blur_batch_worker, &job);
 done:
     free(job.gs);
     free(owner);
@@ -5387,7 +5408,7 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
         job.band[k + 1] = k + 1 == nd ? src->height : (int)((double)src->height * acc / total + 0.5);
         if (job.band[k + 1] < job.band[k]) job.band[k + 1] = job.band[k];
     }
-    return mgpu_run_on_devices(dv, nd, mgpu__blur_split_worker, &job);
+    return mgpu__run_devices(dv, nd, mgpu__blur_split_worker, &job);
 }
 
 /* >>bn254 -----------------------------------------------------------------------
@@ -6338,7 +6359,7 @@ MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu
         m.out = (mgpu_bn254_jacobian *)malloc((size_t)nd * (size_t)count * sizeof *m.out);
         if (!m.out) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     }
-    r = mgpu_run_on_devices(list, nd, mgpu__msm_multi_worker, &m);
+    r = mgpu__run_devices(list, nd, mgpu__msm_multi_worker, &m);
     if (r == MGPU_SUCCESS && m.split)   /* partial sums, device order: (X, Y, Z) -> XYZZ (X, Y, Z^2, Z^3) */
         for (b = 0; b < count; b++) {
             mgpu__bn_xyzz total, part;
