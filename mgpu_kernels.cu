@@ -1038,26 +1038,23 @@ __device__ __forceinline__ void pipe(const args &a)
                 const unsigned sr = NS == P ? j * SB : su;
                 const unsigned sw = NS == P ? (j + PF) % P * SB : su == 0 ? (NS - 1) * SB : su - SB;
                 if (NS != P) su = su == (NS - 1) * SB ? 0u : su + SB;
-                unsigned cur[4], lw[4], rw[4];      /* own words; the halo words: lw[2..3], rw[0..1] */
+                unsigned cur[4], lw[1][4], rw[1][4];    /* own words; the halo words: lw[0][2..3], rw[0][0..1] */
                 cp_wait<PF - 1>();                  /* this lane's copies of row i landed */
                 __syncwarp();                       /* every lane's */
                 {
                     const uint4 v = lds16(own + sr);
                     const uint2 l = lds8(own + sr - 8), r = lds8(own + sr + V);
                     cur[0] = v.x; cur[1] = v.y; cur[2] = v.z; cur[3] = v.w;
-                    lw[0] = lw[1] = 0u; lw[2] = l.x; lw[3] = l.y;
-                    rw[0] = r.x; rw[1] = r.y; rw[2] = rw[3] = 0u;
+                    lw[0][0] = lw[0][1] = 0u; lw[0][2] = l.x; lw[0][3] = l.y;
+                    rw[0][0] = r.x; rw[0][1] = r.y; rw[0][2] = rw[0][3] = 0u;
                 }
                 if (edge) {                         /* the row's first and last chunks (see above) */
-                    if (left) { lw[2] = halo_word(cur, hsel[wib][0][0], cword); lw[3] = halo_word(cur, hsel[wib][0][1], cword); }
-                    if (right) { rw[0] = halo_word(cur, hsel[wib][1][0], cword); rw[1] = halo_word(cur, hsel[wib][1][1], cword); }
+                    if (left) { lw[0][2] = halo_word(cur, hsel[wib][0][0], cword); lw[0][3] = halo_word(cur, hsel[wib][0][1], cword); }
+                    if (right) { rw[0][0] = halo_word(cur, hsel[wib][1][0], cword); rw[0][1] = halo_word(cur, hsel[wib][1][1], cword); }
                 }
                 MGPU_BLUR_ISSUE(i + PF, sw);
-                {                                   /* horizontal pass into ring row j */
-                    unsigned lw1[1][4] = {{lw[0], lw[1], lw[2], lw[3]}}, rw1[1][4] = {{rw[0], rw[1], rw[2], rw[3]}};
-                    if (DP2A) hpass_dp2a<C>(cur, lw, rw, a21, a01, a20, ring[j]);
-                    else hpass<TR, V, EPW, C, RC, unsigned>(a, RC, cur, lw1, rw1, ring[j]);
-                }
+                if (DP2A) hpass_dp2a<C>(cur, lw[0], rw[0], a21, a01, a20, ring[j]);   /* horizontal pass into ring row j */
+                else hpass<TR, V, EPW, C, RC, unsigned>(a, RC, cur, lw, rw, ring[j]);
                 if (i >= 2 * RC) {                  /* output row ys - 2RC + i (warp-uniform) */
                     const int c = (j + P - RC) % P;
                     unsigned o[V], u[4];
