@@ -131,6 +131,16 @@ test-blur-emu: $(BUILD)/blur_kernel_emu
 	EMU_FOCUS=pipe ./$(BUILD)/blur_kernel_emu 150 2
 	EMU_FOCUS=any ./$(BUILD)/blur_kernel_emu 200 3
 
+# The BN254 field arithmetic of the MSM section on the host (tests/fake_cuda/bn_field_check.cpp):
+# the lazy unrolled multiplication, addition and subtraction against canonical results, on
+# random values and the edges of [0, 2m), under ASan/UBSan.
+.PHONY: test-bn-field
+$(BUILD)/bn_field_check: tests/fake_cuda/bn_field_check.cpp tests/fake_cuda/emu.h $(BUILD)/msm_section.cu
+	$(CXX) $(EMU_FLAGS) -O1 -Wno-unused-function -Wno-maybe-uninitialized -fsanitize=address,undefined \
+	  -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
+test-bn-field: $(BUILD)/bn_field_check
+	./$(BUILD)/bn_field_check
+
 # The CUDA host paths without a GPU: build/libfake_cuda.so (tests/fake_cuda/fake_cuda.cpp) is
 # a stand-in libcuda.so with 2 fake GPUs on host memory (lazy stream queues, events, peer
 # access, pinned and managed memory) that runs the reduction (reduce, combine, one-pass
@@ -170,7 +180,7 @@ test-fake: $(BUILD)/libfake_cuda.so $(BUILD)/suite_msm $(BUILD)/suite_blur $(BUI
 	    echo "     $$n kernels $${r%=*}*"; done; \
 	  tail -1 $$log; done
 
-test: test-matrix test-vendor test-examples test-blur-emu test-fake test-unit test-asan
+test: test-matrix test-vendor test-examples test-blur-emu test-bn-field test-fake test-unit test-asan
 
 # ---- benchmarks (need a GPU; CUB/NCCL peers are built with nvcc when present)
 # The raw-driver baselines use cuda.h. By default they take the driver's entry points from

@@ -718,13 +718,16 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
    scalars, or the few values of the top window) is summed by many threads and never
    serializes one. Buckets are XYZZ points summed with mixed additions; each window's
    weighted bucket sum is computed in parallel segments and the windows are combined on the
-   host, in a host function queued on the stream. c defaults to bit_length(n) - 5, clamped
-   to 4..20 (mgpu_msm_window_bits). 256-bit Montgomery arithmetic in 32-bit words with PTX
-   carry chains. Working memory on the device: 8 * ceil(255 / c) bytes per point (digit
-   keys and sorted entries) and 136 per bucket, plus a copy of the points (64 bytes each)
-   unless they are the device's own memory in Montgomery form, plus the scalars (32 bytes
-   each) when they come from host memory; an MSM that would not fit in three quarters of
-   the free memory is done in pieces.
+   host, in a host function queued on the stream (one pass of about 255 doublings). c
+   defaults to bit_length(n) - 5, clamped to 4..20 (mgpu_msm_window_bits). 256-bit
+   Montgomery arithmetic in 32-bit words: the multiplication keeps even and odd products in
+   two accumulators so that each 32 x 32-bit product is one multiply-add with carries, and
+   sums keep values in [0, 2p) (p < 2^254 leaves room), reduced only when they leave the GPU.
+   Working memory on the device: 8 * ceil(255 / c) bytes per point (digit keys and sorted
+   entries) and 136 per bucket, plus a copy of the points (64 bytes each) unless they are
+   the device's own memory in Montgomery form, plus the scalars (32 bytes each) when they
+   come from host memory; an MSM that would not fit in three quarters of the free memory
+   (or in config.max_memory) is done in pieces.
 
    CPU devices run a portable C Pippenger with unsigned digits on every core (unsigned
    __int128 where the compiler has it): the reference the GPU is checked against. */
@@ -750,6 +753,14 @@ typedef struct mgpu_msm_config {
     int precompute_factor;              /* 0 or 1: points are plain; f > 1: points are the
                                            f * n bases from mgpu_msm_precompute_bases with
                                            the same f, window_bits and point form */
+    size_t max_memory;                  /* GPU working memory of one call, in bytes; 0: three
+                                           quarters of the device's free memory. An MSM
+                                           that needs more runs in pieces of points (slower:
+                                           each piece sums its own buckets); about
+                                           8 W + 96 bytes a point plus 136 bytes a bucket
+                                           (W = ceil(255 / c) windows of 2^(c-1) buckets);
+                                           MGPU_ERROR_OUT_OF_MEMORY when one point does not
+                                           fit. CPU devices need none and ignore it. */
 } mgpu_msm_config;
 
 /* The window size mgpu uses for n points when config.window_bits is 0. */
@@ -5434,6 +5445,7 @@ typedef struct mgpu__msm_plan {
     int wf;                            /* windows per precomputed copy: ceil(windows / f) (= windows when f == 1) */
     int chosen;                        /* c was chosen by mgpu (config.window_bits 0): a device may
                                           choose again for the part it computes (factor 1 only) */
+    size_t max_memory;                 /* config.max_memory (0: no cap but the free memory) */
 } mgpu__msm_plan;
 /* The GPU half (>>bn254 gpu): s is a CUDA stream, n >= 1, count >= 1, every argument checked
    as the public comments say. stride: scalars from one MSM to the next, and points from one
@@ -5630,6 +5642,7 @@ static void mgpu__bn_xyzz_dbl(mgpu__bn_xyzz *p)
 {
     const mgpu__bn_field *f = &mgpu__bn_fp;
     uint64_t u[4], v[4], w[4], s[4], m[4], t[4];
+    if (mgpu__bn_xyzz_is_inf(p)) return;
     mgpu__bn_add(u, p->y, p->y, f);
     mgpu__bn_mul(v, u, u, f);
     mgpu__bn_mul(w, u, v, f);
@@ -6083,6 +6096,7 @@ static mgpu_result mgpu__msm_plan_make(const char *fn, const mgpu_msm_config *co
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "precompute_factor = %d: use 0..%d",
                           d.precompute_factor, MGPU_MSM_MAX_PRECOMPUTE);
     plan->flags = d.flags;
+    plan->max_memory = d.max_memory;
     plan->factor = d.precompute_factor > 1 ? d.precompute_factor : 1;
     if (n > (size_t)0x7fffffff / (size_t)plan->factor)
         return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu points (x precompute factor %d) is above 2^31 - 1",
@@ -6641,7 +6655,8 @@ static struct { unsigned generation; mgpu_kernel kernel[MGPU__MK_COUNT]; } mgpu_
 #define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 20) /* host inputs: pieces of at least this many points */
 #define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
-#define MGPU__MSM_FIXUP_SERIAL 16u      /* = FIXUP_SERIAL: longer buckets go to msm_fixup_long */
+#define MGPU__MSM_FIXUP_SERIAL 8u       /* = FIXUP_SERIAL: longer buckets go to msm_fixup_long */
+#define MGPU__MSM_FIXUP_LONG_THREADS 64u /* = FIXUP_LONG_THREADS: its block size */
 
 static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, unsigned block, const mgpu__msm_args *a,
                                     mgpu_stream s)
@@ -6690,6 +6705,11 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     sh->G = (uint32_t)p->wf * sh->B;
     sh->tiles = (sh->G + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
     sh->chunk_len = (uint32_t)((entries + threads - 1) / threads);
+    /* At small n there are more threads than work: pieces of at least a quarter of the
+       average bucket, so a bucket's partial sums (msm_fixup adds them one after another) are
+       few. Measured on an H200 at 2^12 (32 entries a bucket): pieces of 2 made the fixup
+       0.9 ms of a 1.5 ms MSM. */
+    if (sh->chunk_len < (entries / sh->G + 3) / 4) sh->chunk_len = (uint32_t)((entries / sh->G + 3) / 4);
     if (sh->chunk_len < 1) sh->chunk_len = 1;
     sh->chunks = (uint32_t)((entries + sh->chunk_len - 1) / sh->chunk_len);
     sh->seg_len = mgpu__pow2_at_least(((uint64_t)sh->G + threads - 1) / threads);
@@ -6757,6 +6777,7 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
     memset(sh, 0, sizeof *sh);
     MGPU__TRY(mgpu_device_info_get(dev, &info));
     budget = info.free_memory / 4 * 3;
+    if (p->max_memory && p->max_memory < budget) budget = p->max_memory;
     sh->copy_scalars = !sc->readable || !(sc->local || sc->peer);   /* host scalars: by the copy engine */
     sh->copy_points = !(pt->local && pt->readable && (p->flags & MGPU_MSM_POINTS_MONTGOMERY));
     sh->piece = n < cap ? n : cap;
@@ -6775,7 +6796,7 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
     }
     if (sh->bytes > budget)
         return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "an MSM needs %zu bytes of working memory on device %d, "
-                          "%zu are free", sh->bytes, dev, info.free_memory);
+                          "%zu are free, config.max_memory is %zu", sh->bytes, dev, info.free_memory, p->max_memory);
     return MGPU_SUCCESS;
 }
 
@@ -6789,41 +6810,35 @@ typedef struct mgpu__msm_job {
     unsigned flags;
 } mgpu__msm_job;
 
-/* One piece's sum from its parts: per window w, out_0 + m * sum_k 2^k out_{k+1}, then the
-   windows combined by c doublings each, top down. */
-static void mgpu__msm_piece_sum(const mgpu__msm_job *j, const unsigned char *parts, mgpu__bn_xyzz *acc)
-{
-    const size_t per_window = 1 + j->seg_bits;
-    int w;
-    uint32_t k, d;
-    mgpu__bn_xyzz_inf(acc);
-    for (w = j->wf - 1; w >= 0; w--) {
-        const mgpu__bn_xyzz *out = (const mgpu__bn_xyzz *)(const void *)(parts + (size_t)w * per_window * MGPU__MSM_PART);
-        mgpu__bn_xyzz t;
-        for (d = 0; d < (uint32_t)j->c && w != j->wf - 1; d++) mgpu__bn_xyzz_dbl(acc);
-        mgpu__bn_xyzz_inf(&t);
-        for (k = j->seg_bits; k >= 1; k--) {
-            mgpu__bn_xyzz_dbl(&t);
-            mgpu__bn_xyzz_add(&t, &out[k]);
-        }
-        for (d = 1; d < j->seg_len; d <<= 1) mgpu__bn_xyzz_dbl(&t);
-        mgpu__bn_xyzz_add(&t, &out[0]);
-        mgpu__bn_xyzz_add(acc, &t);
-    }
-}
-
+/* The result from the parts: per window w, out_0 + m * sum_k 2^k out_{k+1} (m = seg_len =
+   2^L), and the windows combined as sum_w 2^(cw) window_w. So part out_0 of window w counts
+   2^(cw) times and part out_{k+1} 2^(cw + L + k): one pass of doublings from the highest
+   such exponent down, adding each part (of every piece) at its exponent, gives the sum
+   with about 255 doublings and one addition per part. */
 static void MGPU__CUDAAPI mgpu__msm_finish(void *arg)
 {
     mgpu__msm_job *j = (mgpu__msm_job *)arg;
-    const size_t piece_bytes = (size_t)j->wf * (1 + j->seg_bits) * MGPU__MSM_PART;
-    int b;
+    const size_t per_window = 1 + j->seg_bits, piece_bytes = (size_t)j->wf * per_window * MGPU__MSM_PART;
+    int b, w, e, top, L = 0;
     size_t q;
+    while ((1u << L) < j->seg_len) L++;
+    top = j->c * (j->wf - 1) + (j->seg_bits ? L + (int)j->seg_bits - 1 : 0);   /* the highest exponent */
     for (b = 0; b < j->count; b++) {
-        mgpu__bn_xyzz total, part;
+        const unsigned char *parts = j->parts + (size_t)b * j->pieces * piece_bytes;
+        mgpu__bn_xyzz total;
         mgpu__bn_xyzz_inf(&total);
-        for (q = 0; q < j->pieces; q++) {
-            mgpu__msm_piece_sum(j, j->parts + ((size_t)b * j->pieces + q) * piece_bytes, &part);
-            mgpu__bn_xyzz_add(&total, &part);
+        for (e = top; e >= 0; e--) {
+            mgpu__bn_xyzz_dbl(&total);
+            for (w = 0; w < j->wf; w++) {
+                const int k = e - j->c * w - L;        /* out_{k+1} counts 2^(cw + L + k) */
+                size_t part;
+                if (e == j->c * w) part = 0;
+                else if (k >= 0 && k < (int)j->seg_bits) part = (size_t)k + 1;
+                else continue;
+                for (q = 0; q < j->pieces; q++)
+                    mgpu__bn_xyzz_add(&total, (const mgpu__bn_xyzz *)(const void *)
+                                      (parts + q * piece_bytes + ((size_t)w * per_window + part) * MGPU__MSM_PART));
+            }
         }
         mgpu__bn_xyzz_to_jacobian(&total, &j->results[b], (j->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
     }
@@ -6867,7 +6882,11 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
         for (j = 0; j < f; j++) {
             const unsigned char *src = r->pt.base + (pset + j * n + first) * 64;
             uint32_t *d = dst + j * len * 16;
-            if (r->pt.readable && !mont) {         /* read in place, converting on the way */
+            /* Device memory (own or a peer's) is read in place, converted on the way; host
+               memory comes by the copy engine first, which keeps the SMs free for the piece
+               being computed (a kernel reading pinned memory over the bus competed with it:
+               measured on an H200 at 2^24, 108 ms against 59 device-resident). */
+            if (r->pt.readable && (r->pt.local || r->pt.peer) && !mont) {
                 c.points = (const uint32_t *)(const void *)src;
                 c.out = d;
                 c.n = len;
@@ -6912,8 +6931,8 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, 256, a, s));
     MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, r->sh.chunks, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, ((size_t)r->sh.chunks / MGPU__MSM_FIXUP_SERIAL + 1) * 256, 256,
-                               a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, ((size_t)r->sh.chunks / MGPU__MSM_FIXUP_SERIAL + 1) *
+                               MGPU__MSM_FIXUP_LONG_THREADS, MGPU__MSM_FIXUP_LONG_THREADS, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count, 128, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SUMS, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * 512, 512, a, s));
     return mgpu__copy_async(fn, dst, a->sums, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * MGPU__MSM_PART, 0, s);

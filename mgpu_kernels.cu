@@ -1305,10 +1305,11 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_THREADS, 4) mgpu_blur
                      Threads of a warp that hit the same bucket add their count at once
                      (__match_any_sync), so equal scalars do not serialize on one counter.
      msm_scan_*      exclusive prefix sum of the G = wf * B counts: bucket starts
-                     offsets[0..G], offsets[G] = M, the number of (digit, point) entries.
-     msm_scatter     the same recoding again; each entry goes to its bucket's slice of
-                     `entries` (point index + copy * n, bit 31 = negative digit); the counts
-                     are counted back down to zero on the way.
+                     offsets[0..G], offsets[G] = M, the number of (digit, point) entries;
+                     the counts become cursors (counts[g] = offsets[g]).
+     msm_scatter     one thread per key: the entry goes to its bucket's slice of `entries`
+                     (point index + copy * n, bit 31 = negative digit) at the bucket's
+                     cursor, moved on by an atomic add.
      msm_accumulate  the M sorted entries cut into `chunks` pieces of `chunk_len`, one per
                      thread: the thread adds its entries' points into an XYZZ accumulator,
                      one run per bucket. A run wholly inside the piece is stored as the
@@ -1327,8 +1328,9 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_THREADS, 4) mgpu_blur
    and combines the windows (sum_w 2^(cw) window_w) in C.
 
    Field arithmetic: 8 x 32-bit words, little-endian, Montgomery form with R = 2^256;
-   CIOS multiplication with PTX carry chains (mad.lo.cc / madc.hi.cc), 9 words suffice
-   because p < 2^254. Points: affine (x, y) with (0, 0) = infinity; XYZZ (x = X/ZZ,
+   multiplication with PTX carry chains (mad.lo.cc / madc.hi.cc, which ptxas fuses into one
+   64-bit multiply-add with carries per product), lazy reduction (values in [0, 2p), see
+   below) since p < 2^254. Points: affine (x, y) with (0, 0) = infinity; XYZZ (x = X/ZZ,
    y = Y/ZZZ, ZZ = 0 = infinity) for sums, with EFD's madd-2008-s, add-2008-s and
    dbl-2008-s-1 formulas for a = 0 and explicit checks for the exceptional cases.
 
@@ -1352,6 +1354,8 @@ MGPU_BN_OP2(addc, "addc.u32")
 MGPU_BN_OP2(sub_cc, "sub.cc.u32")
 MGPU_BN_OP2(subc_cc, "subc.cc.u32")
 MGPU_BN_OP2(subc, "subc.u32")
+MGPU_BN_OP2(mul_lo, "mul.lo.u32")
+MGPU_BN_OP2(mul_hi, "mul.hi.u32")
 MGPU_BN_OP3(mad_lo_cc, "mad.lo.cc.u32")
 MGPU_BN_OP3(madc_lo_cc, "madc.lo.cc.u32")
 MGPU_BN_OP3(mad_hi_cc, "mad.hi.cc.u32")
@@ -1367,6 +1371,8 @@ static inline u32 addc(u32 a, u32 b) { return a + b + cf; }
 static inline u32 sub_cc(u32 a, u32 b) { cf = a < b; return a - b; }
 static inline u32 subc_cc(u32 a, u32 b) { u64 s = (u64)b + cf; cf = (u64)a < s; return (u32)((u64)a - s); }
 static inline u32 subc(u32 a, u32 b) { return a - b - cf; }
+static inline u32 mul_lo(u32 a, u32 b) { return a * b; }
+static inline u32 mul_hi(u32 a, u32 b) { return (u32)(((u64)a * b) >> 32); }
 static inline u32 mad_lo_cc(u32 a, u32 b, u32 c) { u64 t = (u64)(u32)(a * b) + c; cf = (u32)(t >> 32); return (u32)t; }
 static inline u32 madc_lo_cc(u32 a, u32 b, u32 c) { u64 t = (u64)(u32)(a * b) + c + cf; cf = (u32)(t >> 32); return (u32)t; }
 static inline u32 mad_hi_cc(u32 a, u32 b, u32 c) { u64 t = (((u64)a * b) >> 32) + c; cf = (u32)(t >> 32); return (u32)t; }
@@ -1379,6 +1385,11 @@ enum { FP = 0, FR = 1 };
 __constant__ u32 MOD[2][8] = {
     { 0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u },
     { 0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u } };
+__constant__ u32 MOD2[2][8] = {                                     /* 2m: the bound of lazy values */
+    { 0xb0f9fa8eu, 0x7841182du, 0xd0e3951au, 0x2f02d522u, 0x0302b0bbu, 0x70a08b6du, 0xc2634053u, 0x60c89ce5u },
+    { 0xe0000002u, 0x87c3eb27u, 0xf372e122u, 0x5067d090u, 0x0302b0bau, 0x70a08b6du, 0xc2634053u, 0x60c89ce5u } };
+__constant__ u32 R4[8] =                                            /* 4r: 2^256 < 8r */
+    { 0xc0000004u, 0x0f87d64fu, 0xe6e5c245u, 0xa0cfa121u, 0x06056174u, 0xe14116dau, 0x84c680a6u, 0xc19139cbu };
 __constant__ u32 INV[2] = { 0xe4866389u, 0xefffffffu };          /* -m^-1 mod 2^32 */
 __constant__ u32 R2[2][8] = {                                       /* R^2 mod m */
     { 0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u, 0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u },
@@ -1390,7 +1401,12 @@ __constant__ u32 B3_P[8] =                                          /* 3R mod p:
 __constant__ u32 PM2[8] =                                           /* p - 2: Fermat's inverse */
     { 0xd87cfd45u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u };
 
-/* ---- field arithmetic on u32[8] (outputs may alias inputs) */
+/* ---- field arithmetic on u32[8] (outputs may alias inputs)
+   Values are "lazy": anywhere in [0, 2m), not only [0, m). The unrolled multiplication
+   returns a * b / R + q m / R < 4m^2 / R + m < 2m without a final subtraction (4m < R: m <
+   2^254), add and sub keep their results in [0, 2m), a zero test accepts 0 and m
+   (is_zero_mod), and what leaves the GPU is reduced to [0, m) first (canonical). The
+   compact multiplication (conversions, checks) still returns canonical values. */
 __device__ __forceinline__ void copy(u32 *o, const u32 *a)
 {
 #pragma unroll
@@ -1410,17 +1426,19 @@ __device__ __forceinline__ bool equal(const u32 *a, const u32 *b)
     for (int j = 0; j < 8; j++) t |= a[j] ^ b[j];
     return t == 0;
 }
-/* o = t < 2m ? (t >= m ? t - m : t) */
-template <int F> __device__ __forceinline__ void reduce_once(u32 *o, const u32 *t)
+/* o = t >= b ? t - b : t */
+__device__ __forceinline__ void sub_if_ge(u32 *o, const u32 *t, const u32 *b)
 {
     u32 s[8];
-    s[0] = sub_cc(t[0], MOD[F][0]);
+    s[0] = sub_cc(t[0], b[0]);
 #pragma unroll
-    for (int j = 1; j < 8; j++) s[j] = subc_cc(t[j], MOD[F][j]);
-    const u32 borrow = subc(0, 0);                     /* all ones when t < m */
+    for (int j = 1; j < 8; j++) s[j] = subc_cc(t[j], b[j]);
+    const u32 borrow = subc(0, 0);                     /* all ones when t < b */
 #pragma unroll
     for (int j = 0; j < 8; j++) o[j] = (t[j] & borrow) | (s[j] & ~borrow);
 }
+/* o = t mod m for t < 2m: lazy to canonical */
+template <int F> __device__ __forceinline__ void reduce_once(u32 *o, const u32 *t) { sub_if_ge(o, t, MOD[F]); }
 /* True when a < m (a canonical element). */
 template <int F> __device__ __forceinline__ bool below_mod(const u32 *a)
 {
@@ -1429,14 +1447,16 @@ template <int F> __device__ __forceinline__ bool below_mod(const u32 *a)
     for (int j = 1; j < 8; j++) (void)subc_cc(a[j], MOD[F][j]);
     return subc(0, 0) != 0;
 }
+/* a == 0 mod m, for a lazy a */
+template <int F> __device__ __forceinline__ bool is_zero_mod(const u32 *a) { return is_zero(a) || equal(a, MOD[F]); }
 template <int F> __device__ __forceinline__ void add(u32 *o, const u32 *a, const u32 *b)
 {
     u32 t[8];
     t[0] = add_cc(a[0], b[0]);
 #pragma unroll
     for (int j = 1; j < 7; j++) t[j] = addc_cc(a[j], b[j]);
-    t[7] = addc(a[7], b[7]);                           /* a + b < 2m < 2^255: no carry out */
-    reduce_once<F>(o, t);
+    t[7] = addc(a[7], b[7]);                           /* a + b < 4m < 2^256: no carry out */
+    sub_if_ge(o, t, MOD2[F]);
 }
 template <int F> __device__ __forceinline__ void sub(u32 *o, const u32 *a, const u32 *b)
 {
@@ -1444,17 +1464,18 @@ template <int F> __device__ __forceinline__ void sub(u32 *o, const u32 *a, const
     t[0] = sub_cc(a[0], b[0]);
 #pragma unroll
     for (int j = 1; j < 8; j++) t[j] = subc_cc(a[j], b[j]);
-    const u32 borrow = subc(0, 0);                     /* a < b: add m back */
-    t[0] = add_cc(t[0], MOD[F][0] & borrow);
+    const u32 borrow = subc(0, 0);                     /* a < b: add 2m back */
+    t[0] = add_cc(t[0], MOD2[F][0] & borrow);
 #pragma unroll
-    for (int j = 1; j < 7; j++) t[j] = addc_cc(t[j], MOD[F][j] & borrow);
-    t[7] = addc(t[7], MOD[F][7] & borrow);
+    for (int j = 1; j < 7; j++) t[j] = addc_cc(t[j], MOD2[F][j] & borrow);
+    t[7] = addc(t[7], MOD2[F][7] & borrow);
     copy(o, t);
 }
-/* o = a * b / R mod m for a < m and any 256-bit b (CIOS): the running value t stays below
-   a + m < 2^255 between steps and below 2^288 within one, so 9 words hold it. One step per
-   word of b; FAST unrolls the 8 steps (with mul_step_wide below), the other form loops
-   over them (an eighth of the code) for the kernels where size matters more than speed. */
+/* o = a * b / R mod m for lazy a, b (CIOS): the running value t stays below a + m < 3m <
+   2^256 between steps and below 2^288 within one, so 9 words hold it. One step per word of
+   b. mul<F, true> (FAST) is the unrolled form below, for the accumulation's inner loop;
+   mul<F, false> loops over this step (an eighth of the code) for the kernels where size
+   matters more than speed. */
 template <int F> __device__ __forceinline__ void mul_step(u32 *t, const u32 *a, u32 bi)
 {
     t[0] = mad_lo_cc(a[0], bi, t[0]);                  /* t += a * b_i: low halves ... */
@@ -1478,42 +1499,64 @@ template <int F> __device__ __forceinline__ void mul_step(u32 *t, const u32 *a, 
     for (int j = 0; j < 8; j++) t[j] = t[j + 1];       /* divide by 2^32 */
     t[8] = 0;
 }
-/* The same step with 64-bit products (IMAD.WIDE: a 32 x 32 -> 64-bit multiply-add in one
-   instruction) and the carry as the product's high word: a[j] * b_i + t[j] + carry < 2^64.
-   ptxas makes about 420 instructions of the unrolled multiplication this way, against
-   about 545 from the carry-flag chains above. The reduction folds in the division by 2^32. */
-template <int F> __device__ __forceinline__ void mul_step_wide(u32 *t, const u32 *a, u32 bi)
+/* The unrolled multiplication keeps two accumulators (as sppark's mont_t does): `even`
+   gathers the products a[j] b_i of even j at words j, j+1 and `odd` those of odd j, one word
+   up, so each product's low and high halves go into one carry chain (mad.lo.cc, madc.hi.cc)
+   with no second pass for the high halves; the reduction by q m is split the same way, and
+   each step's division by 2^32 is a shift of the roles of the two arrays. The carry out of
+   the top word is always 0 because p < 2^254. 256 multiply-adds in all. */
+__device__ __forceinline__ void mul_n(u32 *acc, const u32 *a, u32 bi)
 {
-    u64 c = 0;
 #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        const u64 p = (u64)a[j] * bi + t[j] + c;
-        t[j] = (u32)p;
-        c = p >> 32;
-    }
-    t[8] += (u32)c;                                    /* below 2^288: no carry out */
-    const u32 q = t[0] * INV[F];
-    c = ((u64)q * MOD[F][0] + t[0]) >> 32;             /* the low word becomes 0 */
+    for (int j = 0; j < 8; j += 2) { acc[j] = mul_lo(a[j], bi); acc[j + 1] = mul_hi(a[j], bi); }
+}
+__device__ __forceinline__ void cmad_n(u32 *acc, const u32 *a, u32 bi)
+{
+    acc[0] = mad_lo_cc(a[0], bi, acc[0]);
+    acc[1] = madc_hi_cc(a[0], bi, acc[1]);
 #pragma unroll
-    for (int j = 1; j < 8; j++) {
-        const u64 p = (u64)q * MOD[F][j] + t[j] + c;
-        t[j - 1] = (u32)p;
-        c = p >> 32;
+    for (int j = 2; j < 8; j += 2) { acc[j] = madc_lo_cc(a[j], bi, acc[j]); acc[j + 1] = madc_hi_cc(a[j], bi, acc[j + 1]); }
+}
+__device__ __forceinline__ void madc_n_rshift(u32 *odd, const u32 *a, u32 bi)
+{
+#pragma unroll
+    for (int j = 0; j < 6; j += 2) { odd[j] = madc_lo_cc(a[j], bi, odd[j + 2]); odd[j + 1] = madc_hi_cc(a[j], bi, odd[j + 3]); }
+    odd[6] = madc_lo_cc(a[6], bi, 0);
+    odd[7] = madc_hi(a[6], bi, 0);
+}
+template <int F> __device__ __forceinline__ void mad_n_redc(u32 *even, u32 *odd, const u32 *a, u32 bi, bool first)
+{
+    if (first) {
+        mul_n(odd, a + 1, bi);
+        mul_n(even, a, bi);
+    } else {
+        even[0] = add_cc(even[0], odd[1]);
+        madc_n_rshift(odd, a + 1, bi);
+        cmad_n(even, a, bi);
+        odd[7] = addc(odd[7], 0);
     }
-    const u64 top = (u64)t[8] + c;
-    t[7] = (u32)top;
-    t[8] = (u32)(top >> 32);
+    const u32 q = even[0] * INV[F];
+    cmad_n(odd, MOD[F] + 1, q);
+    cmad_n(even, MOD[F], q);
+    odd[7] = addc(odd[7], 0);
 }
 template <int F, bool FAST = true> __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b)
 {
-    u32 t[9];
+    if (FAST) {                                        /* lazy: o < 2m */
+        u32 even[8], odd[8];
 #pragma unroll
-    for (int j = 0; j < 9; j++) t[j] = 0;
-    if (FAST) {
+        for (int i = 0; i < 8; i += 2) {
+            mad_n_redc<F>(even, odd, a, b[i], i == 0);
+            mad_n_redc<F>(odd, even, a, b[i + 1], false);
+        }
+        o[0] = add_cc(even[0], odd[1]);                /* even + odd / 2^32 */
 #pragma unroll
-        for (int i = 0; i < 8; i++) mul_step_wide<F>(t, a, b[i]);
-    } else {
-        u32 bb[8];
+        for (int j = 1; j < 7; j++) o[j] = addc_cc(even[j], odd[j + 1]);
+        o[7] = addc(even[7], 0);
+    } else {                                           /* canonical: o < m */
+        u32 t[9], bb[8];
+#pragma unroll
+        for (int j = 0; j < 9; j++) t[j] = 0;
         copy(bb, b);
 #pragma unroll 1
         for (int i = 0; i < 8; i++) {
@@ -1521,9 +1564,10 @@ template <int F, bool FAST = true> __device__ __forceinline__ void mul(u32 *o, c
 #pragma unroll
             for (int j = 0; j < 7; j++) bb[j] = bb[j + 1];
         }
+        reduce_once<F>(o, t);
     }
-    reduce_once<F>(o, t);
 }
+
 /* Conversions are off the hot paths: the compact multiplication. */
 template <int F> __device__ __forceinline__ void to_mont(u32 *o, const u32 *a) { mul<F, false>(o, R2[F], a); }
 template <int F> __device__ __forceinline__ void from_mont(u32 *o, const u32 *a)
@@ -1543,7 +1587,8 @@ __device__ __forceinline__ void inv_p(u32 *o, const u32 *a)
     copy(o, r);
 }
 
-/* ---- G1 points (FAST: the unrolled multiplication, for the accumulation's inner loop) */
+/* ---- G1 points: sums with the unrolled multiplication; doublings (rare here: equal points,
+   and the precomputation) with the compact one */
 struct xyzz { u32 x[8], y[8], zz[8], zzz[8]; };
 
 __device__ __forceinline__ void set_inf(xyzz &p)
@@ -1552,107 +1597,107 @@ __device__ __forceinline__ void set_inf(xyzz &p)
     for (int j = 0; j < 8; j++) p.zz[j] = p.zzz[j] = 0;
 }
 /* p = 2 * (x, y), (x, y) affine and not infinity */
-template <bool FAST> __device__ __forceinline__ void dbl_affine(xyzz &p, const u32 *x, const u32 *y)
+__device__ __forceinline__ void dbl_affine(xyzz &p, const u32 *x, const u32 *y)
 {
     u32 u[8], v[8], w[8], s[8], m[8];
     add<FP>(u, y, y);
-    mul<FP, FAST>(v, u, u);
-    mul<FP, FAST>(w, u, v);
-    mul<FP, FAST>(s, x, v);
-    mul<FP, FAST>(m, x, x);
+    mul<FP, false>(v, u, u);
+    mul<FP, false>(w, u, v);
+    mul<FP, false>(s, x, v);
+    mul<FP, false>(m, x, x);
     add<FP>(u, m, m);
     add<FP>(m, u, m);                                  /* 3x^2 */
-    mul<FP, FAST>(p.x, m, m);
+    mul<FP, false>(p.x, m, m);
     sub<FP>(p.x, p.x, s);
     sub<FP>(p.x, p.x, s);
     sub<FP>(s, s, p.x);
-    mul<FP, FAST>(s, m, s);
-    mul<FP, FAST>(u, w, y);
+    mul<FP, false>(s, m, s);
+    mul<FP, false>(u, w, y);
     sub<FP>(p.y, s, u);
     copy(p.zz, v);
     copy(p.zzz, w);
 }
-template <bool FAST> __device__ __forceinline__ void dbl(xyzz &p)
+__device__ __forceinline__ void dbl(xyzz &p)
 {
     u32 u[8], v[8], w[8], s[8], m[8];
     if (is_zero(p.zz)) return;
     add<FP>(u, p.y, p.y);
-    mul<FP, FAST>(v, u, u);
-    mul<FP, FAST>(w, u, v);
-    mul<FP, FAST>(s, p.x, v);
-    mul<FP, FAST>(m, p.x, p.x);
+    mul<FP, false>(v, u, u);
+    mul<FP, false>(w, u, v);
+    mul<FP, false>(s, p.x, v);
+    mul<FP, false>(m, p.x, p.x);
     add<FP>(u, m, m);
     add<FP>(m, u, m);
-    mul<FP, FAST>(p.x, m, m);
+    mul<FP, false>(p.x, m, m);
     sub<FP>(p.x, p.x, s);
     sub<FP>(p.x, p.x, s);
     sub<FP>(s, s, p.x);
-    mul<FP, FAST>(s, m, s);
-    mul<FP, FAST>(u, w, p.y);
+    mul<FP, false>(s, m, s);
+    mul<FP, false>(u, w, p.y);
     sub<FP>(p.y, s, u);
-    mul<FP, FAST>(p.zz, p.zz, v);
-    mul<FP, FAST>(p.zzz, p.zzz, w);
+    mul<FP, false>(p.zz, p.zz, v);
+    mul<FP, false>(p.zzz, p.zzz, w);
 }
-/* p += (x, y), affine and not infinity */
-template <bool FAST> __device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y)
+/* p += (x, y), affine and not infinity (madd-2008-s) */
+__device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y)
 {
     u32 u2[8], s2[8], pp[8], ppp[8], q[8];
     if (is_zero(p.zz)) {
         copy(p.x, x); copy(p.y, y); copy(p.zz, ONE_P); copy(p.zzz, ONE_P);
         return;
     }
-    mul<FP, FAST>(u2, x, p.zz);
-    mul<FP, FAST>(s2, y, p.zzz);
+    mul<FP>(u2, x, p.zz);
+    mul<FP>(s2, y, p.zzz);
     sub<FP>(u2, u2, p.x);                              /* P = U2 - X1 */
     sub<FP>(s2, s2, p.y);                              /* R = S2 - Y1 */
-    if (is_zero(u2)) {
-        if (is_zero(s2)) dbl_affine<false>(p, x, y); else set_inf(p);   /* rare: compact */
+    if (is_zero_mod<FP>(u2)) {
+        if (is_zero_mod<FP>(s2)) dbl_affine(p, x, y); else set_inf(p);   /* rare: compact */
         return;
     }
-    mul<FP, FAST>(pp, u2, u2);
-    mul<FP, FAST>(ppp, u2, pp);
-    mul<FP, FAST>(q, p.x, pp);
-    mul<FP, FAST>(u2, s2, s2);                               /* X3 = R^2 - PPP - 2Q */
+    mul<FP>(pp, u2, u2);
+    mul<FP>(ppp, u2, pp);
+    mul<FP>(q, p.x, pp);
+    mul<FP>(u2, s2, s2);                               /* X3 = R^2 - PPP - 2Q */
     sub<FP>(u2, u2, ppp);
     sub<FP>(u2, u2, q);
     sub<FP>(p.x, u2, q);
     sub<FP>(q, q, p.x);                                /* Y3 = R (Q - X3) - Y1 PPP */
-    mul<FP, FAST>(q, s2, q);
-    mul<FP, FAST>(u2, p.y, ppp);
+    mul<FP>(q, s2, q);
+    mul<FP>(u2, p.y, ppp);
     sub<FP>(p.y, q, u2);
-    mul<FP, FAST>(p.zz, p.zz, pp);
-    mul<FP, FAST>(p.zzz, p.zzz, ppp);
+    mul<FP>(p.zz, p.zz, pp);
+    mul<FP>(p.zzz, p.zzz, ppp);
 }
-/* p += q */
-template <bool FAST> __device__ __forceinline__ void add_xyzz(xyzz &p, const xyzz &q)
+/* p += q (add-2008-s) */
+__device__ __forceinline__ void add_xyzz(xyzz &p, const xyzz &q)
 {
     u32 u1[8], u2[8], s1[8], s2[8], t[8];
     if (is_zero(q.zz)) return;
     if (is_zero(p.zz)) { p = q; return; }
-    mul<FP, FAST>(u1, p.x, q.zz);
-    mul<FP, FAST>(u2, q.x, p.zz);
-    mul<FP, FAST>(s1, p.y, q.zzz);
-    mul<FP, FAST>(s2, q.y, p.zzz);
+    mul<FP>(u1, p.x, q.zz);
+    mul<FP>(u2, q.x, p.zz);
+    mul<FP>(s1, p.y, q.zzz);
+    mul<FP>(s2, q.y, p.zzz);
     sub<FP>(u2, u2, u1);                               /* P */
     sub<FP>(s2, s2, s1);                               /* R */
-    if (is_zero(u2)) {
-        if (is_zero(s2)) dbl<false>(p); else set_inf(p);   /* rare: compact */
+    if (is_zero_mod<FP>(u2)) {
+        if (is_zero_mod<FP>(s2)) dbl(p); else set_inf(p);   /* rare: compact */
         return;
     }
-    mul<FP, FAST>(t, u2, u2);                                /* PP */
-    mul<FP, FAST>(p.zz, p.zz, q.zz);
-    mul<FP, FAST>(p.zz, p.zz, t);
-    mul<FP, FAST>(u1, u1, t);                                /* Q = U1 PP */
-    mul<FP, FAST>(t, u2, t);                                 /* PPP */
-    mul<FP, FAST>(p.zzz, p.zzz, q.zzz);
-    mul<FP, FAST>(p.zzz, p.zzz, t);
-    mul<FP, FAST>(u2, s2, s2);                               /* X3 = R^2 - PPP - 2Q */
+    mul<FP>(t, u2, u2);                                /* PP */
+    mul<FP>(p.zz, p.zz, q.zz);
+    mul<FP>(p.zz, p.zz, t);
+    mul<FP>(u1, u1, t);                                /* Q = U1 PP */
+    mul<FP>(t, u2, t);                                 /* PPP */
+    mul<FP>(p.zzz, p.zzz, q.zzz);
+    mul<FP>(p.zzz, p.zzz, t);
+    mul<FP>(u2, s2, s2);                               /* X3 = R^2 - PPP - 2Q */
     sub<FP>(u2, u2, t);
     sub<FP>(u2, u2, u1);
     sub<FP>(p.x, u2, u1);
     sub<FP>(u1, u1, p.x);                              /* Y3 = R (Q - X3) - S1 PPP */
-    mul<FP, FAST>(u1, s2, u1);
-    mul<FP, FAST>(s1, s1, t);
+    mul<FP>(u1, s2, u1);
+    mul<FP>(s1, s1, t);
     sub<FP>(p.y, u1, s1);
 }
 
@@ -1716,10 +1761,14 @@ __device__ __forceinline__ u32 lane_id() { return threadIdx.x & 31; }
 /* The scalar in standard form, reduced modulo r (any 256-bit input). */
 __device__ __forceinline__ void normalize(u32 *k, const u32 *raw, bool montgomery)
 {
-    u32 t[8];
-    if (montgomery) { from_mont<FR>(k, raw); return; }
-    to_mont<FR>(t, raw);                               /* raw * R mod r, then back: raw mod r */
-    from_mont<FR>(k, t);
+    sub_if_ge(k, raw, R4);                             /* raw < 2^256 < 8r: three conditional */
+    sub_if_ge(k, k, MOD2[FR]);                         /* subtractions leave raw mod r */
+    reduce_once<FR>(k, k);
+    if (montgomery) {                                  /* k / R: a multiplication by 1 */
+        const u32 one[8] = { 1, 0, 0, 0, 0, 0, 0, 0 };
+        mul<FR, true>(k, one, k);
+        reduce_once<FR>(k, k);
+    }
 }
 /* Window t's signed digit of k, given the carry out of window t-1: returns the bucket
    (|d| - 1, or NONE for d = 0) and sets *neg for d < 0. */
@@ -1783,6 +1832,7 @@ extern "C" __global__ void mgpu_msm_check_points(const mgpu_bn::args a)
             mul<FP, false>(r, x, x);
             mul<FP, false>(r, r, x);
             add<FP>(r, r, B3_P);
+            reduce_once<FP>(r, r);
             good = equal(l, r);
         }
         if (!good) atomicMin(a.status, (u32)(i < NONE ? i : NONE - 1));
@@ -1870,27 +1920,28 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_add(con
     const u32 tiles = (a.G + SCAN_TILE - 1) / SCAN_TILE, add = a.partials[blockIdx.x];
     const u64 base = (u64)blockIdx.x * SCAN_TILE;
     for (u32 q = threadIdx.x; q < SCAN_TILE; q += SCAN_THREADS)
-        if (base + q < a.G) a.offsets[base + q] += add;
+        if (base + q < a.G) a.counts[base + q] = a.offsets[base + q] += add;   /* counts: msm_scatter's cursors */
     if (blockIdx.x == 0 && threadIdx.x == 0) a.offsets[a.G] = a.partials[tiles];
 }
 
 /* One thread per digit key (window t, scalar i): the entry into its bucket's slice (the
-   order within a bucket is arbitrary: the sum does not depend on it). Threads of a warp
-   with the same bucket take their places with one atomic. */
+   order within a bucket is arbitrary: the sum does not depend on it). counts[g] is bucket g's
+   cursor, offsets[g] after the scan: one atomic gives the place (reading offsets[g] too cost
+   a third more L2 traffic, which bounds this kernel). Threads of a warp with the same bucket
+   take their places with one atomic. windows * n < 2^32 (mgpu.h cuts pieces so). */
 extern "C" __global__ void __launch_bounds__(256) mgpu_msm_scatter(const mgpu_bn::args a)
 {
-    const u64 e = global_id(), total = (u64)a.windows * a.n;
+    const u32 e = (u32)global_id(), total = a.windows * (u32)a.n;
     const u32 lane = lane_id();
     const u32 raw = e < total ? a.keys[e] : NONE, key = raw == NONE ? NONE : raw & 0x7fffffffu;
     const u32 peers = __match_any_sync(0xffffffffu, key);
-    const u32 leader = (u32)(__ffs(peers) - 1), many = (u32)__popc(peers);
-    u32 top = 0;
-    if (key != NONE && lane == leader) top = atomicSub(&a.counts[key], many);
-    top = __shfl_sync(0xffffffffu, top, (int)leader);
+    const u32 leader = (u32)(__ffs(peers) - 1);
+    u32 first = 0;
+    if (key != NONE && lane == leader) first = atomicAdd(&a.counts[key], (u32)__popc(peers));
+    first = __shfl_sync(0xffffffffu, first, (int)leader);
     if (key != NONE) {
-        const u32 t = (u32)(e / a.n), i = (u32)(e - (u64)t * a.n), cp = t / a.wf;
-        const u32 rank = (u32)__popc(peers & ((1u << lane) - 1u));
-        a.entries[a.offsets[key] + top - many + rank] = (u32)(cp * a.n + i) | (raw & 0x80000000u);
+        const u32 t = e / (u32)a.n, i = e - t * (u32)a.n, cp = t / a.wf;
+        a.entries[first + (u32)__popc(peers & ((1u << lane) - 1u))] = (cp * (u32)a.n + i) | (raw & 0x80000000u);
     }
 }
 
@@ -1942,7 +1993,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) mgpu_msm_accumulate(const m
         u32 x[8], y[8];
         const u32 entry = a.entries[j];
         entry_load(a, entry, x, y);
-        if (entry_ready(entry, x, y)) add_affine<true>(acc, x, y);
+        if (entry_ready(entry, x, y)) add_affine(acc, x, y);
     }
     if (g_start < s) { a.slot_keys[2 * tid] = g; store_xyzz(a.slot_sums + 64 * tid, acc); }
     else if (g_end > e) { a.slot_keys[2 * tid + 1] = g; store_xyzz(a.slot_sums + 64 * tid + 32, acc); }
@@ -1952,7 +2003,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) mgpu_msm_accumulate(const m
 /* One thread per piece with a tail slot: the bucket's partial sums are that tail and the head
    slots of the pieces its entries reach into. Up to FIXUP_SERIAL of them are added here;
    longer buckets (a popular digit) are queued for msm_fixup_long. */
-enum { FIXUP_SERIAL = 16 };
+enum { FIXUP_SERIAL = 8, FIXUP_LONG_THREADS = 64 };
 extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::args a)
 {
     const u64 tid = global_id();
@@ -1968,28 +2019,34 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::
     load_xyzz(acc, a.slot_sums + 64 * tid + 32);
     for (u64 t = tid + 1; t <= last; t++) {
         load_xyzz(part, a.slot_sums + 64 * t);
-        add_xyzz<false>(acc, part);
+        add_xyzz(acc, part);
     }
     store_xyzz(a.buckets + bucket_slot(a, g), acc);
 }
 
-/* Block-wide sum of one XYZZ point per thread (at most 512), left in thread 0's acc. */
-template <bool FAST> __device__ __forceinline__ void block_sum(xyzz &acc)
+/* Block-wide sum of one XYZZ point per thread (at most THREADS), left in thread 0's acc.
+   Threads from `count` on (the same for the whole block) hold infinity, so the tree starts
+   at the power of two that covers count: fewer dependent sums when few threads hold one. */
+template <u32 THREADS> __device__ __forceinline__ void block_sum(xyzz &acc, u32 count)
 {
-    __shared__ u32 sh[256 * 32];
+    __shared__ u32 sh[THREADS / 2 * 32];
     const u32 t = threadIdx.x;
+    u32 half = 1;
     xyzz b;
-    for (u32 half = blockDim.x / 2; half > 0; half >>= 1) {
+    while (2 * half < count) half <<= 1;
+    for (half = count > 1 ? half : 0; half > 0; half >>= 1) {
         if (t >= half && t < 2 * half) store_xyzz(sh + (t - half) * 32, acc);
         __syncthreads();
-        if (t < half) { load_xyzz(b, sh + t * 32); add_xyzz<FAST>(acc, b); }
+        if (t < half) { load_xyzz(b, sh + t * 32); add_xyzz(acc, b); }
         __syncthreads();
     }
 }
 
-/* One block per queued long bucket: its threads add the tail and the head slots in
-   strides, then the block adds up their sums. The grid covers the most buckets that could be queued. */
-extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup_long(const mgpu_bn::args a)
+/* One block of FIXUP_LONG_THREADS per queued long bucket: its threads add the tail and the
+   head slots in strides, then the block adds up their sums (small blocks: at small n many
+   buckets are long, and a block's latency is a few sums). The grid covers the most buckets
+   that could be queued. */
+extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long(const mgpu_bn::args a)
 {
     if (blockIdx.x >= a.status[0]) return;             /* the same for the whole block */
     const u32 first = a.status[1 + blockIdx.x], g = a.slot_keys[2 * first + 1];
@@ -1999,9 +2056,9 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup_long(const mgpu
     else set_inf(acc);
     for (u64 t = first + 1 + threadIdx.x; t <= last; t += blockDim.x) {
         load_xyzz(part, a.slot_sums + 64 * t);
-        add_xyzz<false>(acc, part);
+        add_xyzz(acc, part);
     }
-    block_sum<false>(acc);
+    block_sum<FIXUP_LONG_THREADS>(acc, (u32)(last - first < blockDim.x ? last - first : blockDim.x));   /* threads holding sums */
     if (threadIdx.x == 0) store_xyzz(a.buckets + bucket_slot(a, g), acc);
 }
 
@@ -2019,9 +2076,9 @@ extern "C" __global__ void __launch_bounds__(128, 3) mgpu_msm_segments(const mgp
         const u32 g = base + j;
         if (a.offsets[g] != a.offsets[g + 1]) {
             load_xyzz(b, a.buckets + bucket_slot(a, g));
-            add_xyzz<false>(run, b);
+            add_xyzz(run, b);
         }
-        add_xyzz<false>(tot, run);
+        add_xyzz(tot, run);
     }
     store_xyzz(a.seg + idx * 64, tot);
     store_xyzz(a.seg + idx * 64 + 32, run);
@@ -2037,10 +2094,14 @@ extern "C" __global__ void __launch_bounds__(512, 1) mgpu_msm_sums(const mgpu_bn
     for (u32 s = threadIdx.x; s < a.seg_count; s += blockDim.x) {
         if (k > 0 && !((s >> (k - 1)) & 1)) continue;
         load_xyzz(b, a.seg + ((u64)w * a.seg_count + s) * 64 + (k > 0 ? 32 : 0));
-        add_xyzz<true>(acc, b);                        /* a chain of dependent sums: latency */
+        add_xyzz(acc, b);                        /* a chain of dependent sums: latency */
     }
-    block_sum<true>(acc);
-    if (threadIdx.x == 0) store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
+    block_sum<512>(acc, a.seg_count < blockDim.x ? a.seg_count : blockDim.x);
+    if (threadIdx.x == 0) {                            /* canonical for the host */
+        reduce_once<FP>(acc.x, acc.x); reduce_once<FP>(acc.y, acc.y);
+        reduce_once<FP>(acc.zz, acc.zz); reduce_once<FP>(acc.zzz, acc.zzz);
+        store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
+    }
 }
 
 /* Precomputed bases: out[j * copy_stride + i] = 2^(j * wf * c) * points[i], in the form
@@ -2062,7 +2123,7 @@ extern "C" __global__ void __launch_bounds__(128) mgpu_msm_precompute(const mgpu
     for (u32 j = 1; j < a.factor; j++) {
         u32 *o = a.out + ((u64)j * a.copy_stride + i) * 16;
         if (!inf) {
-            for (u32 d = 0; d < a.wf * a.c; d++) dbl<false>(q);
+            for (u32 d = 0; d < a.wf * a.c; d++) dbl(q);
             mul<FP, false>(zinv, q.zz, q.zzz);                /* one inversion: 1/(ZZ ZZZ) */
             inv_p(zinv, zinv);
             mul<FP, false>(x, zinv, q.zzz);                   /* 1/ZZ */

@@ -9,7 +9,8 @@
 #
 # bench_reduce (f32 sum vs CUB and a read-only kernel; multi-GPU reductions),
 # bench_collectives (all-reduce, broadcast, scatter/gather vs NCCL) and bench_msm (BN254
-# MSM on one GPU against the peer numbers of issue 5; batch and split over all GPUs) get
+# MSM on one GPU beside era-bellman-cuda run in the same call when .peers/era_bench exists,
+# else the numbers quoted in issue 5; batch and split over all GPUs) get
 # the defaults below; bench_blur (one GPU against NPP and the copy ceiling, then
 # mgpu_blur_batch over 1..all GPUs, device-resident and from pinned host memory) runs with
 # its own, each a few minutes at most on 4x H200; a benchmark that fails to
@@ -28,7 +29,9 @@ mkdir -p "$logdir"
 benches=${BENCHES:-"p2p launch reduce collectives msm blur"}   # BENCHES="reduce" runs a subset
 : "${BENCH_REDUCE_ARGS=--n 2^20,2^24,2^28 --reps 21 --shard-bytes 1G --host-bytes 4G}"
 : "${BENCH_COLLECTIVES_ARGS=--sizes 256M,1G --bcast-bytes 1G --sg-bytes 1G --reps 21}"
-: "${BENCH_MSM_ARGS=--n 2^16,2^18,2^20,2^22,2^24 --batch-n 2^20 --split-n 2^24,2^26 --reps 9}"
+: "${BENCH_MSM_ARGS=--n 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24 --batch-n 2^20 --split-n 2^24,2^26 --reps 9}"
+# bench_msm's peer: era-bellman-cuda built outside the repository (see bench/msm.c) at .peers/era_bench
+[ -x .peers/era_bench ] && BENCH_MSM_ARGS="$BENCH_MSM_ARGS --peer-cmd .peers/era_bench"
 
 {
     echo "== $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(hostname)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build, `make test`'s suite on every GPU and on one GPU, the
 # operation suites (reduce, collectives, blur, msm), msm_file on the BN254 vectors (first
-# GPU, then split over all GPUs), the examples, the sanitizer build, and the benchmarks.
+# GPU, then split over all GPUs), the examples, the sanitizer build, compute-sanitizer over
+# the MSM suite (SANITIZE="msm blur ..."), and the benchmarks.
 # Logs in build/gpu_logs (and, where $OUT is set, packed into $OUT/gpu_logs.tgz).
 # Run: bash tools/gpu_check.sh    (the lead's device command; prints a short table last)
 set -u -o pipefail
@@ -32,6 +33,15 @@ run msm_file ./build/msm_file tests/vectors/bn254msm/*.bin
 run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin
 run examples make -s test-examples
 [ -n "${SKIP_ASAN:-}" ] || run test_asan make -s test-asan
+# compute-sanitizer (memcheck, racecheck, synccheck) over the suites named in SANITIZE
+# (default "msm"; "none" skips), with their small GPU cases
+cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+for s in ${SANITIZE:-msm}; do
+    [ "$s" = none ] && break
+    for tool in memcheck racecheck synccheck; do
+        run "cs_${tool}_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=1 timeout 900 "$cs" --tool "$tool" --error-exitcode 9 ./build/suite_"$s"
+    done
+done
 OUT=$out BENCHES="${BENCHES:-p2p launch reduce collectives msm blur}" bash bench/run_all.sh > "$out/bench.log" 2>&1
 echo "bench rc=$?" | tee -a "$out/summary.txt"
 grep -E "FAIL" "$out"/test_*.log | head -20

@@ -880,6 +880,54 @@ static void test_forms(const tdev *t)
     free(P); free(Pm); free(S); free(Sm);
 }
 
+/* config.max_memory: an MSM whose working memory is capped below what it needs in one piece
+   runs in pieces and gives the same sum, from host and from device memory; a cap too small for
+   one point is OUT_OF_MEMORY and leaves the result untouched. CPU devices ignore the cap. */
+static void test_memory_cap(const tdev *t)
+{
+    const size_t N = quick && t->gpu ? 1000 : 3000;     /* the emulator: fewer pieces */
+    const size_t caps[] = { (size_t)1 << 30, quick && t->gpu ? 300 << 10 : 600 << 10, quick && t->gpu ? 300 << 10 : 200 << 10 };
+    mgpu_bn254_affine *P = make_points(N, 3000 + (uint64_t)t->dev), want, got, *dp = NULL;
+    mgpu_bn254_scalar *S = make_scalars(N, 1), *ds = NULL;
+    mgpu_bn254_jacobian j;
+    mgpu_msm_config cfg;
+    mgpu_stream st = NULL;
+    mgpu_result r;
+    size_t k;
+    int src;
+    chk c;
+    chk_init(&c);
+    want = ref_msm(S, P, N);
+    mgpu_default_stream(t->dev, &st);
+    mgpu_set_device(t->dev);
+    if (mgpu_malloc((void **)&dp, N * sizeof *dp) != MGPU_SUCCESS || mgpu_malloc((void **)&ds, N * sizeof *ds) != MGPU_SUCCESS ||
+        mgpu_memcpy(dp, P, N * sizeof *dp) != MGPU_SUCCESS || mgpu_memcpy(ds, S, N * sizeof *ds) != MGPU_SUCCESS)
+        chk_fail(&c, "device copies: %s", mgpu_last_error());
+    memset(&cfg, 0, sizeof cfg);
+    for (src = 0; src < 2 && c.good; src++)
+        for (k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+            cfg.max_memory = caps[k];
+            r = mgpu_msm(src ? ds : S, src ? dp : P, N, &cfg, &j, st);
+            if (r == MGPU_SUCCESS) r = mgpu_bn254_to_affine(&j, &got, 0);
+            if (r != MGPU_SUCCESS) chk_fail(&c, "max_memory %zu (%s inputs): %s", caps[k], src ? "device" : "host", mgpu_last_error());
+            else if (!aff_eq(&got, &want)) chk_fail(&c, "max_memory %zu (%s inputs): wrong sum", caps[k], src ? "device" : "host");
+        }
+    cfg.max_memory = 1000;
+    memset(&j, 0xA5, sizeof j);
+    r = mgpu_msm(S, P, N, &cfg, &j, st);
+    if (t->gpu && r != MGPU_ERROR_OUT_OF_MEMORY) chk_fail(&c, "max_memory 1000: %s, want OUT_OF_MEMORY", mgpu_result_string(r));
+    if (!t->gpu && r != MGPU_SUCCESS) chk_fail(&c, "max_memory 1000 on a CPU device: %s", mgpu_last_error());
+    if (t->gpu && (j.x[0] != 0xA5A5A5A5A5A5A5A5ull || j.z[3] != 0xA5A5A5A5A5A5A5A5ull)) chk_fail(&c, "max_memory 1000: result written");
+    mgpu_free(dp);
+    mgpu_free(ds);
+    mgpu_set_device(0);
+    report(c.good, "[%s] config.max_memory 1 GiB, %zu KiB, %zu KiB (pieces; N = %zu) from host and device memory equal "
+           "the reference; 1000 bytes: %s%s%s", t->label, caps[1] >> 10, caps[2] >> 10, N,
+           t->gpu ? "OUT_OF_MEMORY, result untouched" : "ignored", SEP(c));
+    free(P);
+    free(S);
+}
+
 /* bases for factor f on dev (device memory on a GPU), then an MSM over them. */
 static void precompute_case(chk *c, const tdev *t, const mgpu_bn254_scalar *S, const mgpu_bn254_affine *P, size_t n,
                             unsigned flags, int f, int cbits, const mgpu_bn254_affine *want, int check_layout)
@@ -1489,6 +1537,7 @@ int main(int argc, char **argv)
         if (selected("precompute")) test_precompute(&tdevs[i]);
         if (selected("batch")) test_batch(&tdevs[i]);
         if (selected("memory")) test_memory_kinds(&tdevs[i]);
+        if (selected("memory")) test_memory_cap(&tdevs[i]);
     }
     if (selected("multi")) test_multi_cpu();
     if (selected("random")) test_random();

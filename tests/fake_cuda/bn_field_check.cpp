@@ -1,0 +1,81 @@
+/* bn_field_check.cpp - the BN254 field arithmetic of mgpu_kernels.cu ("BN254 MSM" section)
+   compiled for the host with the kernel emulator's carry flag (tests/fake_cuda/emu.h): the
+   unrolled multiplication (lazy: inputs and output in [0, 2m)) against the compact one
+   (canonical output), and the lazy add and sub against canonical results, for p and r, on
+   random values below 2m and on the edges 2m - 1, 2m - 2, 2m - 3, m, m - 1, m - 2, 0 and 1.
+   `make test-bn-field` (argument: pairs per field, default 200000). */
+#include "tests/fake_cuda/emu.h"
+#include "msm_section.cu"
+
+static std::mt19937_64 rng(12345);
+
+static bool below(const u32 *a, const u32 *b)
+{
+    for (int j = 7; j >= 0; j--)
+        if (a[j] != b[j]) return a[j] < b[j];
+    return false;
+}
+static void random_below(u32 *o, const u32 *m)
+{
+    do {
+        for (int j = 0; j < 8; j++) o[j] = (u32)rng();
+        o[7] &= 0x7fffffffu;
+    } while (!below(o, m));
+}
+static void minus(u32 *o, const u32 *m, u32 k)            /* o = m - k */
+{
+    unsigned long long borrow = k;
+    for (int j = 0; j < 8; j++) {
+        const unsigned long long t = (unsigned long long)m[j] - borrow;
+        o[j] = (u32)t;
+        borrow = (t >> 63) & 1;
+    }
+}
+
+template <int F> static int check(long pairs)
+{
+    int bad = 0;
+    for (long it = 0; it < pairs; it++) {
+        u32 a[8], b[8], ca[8], cb[8], r1[8], r2[8];
+        random_below(a, MOD2[F]);
+        random_below(b, MOD2[F]);
+        if (it % 7 == 1) minus(a, MOD2[F], 1 + (u32)(it / 7 % 3));
+        if (it % 11 == 2) minus(b, MOD[F], (u32)(it / 11 % 3));
+        if (it % 13 == 3) { memset(b, 0, sizeof b); b[0] = (u32)(it & 1); }
+        memcpy(ca, a, sizeof a);
+        memcpy(cb, b, sizeof b);
+        reduce_once<F>(ca, ca);
+        reduce_once<F>(cb, cb);
+        mul<F, false>(r2, ca, cb);                     /* the reference: canonical */
+        mul<F, true>(r1, a, b);
+        if (!below(r1, MOD2[F])) bad++, printf("FAIL field %d pair %ld: unrolled product >= 2m\n", F, it);
+        reduce_once<F>(r1, r1);
+        if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL field %d pair %ld: unrolled != compact product\n", F, it);
+        mul<F, false>(r1, a, b);
+        if (!below(r1, MOD[F]) || memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL field %d pair %ld: compact product of lazy inputs\n", F, it);
+        add<F>(r1, a, b);
+        add<F>(r2, ca, cb);
+        if (!below(r1, MOD2[F])) bad++, printf("FAIL field %d pair %ld: sum >= 2m\n", F, it);
+        reduce_once<F>(r1, r1);
+        reduce_once<F>(r2, r2);
+        if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL field %d pair %ld: lazy sum differs\n", F, it);
+        sub<F>(r1, a, b);
+        sub<F>(r2, ca, cb);
+        if (!below(r1, MOD2[F])) bad++, printf("FAIL field %d pair %ld: difference >= 2m\n", F, it);
+        reduce_once<F>(r1, r1);
+        reduce_once<F>(r2, r2);
+        if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL field %d pair %ld: lazy difference differs\n", F, it);
+        if (bad > 10) break;
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    const long pairs = argc > 1 ? atol(argv[1]) : 200000;
+    const int bad = check<FP>(pairs) + check<FR>(pairs);
+    printf("%s BN254 field arithmetic: %ld pairs each for p and r (multiplication, addition, subtraction)\n",
+           bad ? "FAIL" : "ok  ", pairs);
+    printf("%d passed, %d failed\n", bad ? 0 : 1, bad ? 1 : 0);
+    return bad != 0;
+}
