@@ -3623,7 +3623,7 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
 #define MGPU__COLL_THREAD_BYTES ((size_t)1 << 20)  /* mgpu_reduce_multi: one thread per device above this */
 enum {
     MGPU__EV_START, MGPU__EV_CHUNK, MGPU__EV_DONE, MGPU__EV_A0, MGPU__EV_A1, MGPU__EV_B0, MGPU__EV_B1,
-    MGPU__EV_ALLOC, MGPU__EV_COUNT
+    MGPU__EV_C0, MGPU__EV_C1, MGPU__EV_ALLOC, MGPU__EV_COUNT
 };
 typedef struct mgpu__coll_dev {
     mgpu_stream aux[2];
@@ -6854,7 +6854,7 @@ typedef struct mgpu__msm_work {
     size_t n;                          /* points per MSM */
     size_t stride;                     /* scalars between MSMs; points between precomputed copies */
     mgpu_stream s, load;               /* compute stream; load stream (s, or an internal one) */
-    mgpu_event loaded[2], computed[2], start;
+    mgpu_event scalars_in[2], points_in[2], computed[2], start;
     unsigned char *ws;                 /* working memory on s's device */
     mgpu__msm_args a;                  /* the fields every launch shares */
 } mgpu__msm_work;
@@ -6863,8 +6863,10 @@ typedef struct mgpu__msm_work {
 static mgpu_result mgpu__msm_record(mgpu_event ev, mgpu_stream on) { return ev ? mgpu_event_record(ev, on) : MGPU_SUCCESS; }
 static mgpu_result mgpu__msm_wait(mgpu_stream who, mgpu_event ev) { return ev ? mgpu_stream_wait_event(who, ev) : MGPU_SUCCESS; }
 
-/* Copies or converts piece [first, first + len) of MSM b's points (f copies) and scalars
-   into buffer `buf` on the load stream; sets a->points / a->scalars. */
+/* Copies piece [first, first + len) of MSM b's scalars, then copies or converts its points
+   (f copies), into buffer `buf` on the load stream, recording scalars_in[buf] and
+   points_in[buf] after each (the digits and the sort need only the scalars, so they run
+   while the points come); sets a->points / a->scalars. */
 static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, size_t len, int buf, mgpu__msm_args *a)
 {
     const mgpu__msm_plan *p = r->plan;
@@ -6873,6 +6875,14 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
     const unsigned char *scalars = r->sc.base + (b * n + first) * 32;
     mgpu__msm_args c = r->a;
     size_t j;
+    if (r->sh.copy_scalars) {
+        uint32_t *d = (uint32_t *)(void *)(r->ws + r->sh.off_scalars[buf]);
+        MGPU__TRY(mgpu__copy_async(r->fn, d, scalars, len * 32, 0, r->load));
+        a->scalars = d;
+    } else {
+        a->scalars = (const uint32_t *)(const void *)scalars;
+    }
+    MGPU__TRY(mgpu__msm_record(r->scalars_in[buf], r->load));
     if (!r->sh.copy_points) {
         a->points = (const uint32_t *)(const void *)(r->pt.base + (pset + first) * 64);
         a->copy_stride = n;
@@ -6906,18 +6916,12 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
         a->points = dst;
         a->copy_stride = len;
     }
-    if (r->sh.copy_scalars) {
-        uint32_t *d = (uint32_t *)(void *)(r->ws + r->sh.off_scalars[buf]);
-        MGPU__TRY(mgpu__copy_async(r->fn, d, scalars, len * 32, 0, r->load));
-        a->scalars = d;
-    } else {
-        a->scalars = (const uint32_t *)(const void *)scalars;
-    }
-    return MGPU_SUCCESS;
+    return mgpu__msm_record(r->points_in[buf], r->load);
 }
 
-/* The kernels of one piece on s, then its parts copied to `dst` (pinned). */
-static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_t len, void *dst)
+/* The kernels of one piece on s (the sums after points_in[buf]), then its parts copied to
+   `dst` (pinned). */
+static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_t len, int buf, void *dst)
 {
     const char *fn = r->fn;
     mgpu_stream s = r->s;
@@ -6928,6 +6932,7 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_PARTIALS, 256, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_ADD, (size_t)r->sh.tiles * 256, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, len * (size_t)r->plan->windows, 256, a, s));
+    MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, 256, a, s));
     MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, r->sh.chunks, 256, a, s));
@@ -6989,10 +6994,9 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
             mgpu__msm_args a = r->a;
             if (step >= 2) res = mgpu__msm_wait(r->load, r->computed[buf]);   /* buffer free again */
             if (res == MGPU_SUCCESS) res = mgpu__msm_load(r, b, first, len, buf, &a);
-            if (res == MGPU_SUCCESS) res = mgpu__msm_record(r->loaded[buf], r->load);
-            if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r->s, r->loaded[buf]);
+            if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r->s, r->scalars_in[buf]);
             if (res == MGPU_SUCCESS)
-                res = mgpu__msm_compute(r, &a, len, (unsigned char *)w->pinned + ((size_t)b * r->sh.pieces + q) * piece_bytes);
+                res = mgpu__msm_compute(r, &a, len, buf, (unsigned char *)w->pinned + ((size_t)b * r->sh.pieces + q) * piece_bytes);
             if (res == MGPU_SUCCESS) res = mgpu__msm_record(r->computed[buf], r->s);
         }
     if (res == MGPU_SUCCESS) {
@@ -7073,8 +7077,10 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
         internal = 1;
         res = mgpu__coll_aux(s->dev, 0, &r.load, fn);
         if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_START, &r.start, fn);
-        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_A0, &r.loaded[0], fn);
-        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_A1, &r.loaded[1], fn);
+        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_A0, &r.points_in[0], fn);
+        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_A1, &r.points_in[1], fn);
+        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_C0, &r.scalars_in[0], fn);
+        if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_C1, &r.scalars_in[1], fn);
         if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_B0, &r.computed[0], fn);
         if (res == MGPU_SUCCESS) res = mgpu__coll_ev(s->dev, MGPU__EV_B1, &r.computed[1], fn);
         if (res == MGPU_SUCCESS) res = mgpu__msm_record(r.start, s);

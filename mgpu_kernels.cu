@@ -1956,11 +1956,17 @@ __device__ __forceinline__ void entry_load(const args &a, u32 e, u32 *x, u32 *y)
     load8(x, a.points + idx * 16);
     load8(y, a.points + idx * 16 + 8);
 }
-/* The point to add (negated for bit 31 of the entry); false for infinity, which adds nothing. */
+/* The point to add (negated for bit 31 of the entry: 2p - y, lazy, as y < p); false for
+   infinity, which adds nothing. */
 __device__ __forceinline__ bool entry_ready(u32 e, const u32 *x, u32 *y)
 {
     if (is_zero(x) && is_zero(y)) return false;
-    if (e >> 31) { u32 z[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }; sub<FP>(y, z, y); }
+    if (e >> 31) {
+        y[0] = sub_cc(MOD2[FP][0], y[0]);
+#pragma unroll
+        for (int j = 1; j < 7; j++) y[j] = subc_cc(MOD2[FP][j], y[j]);
+        y[7] = subc(MOD2[FP][7], y[7]);
+    }
     return true;
 }
 
