@@ -719,7 +719,8 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
    serializes one. Buckets are XYZZ points summed with mixed additions; each window's
    weighted bucket sum is computed in parallel segments and the windows are combined on the
    host, in a host function queued on the stream (one pass of about 255 doublings). c
-   defaults to bit_length(n) - 5, clamped to 4..20 (mgpu_msm_window_bits). 256-bit
+   defaults to bit_length(n) - 5, clamped to 4..20, and from 2^16 points on to the
+   neighbour of that with the least work (mgpu_msm_window_bits). 256-bit
    Montgomery arithmetic in 32-bit words: the multiplication keeps even and odd products in
    two accumulators so that each 32 x 32-bit product is one multiply-add with carries, and
    sums keep values in [0, 2p) (p < 2^254 leaves room), reduced only when they leave the GPU.
@@ -6066,11 +6067,26 @@ static mgpu_result mgpu__msm_cpu_precompute(const mgpu_bn254_affine *points, siz
 
 MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor)
 {
-    int bits = 0, c;
-    (void)precompute_factor;           /* accepted so the choice can take it into account later */
-    for (; n; n >>= 1) bits++;
-    c = bits - 5;
-    return c < 4 ? 4 : c > 20 ? 20 : c;
+    /* bit_length(n) - 5, clamped to 4..20; from 2^16 points on, the c within one of that
+       with the least work: n W mixed additions into buckets, plus about 2.6 for each of the
+       W' 2^(c-1) buckets (two XYZZ sums of about 1.3 mixed additions each), W = ceil(255 / c)
+       windows, W' = ceil(W / f) of them per precomputed copy. This also avoids a top window
+       of a few bits, whose few buckets hold all the points (c = 14 at 2^18 left 3 bits). */
+    const int f = precompute_factor > 1 ? precompute_factor : 1;
+    int bits = 0, c, best, lo, hi;
+    double best_cost = 0;
+    size_t m;
+    for (m = n; m; m >>= 1) bits++;
+    best = bits - 5 < 4 ? 4 : bits - 5 > 20 ? 20 : bits - 5;
+    if (bits < 17) return best;
+    lo = best - 1 < 4 ? 4 : best - 1;
+    hi = best + 1 > 20 ? 20 : best + 1;
+    for (c = lo; c <= hi; c++) {
+        const int w = (255 + c - 1) / c, wf = (w + f - 1) / f;
+        const double cost = (double)n * w + 2.6 * wf * (double)(1u << (c - 1));
+        if (c == lo || cost < best_cost) { best = c; best_cost = cost; }
+    }
+    return best;
 }
 
 /* Sets c and what follows from it. */
@@ -6627,8 +6643,8 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
    the order described there, once per piece of an MSM. A piece is a contiguous range of
    the points: one piece normally; several when the inputs come from host memory (piece
    q+1 is copied on an internal stream while piece q is computed) or when one would not
-   fit in memory or in 32-bit entry offsets. Each piece leaves wf * (1 + seg_bits) XYZZ
-   parts; they are copied to a pinned buffer kept with the stream, and a host function
+   fit in memory or in 32-bit entry offsets. Each piece leaves wf XYZZ window sums; they
+   are copied to a pinned buffer kept with the stream, and a host function
    queued on the stream (cuLaunchHostFunc) turns them into the results. */
 typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 184 bytes */
     const uint32_t *scalars, *points;
@@ -6645,11 +6661,12 @@ typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 184 ? 1 : -1];
 
 enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__MK_DIGITS, MGPU__MK_SCAN_TILES,
        MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_SCATTER, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
-       MGPU__MK_FIXUP_LONG, MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
+       MGPU__MK_FIXUP_LONG, MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_WINDOWS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
 static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
     "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add", "mgpu_msm_scatter", "mgpu_msm_accumulate",
-    "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_precompute" };
+    "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
+    "mgpu_msm_precompute" };
 static struct { unsigned generation; mgpu_kernel kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
 #define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for */
@@ -6683,7 +6700,7 @@ typedef struct mgpu__msm_shape {
     int copy_points, copy_scalars;     /* inputs go through device buffers (nbuf of them) */
     int nbuf;
     size_t off_keys, off_counts, off_offsets, off_partials, off_entries, off_buckets, off_slot_keys, off_slot_sums,
-           off_seg, off_sums, off_queue, off_points[2], off_scalars[2], bytes;
+           off_seg, off_sums, off_windows, off_queue, off_points[2], off_scalars[2], bytes;
 } mgpu__msm_shape;
 
 static uint32_t mgpu__pow2_at_least(uint64_t x)
@@ -6728,6 +6745,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     MGPU__MSM_TAKE(off_slot_sums, (size_t)sh->chunks * 2 * MGPU__MSM_PART);
     MGPU__MSM_TAKE(off_seg, (size_t)p->wf * sh->seg_count * 2 * MGPU__MSM_PART);
     MGPU__MSM_TAKE(off_sums, (size_t)p->wf * (1 + sh->seg_bits) * MGPU__MSM_PART);
+    MGPU__MSM_TAKE(off_windows, (size_t)p->wf * MGPU__MSM_PART);
     MGPU__MSM_TAKE(off_queue, ((size_t)sh->chunks / MGPU__MSM_FIXUP_SERIAL + 2) * 4);
     for (i = 0; i < 2; i++) {
         sh->off_points[i] = sh->off_scalars[i] = 0;
@@ -6803,42 +6821,29 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
 /* ---- the results, on the host: queued on the stream after the parts' copy */
 typedef struct mgpu__msm_job {
     mgpu_bn254_jacobian *results;
-    const unsigned char *parts;        /* pinned: [msm][piece][window][part] XYZZ */
+    const unsigned char *parts;        /* pinned: [msm][piece][window] XYZZ window sums */
     int count, wf, c;
     size_t pieces;
-    uint32_t seg_len, seg_bits;
     unsigned flags;
 } mgpu__msm_job;
 
-/* The result from the parts: per window w, out_0 + m * sum_k 2^k out_{k+1} (m = seg_len =
-   2^L), and the windows combined as sum_w 2^(cw) window_w. So part out_0 of window w counts
-   2^(cw) times and part out_{k+1} 2^(cw + L + k): one pass of doublings from the highest
-   such exponent down, adding each part (of every piece) at its exponent, gives the sum
-   with about 255 doublings and one addition per part. */
+/* The result from the window sums (msm_windows: sum_b b * bucket_b for each window w of
+   each piece): sum_w 2^(cw) window_w, top down, c doublings between windows. */
 static void MGPU__CUDAAPI mgpu__msm_finish(void *arg)
 {
     mgpu__msm_job *j = (mgpu__msm_job *)arg;
-    const size_t per_window = 1 + j->seg_bits, piece_bytes = (size_t)j->wf * per_window * MGPU__MSM_PART;
-    int b, w, e, top, L = 0;
+    const size_t piece_bytes = (size_t)j->wf * MGPU__MSM_PART;
+    int b, w, d;
     size_t q;
-    while ((1u << L) < j->seg_len) L++;
-    top = j->c * (j->wf - 1) + (j->seg_bits ? L + (int)j->seg_bits - 1 : 0);   /* the highest exponent */
     for (b = 0; b < j->count; b++) {
         const unsigned char *parts = j->parts + (size_t)b * j->pieces * piece_bytes;
         mgpu__bn_xyzz total;
         mgpu__bn_xyzz_inf(&total);
-        for (e = top; e >= 0; e--) {
-            mgpu__bn_xyzz_dbl(&total);
-            for (w = 0; w < j->wf; w++) {
-                const int k = e - j->c * w - L;        /* out_{k+1} counts 2^(cw + L + k) */
-                size_t part;
-                if (e == j->c * w) part = 0;
-                else if (k >= 0 && k < (int)j->seg_bits) part = (size_t)k + 1;
-                else continue;
-                for (q = 0; q < j->pieces; q++)
-                    mgpu__bn_xyzz_add(&total, (const mgpu__bn_xyzz *)(const void *)
-                                      (parts + q * piece_bytes + ((size_t)w * per_window + part) * MGPU__MSM_PART));
-            }
+        for (w = j->wf - 1; w >= 0; w--) {
+            for (d = 0; d < j->c; d++) mgpu__bn_xyzz_dbl(&total);
+            for (q = 0; q < j->pieces; q++)
+                mgpu__bn_xyzz_add(&total, (const mgpu__bn_xyzz *)(const void *)(parts + q * piece_bytes +
+                                                                                (size_t)w * MGPU__MSM_PART));
         }
         mgpu__bn_xyzz_to_jacobian(&total, &j->results[b], (j->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
     }
@@ -6940,7 +6945,9 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
                                MGPU__MSM_FIXUP_LONG_THREADS, MGPU__MSM_FIXUP_LONG_THREADS, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count, 128, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SUMS, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * 512, 512, a, s));
-    return mgpu__copy_async(fn, dst, a->sums, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * MGPU__MSM_PART, 0, s);
+    a->out = (uint32_t *)(void *)(r->ws + r->sh.off_windows);
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_WINDOWS, (size_t)r->plan->wf * 32, 32, a, s));
+    return mgpu__copy_async(fn, dst, a->out, (size_t)r->plan->wf * MGPU__MSM_PART, 0, s);
 }
 
 /* MGPU_MSM_CHECK_POINTS on a GPU: n points, checked by s's device where it can read them
@@ -6976,7 +6983,7 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *
 static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_jacobian *results)
 {
     const mgpu__msm_plan *p = r->plan;
-    const size_t piece_bytes = (size_t)p->wf * (1 + r->sh.seg_bits) * MGPU__MSM_PART;
+    const size_t piece_bytes = (size_t)p->wf * MGPU__MSM_PART;
     const size_t parts_bytes = (size_t)count * r->sh.pieces * piece_bytes;
     mgpu__red_ws *w = NULL;
     mgpu__msm_job *job;
@@ -7008,8 +7015,6 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
         job->pieces = r->sh.pieces;
         job->wf = p->wf;
         job->c = p->c;
-        job->seg_len = r->sh.seg_len;
-        job->seg_bits = r->sh.seg_bits;
         job->flags = p->flags;
         res = mgpu__push(r->s->dev, &prev, r->fn);
         if (res == MGPU_SUCCESS) {

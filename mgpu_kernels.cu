@@ -1324,8 +1324,8 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_THREADS, 4) mgpu_blur
                      bucket[s*m + j] and run_s = sum_j bucket[s*m + j].
      msm_sums        per window, block sums: out_0 = sum_s tot_s and, for each bit k of the
                      segment index, out_{k+1} = sum of run_s over the s with bit k set.
-   The host then forms each window's sum_b b * bucket_b = out_0 + m * sum_k 2^k out_{k+1}
-   and combines the windows (sum_w 2^(cw) window_w) in C.
+     msm_windows     per window, sum_b b * bucket_b = out_0 + m * sum_k 2^k out_{k+1}.
+   The host then combines the windows (sum_w 2^(cw) window_w) in C.
 
    Field arithmetic: 8 x 32-bit words, little-endian, Montgomery form with R = 2^256;
    multiplication with PTX carry chains (mad.lo.cc / madc.hi.cc, which ptxas fuses into one
@@ -1617,26 +1617,26 @@ __device__ __forceinline__ void dbl_affine(xyzz &p, const u32 *x, const u32 *y)
     copy(p.zz, v);
     copy(p.zzz, w);
 }
-__device__ __forceinline__ void dbl(xyzz &p)
+template <bool FAST = false> __device__ __forceinline__ void dbl(xyzz &p)
 {
     u32 u[8], v[8], w[8], s[8], m[8];
     if (is_zero(p.zz)) return;
     add<FP>(u, p.y, p.y);
-    mul<FP, false>(v, u, u);
-    mul<FP, false>(w, u, v);
-    mul<FP, false>(s, p.x, v);
-    mul<FP, false>(m, p.x, p.x);
+    mul<FP, FAST>(v, u, u);
+    mul<FP, FAST>(w, u, v);
+    mul<FP, FAST>(s, p.x, v);
+    mul<FP, FAST>(m, p.x, p.x);
     add<FP>(u, m, m);
     add<FP>(m, u, m);
-    mul<FP, false>(p.x, m, m);
+    mul<FP, FAST>(p.x, m, m);
     sub<FP>(p.x, p.x, s);
     sub<FP>(p.x, p.x, s);
     sub<FP>(s, s, p.x);
-    mul<FP, false>(s, m, s);
-    mul<FP, false>(u, w, p.y);
+    mul<FP, FAST>(s, m, s);
+    mul<FP, FAST>(u, w, p.y);
     sub<FP>(p.y, s, u);
-    mul<FP, false>(p.zz, p.zz, v);
-    mul<FP, false>(p.zzz, p.zzz, w);
+    mul<FP, FAST>(p.zz, p.zz, v);
+    mul<FP, FAST>(p.zzz, p.zzz, w);
 }
 /* p += (x, y), affine and not infinity (madd-2008-s) */
 __device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y)
@@ -2103,10 +2103,34 @@ extern "C" __global__ void __launch_bounds__(512, 1) mgpu_msm_sums(const mgpu_bn
         add_xyzz(acc, b);                        /* a chain of dependent sums: latency */
     }
     block_sum<512>(acc, a.seg_count < blockDim.x ? a.seg_count : blockDim.x);
-    if (threadIdx.x == 0) {                            /* canonical for the host */
+    if (threadIdx.x == 0) store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
+}
+
+/* One block of 32 per window w: its sum_b b * bucket_b = out_0 + 2^L sum_k 2^k out_{k+1}
+   (m = seg_len = 2^L) from msm_sums' parts: thread k < seg_bits doubles out_{k+1} k + L
+   times, thread seg_bits takes out_0, and the block adds them up; out[w], canonical, goes
+   to the host (which combines the windows). In parallel here: one doubling after another
+   on the host cost more. */
+extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn::args a)
+{
+    const u32 k = threadIdx.x, parts = 1 + a.seg_bits;
+    const u32 *part = a.sums + (u64)blockIdx.x * parts * 32;
+    u32 L = 0;
+    xyzz acc;
+    while ((1u << L) < a.seg_len) L++;
+    if (k < a.seg_bits) {
+        load_xyzz(acc, part + (k + 1) * 32);
+        for (u32 d = 0; d < k + L; d++) dbl<true>(acc);
+    } else if (k == a.seg_bits) {
+        load_xyzz(acc, part);
+    } else {
+        set_inf(acc);
+    }
+    block_sum<32>(acc, parts);
+    if (k == 0) {
         reduce_once<FP>(acc.x, acc.x); reduce_once<FP>(acc.y, acc.y);
         reduce_once<FP>(acc.zz, acc.zz); reduce_once<FP>(acc.zzz, acc.zzz);
-        store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
+        store_xyzz(a.out + (u64)blockIdx.x * 32, acc);
     }
 }
 

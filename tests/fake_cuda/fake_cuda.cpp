@@ -183,6 +183,7 @@ static const struct { const char *name; msm_kernel fn; bool together; } msm_kern
     { "mgpu_msm_fixup_long", mgpu_msm_fixup_long, true },
     { "mgpu_msm_segments", mgpu_msm_segments, false },
     { "mgpu_msm_sums", mgpu_msm_sums, true },
+    { "mgpu_msm_windows", mgpu_msm_windows, true },
     { "mgpu_msm_precompute", mgpu_msm_precompute, false },
 };
 static_assert(sizeof(mgpu_bn::args) == sizeof(mgpu__msm_args), "msm args layout");
