@@ -2090,19 +2090,21 @@ extern "C" __global__ void __launch_bounds__(128, 3) mgpu_msm_segments(const mgp
     store_xyzz(a.seg + idx * 64 + 32, run);
 }
 
-/* One block of 256 per (window w, part k): k = 0 sums tot_s over all segments, k > 0 sums
-   run_s over the segments s with bit k-1 set. */
+/* One block of 512 per (window w, part k): k = 0 sums tot_s over all segments, k > 0 sums
+   run_s over the segments s with bit k-1 set (the i-th such s is i with a 1 put in at bit
+   k-1: half the sums, and no thread of a warp idles). */
 extern "C" __global__ void __launch_bounds__(512, 1) mgpu_msm_sums(const mgpu_bn::args a)
 {
     const u32 parts = 1 + a.seg_bits, w = blockIdx.x / parts, k = blockIdx.x - w * parts;
+    const u32 count = k > 0 ? a.seg_count / 2 : a.seg_count, low = k > 0 ? (1u << (k - 1)) - 1 : 0;
     xyzz acc, b;
     set_inf(acc);
-    for (u32 s = threadIdx.x; s < a.seg_count; s += blockDim.x) {
-        if (k > 0 && !((s >> (k - 1)) & 1)) continue;
+    for (u32 i = threadIdx.x; i < count; i += blockDim.x) {
+        const u32 s = k > 0 ? ((i & ~low) << 1) | (low + 1) | (i & low) : i;
         load_xyzz(b, a.seg + ((u64)w * a.seg_count + s) * 64 + (k > 0 ? 32 : 0));
-        add_xyzz(acc, b);                        /* a chain of dependent sums: latency */
+        add_xyzz(acc, b);                              /* a chain of dependent sums: latency */
     }
-    block_sum<512>(acc, a.seg_count < blockDim.x ? a.seg_count : blockDim.x);
+    block_sum<512>(acc, count < blockDim.x ? count : blockDim.x);
     if (threadIdx.x == 0) store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
 }
 
