@@ -97,6 +97,7 @@ $(BUILD)/suite_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
 $(BUILD)/suite_asan_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
 	$(CC) $(ASAN) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
+.SECONDARY: $(SUITES) $(addprefix $(BUILD)/suite_asan_,$(SUITE_NAMES))
 
 # The core suite (tests/*.c: build/mgpu_tests) and the suites; the core prints its failures,
 # each distinct skip reason once and its last line (N passed, N failed, N skipped).
@@ -195,17 +196,22 @@ comma    := ,
 $(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
                           $(BUILD)/reduce_section.cu
 	$(CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -fPIC -shared -o $@ $< -lpthread
+fake_run  = $(subst $(comma), ,$(word $(1),$(FAKE_RUNS)))
 test-fake: $(addprefix run/fake_,$(FAKE_IDS))
-run/fake_%: $(BUILD)/libfake_cuda.so $(SUITES) FORCE
-	@sh tests/fake_run.sh $(subst $(comma), ,$(word $*,$(FAKE_RUNS)))
+.SECONDEXPANSION:
+run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_run,$$*)) FORCE
+	@sh tests/fake_run.sh $(call fake_run,$*)
 
 # Everything, in parallel; the last line is the core suite's (under ASan/UBSan), which CI
-# reads: N passed, N failed, N skipped. The longest runs are listed first.
-TEST_RUNS = $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
+# reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
+# runs); the kernel sections are cut out before, so that make can start it at once.
+SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core
 test:
 	@mkdir -p $(BUILD) && date +%s > $(BUILD)/test.start
+	@$(MAKE) --no-print-directory -s $(SECTIONS)
 	@$(PARALLEL) test-all
 test-all: $(TEST_RUNS)
 	@echo "make test: every run passed in $$(($$(date +%s) - $$(cat $(BUILD)/test.start))) s; the core suite under ASan/UBSan:"
