@@ -19,7 +19,7 @@ BENCHES  = $(patsubst bench/%.c,$(BUILD)/bench_%,$(wildcard bench/*.c))
 TEST_SRC = $(wildcard tests/*.c)
 HDRS     = mgpu.h kernels_fatbin.h
 
-.PHONY: all demo test test-unit test-asan test-matrix test-vendor test-examples examples bench kernels clean
+.PHONY: all demo check test test-unit test-asan test-matrix test-vendor test-examples test-docs examples bench kernels clean
 all: examples $(BUILD)/mgpu_tests
 
 $(BUILD):
@@ -50,60 +50,84 @@ $(BUILD)/%: examples/%.c $(BUILD)/mgpu.o | $(BUILD)
 demo: $(BUILD)/demo
 	./$(BUILD)/demo
 
-# Every example is a test: each runs with the default devices and with 4 CPU devices
-# (MGPU_CPU_DEVICES=4) and must exit 0. Output goes to build/<name>[.cpu4].log. The API
-# tour in README.md must be examples/readme_tour.c, character for character.
-test-examples: examples
-	@fail=0; \
-	$(if $(STB_FOUND),,echo "skip build/blur_image: libstb-dev is not installed";) \
-	if awk '/^\/\* readme_tour\.c/ { f = 1 } f && /^```$$/ { exit } f' README.md | \
-	   diff -u - examples/readme_tour.c > $(BUILD)/readme_tour.diff; then echo "ok   README.md tour = examples/readme_tour.c"; \
-	else echo "FAIL README.md's tour differs from examples/readme_tour.c:"; cat $(BUILD)/readme_tour.diff; fail=1; fi; \
-	for e in $(EXAMPLES); do \
-	  if env -u MGPU_CPU_DEVICES $$e > $$e.log 2>&1; then echo "ok   $$e"; \
-	  else echo "FAIL $$e (exit $$?)"; cat $$e.log; fail=1; fi; \
-	  if env MGPU_CPU_DEVICES=4 $$e > $$e.cpu4.log 2>&1; then echo "ok   MGPU_CPU_DEVICES=4 $$e"; \
-	  else echo "FAIL MGPU_CPU_DEVICES=4 $$e (exit $$?)"; cat $$e.cpu4.log; fail=1; fi; \
-	done; exit $$fail
-
 # ---- tests
+# Every test run is a target run/<name> that writes build/<name>.log and prints one line, ok
+# with the log's last line and the seconds it took, or FAIL with the end of the log
+# (tests/run.sh). `make test` and `make check` run them in parallel ($(JOBS) at a time,
+# each target's lines together: --output-sync) and print the core suite's result last.
+JOBS    ?= $(shell nproc 2> /dev/null || echo 2)
+PARALLEL = $(MAKE) --no-print-directory -k -j$(JOBS) --output-sync=target
+RUN      = @sh tests/run.sh
+ASAN_ENV = ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp
+OLD_DRV  = MGPU_FAKE_OLD_DRIVER=$(BUILD)/libfake_old_cuda.so
+ASAN     = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+.PHONY: test-all check-all
+
+# Every example is a test: each runs with the default devices and with 4 CPU devices
+# (MGPU_CPU_DEVICES=4) and must exit 0. Output goes to build/<name>[.cpu4].log. The README
+# checks (tests/doc_check.sh): every snippet block of README.md is its examples/ file
+# character for character, and the documented blur channels and default CPU devices agree.
+test-examples: run/examples run/docs
+test-docs: run/docs
+run/docs: FORCE | $(BUILD)
+	$(RUN) docs $(BUILD)/doc_check.log sh tests/doc_check.sh
+run/examples: examples FORCE
+	@$(if $(STB_FOUND),,echo "skip build/blur_image: libstb-dev is not installed";) \
+	start=$$(date +%s); fail=0; n=0; \
+	for e in $(EXAMPLES); do n=$$((n + 1)); \
+	  env -u MGPU_CPU_DEVICES $$e > $$e.log 2>&1 || { echo "FAIL $$e (exit $$?)"; cat $$e.log; fail=1; }; \
+	  env MGPU_CPU_DEVICES=4 $$e > $$e.cpu4.log 2>&1 || { echo "FAIL MGPU_CPU_DEVICES=4 $$e (exit $$?)"; cat $$e.cpu4.log; fail=1; }; \
+	done; \
+	[ $$fail = 0 ] && printf 'ok   %-30s  %s  (%ss)\n' examples "$$n programs, each with the default devices and MGPU_CPU_DEVICES=4" $$(($$(date +%s) - start)); \
+	exit $$fail
+
 $(BUILD)/mgpu_tests: $(TEST_SRC) tests/*.h tools/sha256.h $(BUILD)/mgpu.o | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $(TEST_SRC) $(BUILD)/mgpu.o $(LIBS) -lm
+$(BUILD)/mgpu_tests_asan: $(TEST_SRC) tests/*.h tools/sha256.h $(HDRS) mgpu.c | $(BUILD)
+	$(CC) $(ASAN) $(WARN) -std=c99 -I. -o $@ $(TEST_SRC) mgpu.c $(LIBS) -lm
 $(BUILD)/libfake_old_cuda.so: tests/fixtures/fake_old_cuda.c | $(BUILD)
 	$(CC) -shared -fPIC $(WARN) -o $@ $<
 
 # Suites of one operation family each (tests/suites/*.c, one program each, the
 # implementation in their own translation unit): same ok/FAIL/skip lines and summary
 # (tests/suites/suite.h).
-SUITES = $(patsubst tests/suites/%.c,$(BUILD)/suite_%,$(wildcard tests/suites/*.c))
+SUITE_NAMES = $(patsubst tests/suites/%.c,%,$(wildcard tests/suites/*.c))
+SUITES = $(addprefix $(BUILD)/suite_,$(SUITE_NAMES))
 $(BUILD)/suite_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
 $(BUILD)/suite_asan_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
-	$(CC) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-	  $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
+	$(CC) $(ASAN) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
+.SECONDARY: $(SUITES) $(addprefix $(BUILD)/suite_asan_,$(SUITE_NAMES))
 
-test-unit: $(BUILD)/mgpu_tests $(BUILD)/libfake_old_cuda.so examples $(SUITES)
-	@for s in $(SUITES); do echo "== $$s"; $$s > $$s.log 2>&1 || { cat $$s.log; exit 1; }; tail -1 $$s.log; done
-	MGPU_FAKE_OLD_DRIVER=$(BUILD)/libfake_old_cuda.so ./$(BUILD)/mgpu_tests
+# The core suite (tests/*.c: build/mgpu_tests) and the suites; the core prints its failures,
+# each distinct skip reason once and its last line (N passed, N failed, N skipped).
+test-unit: $(addprefix run/suite_,$(SUITE_NAMES)) run/core
+	@cat $(BUILD)/mgpu_tests.log
+run/suite_%: $(BUILD)/suite_% FORCE
+	$(RUN) suite_$* $(BUILD)/suite_$*.log ./$(BUILD)/suite_$*
+run/core: $(BUILD)/mgpu_tests $(BUILD)/libfake_old_cuda.so FORCE
+	$(RUN) core $(BUILD)/mgpu_tests.log $(OLD_DRV) ./$(BUILD)/mgpu_tests
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the whole suite.
-test-asan: $(BUILD)/libfake_old_cuda.so $(subst suite_,suite_asan_,$(SUITES)) | $(BUILD)
-	@for s in $(subst suite_,suite_asan_,$(SUITES)); do echo "== $$s"; \
-	  ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp \
-	  $$s > $$s.log 2>&1 || { cat $$s.log; exit 1; }; tail -1 $$s.log; done
-	$(CC) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-	  $(WARN) -std=c99 -I. -o $(BUILD)/mgpu_tests_asan $(TEST_SRC) mgpu.c $(LIBS) -lm
-	ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 LSAN_OPTIONS=suppressions=tests/lsan.supp \
-	  MGPU_FAKE_OLD_DRIVER=$(BUILD)/libfake_old_cuda.so ./$(BUILD)/mgpu_tests_asan
+test-asan: $(addprefix run/asan_,$(SUITE_NAMES)) run/core_asan
+	@cat $(BUILD)/mgpu_tests_asan.log
+run/asan_%: $(BUILD)/suite_asan_% FORCE
+	$(RUN) suite_asan_$* $(BUILD)/suite_asan_$*.log $(ASAN_ENV) ./$(BUILD)/suite_asan_$*
+run/core_asan: $(BUILD)/mgpu_tests_asan $(BUILD)/libfake_old_cuda.so FORCE
+	$(RUN) core_asan $(BUILD)/mgpu_tests_asan.log $(ASAN_ENV) $(OLD_DRV) ./$(BUILD)/mgpu_tests_asan
 
 # gcc and clang; C99, C11 and C++17; -Wall -Wextra -pedantic -Werror; plus MGPU_STATIC twice
-# in one program and the real cuda.h checked against mgpu's mirror.
-test-matrix: | $(BUILD)
-	sh tests/compile_matrix.sh
+# in one program and the real cuda.h checked against mgpu's mirror (one run per compiler
+# and standard; tests/compile_matrix.sh).
+MATRIX = gcc-c99 gcc-c11 clang-c99 clang-c11 g++-c++17 clang++-c++17
+test-matrix: $(addprefix run/matrix_,$(MATRIX))
+run/matrix_%: FORCE | $(BUILD)
+	$(RUN) matrix_$* $(BUILD)/matrix_$*.log sh tests/compile_matrix.sh $*
 
 # Copy the two files into an empty folder and build a ten-line program with one cc line.
-test-vendor: | $(BUILD)
-	sh tests/vendor_check.sh
+test-vendor: run/vendor
+run/vendor: FORCE | $(BUILD)
+	$(RUN) vendor $(BUILD)/vendor.log sh tests/vendor_check.sh
 
 # The blur kernels on the host: the "Gaussian blur" section of mgpu_kernels.cu compiled as
 # C++ under the kernel emulator (tests/fake_cuda/emu.h: a coroutine per CUDA thread, warp
@@ -126,10 +150,13 @@ EMU_DEPS = tests/fake_cuda/emu.h tests/fake_cuda/emu_blur.h bench/blur_variants.
 EMU_FLAGS = -std=c++17 -g -ffp-contract=off -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD)
 $(BUILD)/blur_kernel_emu: tests/fake_cuda/blur_kernel_emu.cpp $(EMU_DEPS)
 	$(CXX) $(EMU_FLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
-test-blur-emu: $(BUILD)/blur_kernel_emu
-	./$(BUILD)/blur_kernel_emu 300 1
-	EMU_FOCUS=pipe ./$(BUILD)/blur_kernel_emu 150 2
-	EMU_FOCUS=any ./$(BUILD)/blur_kernel_emu 200 3
+test-blur-emu: run/blur_emu_all run/blur_emu_pipe run/blur_emu_any
+run/blur_emu_all: $(BUILD)/blur_kernel_emu FORCE
+	$(RUN) blur_emu_all $(BUILD)/blur_emu_all.log ./$(BUILD)/blur_kernel_emu 300 1
+run/blur_emu_pipe: $(BUILD)/blur_kernel_emu FORCE
+	$(RUN) blur_emu_pipe $(BUILD)/blur_emu_pipe.log EMU_FOCUS=pipe ./$(BUILD)/blur_kernel_emu 150 2
+run/blur_emu_any: $(BUILD)/blur_kernel_emu FORCE
+	$(RUN) blur_emu_any $(BUILD)/blur_emu_any.log EMU_FOCUS=any ./$(BUILD)/blur_kernel_emu 200 3
 
 # The BN254 field arithmetic of the MSM section on the host (tests/fake_cuda/bn_field_check.cpp):
 # the lazy unrolled multiplication, addition and subtraction against canonical results, on
@@ -138,8 +165,9 @@ test-blur-emu: $(BUILD)/blur_kernel_emu
 $(BUILD)/bn_field_check: tests/fake_cuda/bn_field_check.cpp tests/fake_cuda/emu.h $(BUILD)/msm_section.cu
 	$(CXX) $(EMU_FLAGS) -O1 -Wno-unused-function -Wno-maybe-uninitialized -fsanitize=address,undefined \
 	  -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
-test-bn-field: $(BUILD)/bn_field_check
-	./$(BUILD)/bn_field_check
+test-bn-field: run/bn_field
+run/bn_field: $(BUILD)/bn_field_check FORCE
+	$(RUN) bn_field $(BUILD)/bn_field_check.log ./$(BUILD)/bn_field_check
 
 # The CUDA host paths without a GPU: build/libfake_cuda.so (tests/fake_cuda/fake_cuda.cpp) is
 # a stand-in libcuda.so with 2 fake GPUs on host memory (lazy stream queues, events, peer
@@ -152,35 +180,52 @@ test-bn-field: $(BUILD)/bn_field_check
 # memory, all-reduce by its chunked path) suite_blur, suite_collectives and suite_msm's
 # multi-GPU section. Each run must pass and show that it ran on the 2 fake GPUs (its 2-GPU
 # header, or its [cuda] all-reduce line); logs in build/suite_<name>.fake[.nop2p].log. A run
-# is "suite [VAR=value...] [ran:PREFIX=N...] [argument...]": ran:PREFIX=N requires that
-# exactly N different kernels whose names start with PREFIX were launched (the fake's
-# FAKE_CUDA_REPORT lines), so every dtype x op of the reduction kernels runs where it should
-# and the one-pass all-reduce does not run without peer access.
-FAKE_RUNS = "msm TEST_MSM_QUICK=1" "blur TEST_BLUR_QUICK=1" "blur TEST_BLUR_QUICK=1 FAKE_CUDA_P2P=0" \
-            "msm TEST_MSM_QUICK=1 FAKE_CUDA_P2P=0 multi" \
-            "reduce ran:mgpu_reduce_=18 ran:mgpu_combine_=18" \
-            "collectives ran:mgpu_allreduce_=18 ran:mgpu_reduce_=18" \
-            "collectives FAKE_CUDA_P2P=0 ran:mgpu_allreduce_=0 ran:mgpu_combine_=18"
+# is "suite,[VAR=value,...][ran:PREFIX=N,...][argument,...]" (tests/fake_run.sh):
+# ran:PREFIX=N requires that exactly N different kernels whose names start with PREFIX were
+# launched (the fake's FAKE_CUDA_REPORT lines), so every dtype x op of the reduction kernels
+# runs where it should and the one-pass all-reduce does not run without peer access.
+FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
+            collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
+            collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
+            blur,TEST_BLUR_QUICK=1 blur,TEST_BLUR_QUICK=1,FAKE_CUDA_P2P=0 \
+            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi
+FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
+comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
 # only where need_left/need_right had it shuffled in.)
 $(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
                           $(BUILD)/reduce_section.cu
 	$(CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -fPIC -shared -o $@ $< -lpthread
-test-fake: $(BUILD)/libfake_cuda.so $(BUILD)/suite_msm $(BUILD)/suite_blur $(BUILD)/suite_reduce $(BUILD)/suite_collectives
-	@for run in $(FAKE_RUNS); do set -- $$run; s=$$1; shift; vars=; args=; ran=; \
-	  for w in "$$@"; do case $$w in ran:*) ran="$$ran $${w#ran:}";; *=*) vars="$$vars $$w";; *) args="$$args $$w";; esac; done; \
-	  log=$(BUILD)/suite_$$s.fake$$(case "$$vars" in *P2P=0*) echo .nop2p;; esac).log; \
-	  echo "== FAKE_CUDA_DEVICES=2$$vars $(BUILD)/suite_$$s$$args"; \
-	  env MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so FAKE_CUDA_DEVICES=2 FAKE_CUDA_REPORT=1 $$vars ./$(BUILD)/suite_$$s $$args \
-	    > $$log 2>&1 || { cat $$log; echo "FAIL suite_$$s on the fake GPUs (log: $$log)"; exit 1; }; \
-	  grep -q -e '^test_msm: 2 GPU(s),' -e '^test_blur: 2 device(s), default backend cuda' -e '^-- 1 CPU device(s), 2 GPU(s)$$' \
-	    -e '^ok   allreduce\[cuda\]$$' $$log || { cat $$log; echo "FAIL suite_$$s did not run on the 2 fake GPUs (log: $$log)"; exit 1; }; \
-	  for r in $$ran; do n=$$(grep -ac "^fake libcuda: ran $${r%=*}" $$log); \
-	    [ "$$n" = "$${r##*=}" ] || { echo "FAIL suite_$$s launched $$n kernels named $${r%=*}*, expected $${r##*=} (log: $$log)"; exit 1; }; \
-	    echo "     $$n kernels $${r%=*}*"; done; \
-	  tail -1 $$log; done
+fake_run  = $(subst $(comma), ,$(word $(1),$(FAKE_RUNS)))
+test-fake: $(addprefix run/fake_,$(FAKE_IDS))
+.SECONDEXPANSION:
+run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_run,$$*)) FORCE
+	@sh tests/fake_run.sh $(call fake_run,$*)
 
-test: test-matrix test-vendor test-examples test-blur-emu test-bn-field test-fake test-unit test-asan
+# Everything, in parallel; the last line is the core suite's (under ASan/UBSan), which CI
+# reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
+# runs); the kernel sections are cut out before, so that make can start it at once.
+SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
+            run/blur_emu_all run/blur_emu_pipe run/blur_emu_any $(addprefix run/matrix_,$(MATRIX)) \
+            run/bn_field run/vendor run/examples run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core
+test:
+	@mkdir -p $(BUILD) && date +%s > $(BUILD)/test.start
+	@$(MAKE) --no-print-directory -s $(SECTIONS)
+	@$(PARALLEL) test-all
+test-all: $(TEST_RUNS)
+	@echo "make test: every run passed in $$(($$(date +%s) - $$(cat $(BUILD)/test.start))) s; the core suite under ASan/UBSan:"
+	@cat $(BUILD)/mgpu_tests_asan.log
+
+# The inner loop: the README checks, the examples, the core suite and the suites on the CPU
+# devices (no compiler matrix, sanitizers, emulator or fake GPUs), in parallel.
+CHECK_RUNS = run/core run/suite_reduce $(addprefix run/suite_,$(filter-out reduce,$(SUITE_NAMES))) run/examples run/docs
+check:
+	@mkdir -p $(BUILD) && date +%s > $(BUILD)/check.start
+	@$(PARALLEL) check-all
+check-all: $(CHECK_RUNS)
+	@echo "make check: every run passed in $$(($$(date +%s) - $$(cat $(BUILD)/check.start))) s; the core suite:"
+	@cat $(BUILD)/mgpu_tests.log
 
 # ---- benchmarks (need a GPU; CUB/NCCL peers are built with nvcc when present)
 # The raw-driver baselines use cuda.h. By default they take the driver's entry points from

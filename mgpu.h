@@ -181,7 +181,8 @@ typedef struct mgpu_device_criteria {
     int needs_p2p;                      /* with every other selected device */
 } mgpu_device_criteria;
 /* Devices that meet the criteria, fastest (throughput_weight) first; *count is how many
-   matched, at most capacity are written. With needs_p2p, a greedy clique is returned. */
+   matched, at most capacity are written (out may be NULL with capacity 0: only count).
+   With needs_p2p, a greedy clique is returned. */
 MGPU_API mgpu_result mgpu_device_select(const mgpu_device_criteria *criteria,
                                         mgpu_device *out, int capacity, int *count);
 
@@ -200,7 +201,10 @@ typedef struct mgpu_thread_t *mgpu_thread;
 MGPU_API mgpu_result mgpu_run_on_device(mgpu_device dev, mgpu_device_fn fn, void *arg, mgpu_thread *thread);
 MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result);
 /* Runs fn(devs[i], i, arg) on one thread per device, joins all, returns the first error by
-   index (or the first thread-creation error). devs NULL: devices 0..count-1. */
+   index (or the first thread-creation error). devs NULL: devices 0..count-1. count is 1 to
+   MGPU_MAX_DEVICES: 0 is MGPU_ERROR_INVALID_ARGUMENT, also with devs NULL (for every device
+   pass mgpu_device_count(); the multi-device operations below read devs NULL, ndev 0 as
+   "every device", this call does not). */
 MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg);
 
 /* ---------------------------------------------------------------- streams and events */
@@ -236,7 +240,9 @@ MGPU_API mgpu_result mgpu_native_stream(mgpu_stream stream, void **custream);
 MGPU_API mgpu_result mgpu_native_context(mgpu_device dev, void **cucontext);
 
 /* ---------------------------------------------------------------- memory */
-/* Device memory on the current device. bytes == 0 is MGPU_ERROR_INVALID_ARGUMENT. */
+/* Every allocation below: bytes == 0 is MGPU_ERROR_INVALID_ARGUMENT. Fills and copies of 0
+   bytes do nothing, but a NULL pointer is still MGPU_ERROR_INVALID_ARGUMENT. */
+/* Device memory on the current device. */
 MGPU_API mgpu_result mgpu_malloc(void **ptr, size_t bytes);
 MGPU_API mgpu_result mgpu_free(void *ptr);                            /* NULL is a no-op */
 /* Stream-ordered memory from the stream's device's pool; usable by later work on the
@@ -251,7 +257,7 @@ MGPU_API mgpu_result mgpu_malloc_managed(void **ptr, size_t bytes);
 MGPU_API mgpu_result mgpu_memset(void *ptr, int value, size_t bytes);
 MGPU_API mgpu_result mgpu_memset_async(void *ptr, int value, size_t bytes, mgpu_stream stream);
 /* Copies in any direction (host, device, peer): the kinds come from unified addressing.
-   Peer copies take the path mgpu_copy_peer would. */
+   Peer copies take the path mgpu_copy_peer would. dst and src must not overlap. */
 MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes);
 MGPU_API mgpu_result mgpu_memcpy_async(void *dst, const void *src, size_t bytes, mgpu_stream stream);
 
@@ -269,7 +275,8 @@ MGPU_API mgpu_result mgpu_enable_peer_access(mgpu_device a, mgpu_device b);
 MGPU_API mgpu_result mgpu_peer_path_get(mgpu_device src, mgpu_device dst, mgpu_peer_path *path);
 /* Copies bytes from src (memory of one device) to dst (memory of another). Ordered after
    the work already on `stream` (a stream of either device, NULL: dst's default stream);
-   work queued on `stream` afterwards sees the data. flags: 0 or MGPU_COPY_FORCE_STAGED. */
+   work queued on `stream` afterwards sees the data. flags: 0 or MGPU_COPY_FORCE_STAGED.
+   bytes 0 does nothing (dst and src must still not be NULL). */
 MGPU_API mgpu_result mgpu_copy_peer_async(void *dst, const void *src, size_t bytes,
                                           unsigned flags, mgpu_stream stream);
 MGPU_API mgpu_result mgpu_copy_peer(void *dst, const void *src, size_t bytes, unsigned flags);
@@ -293,7 +300,8 @@ MGPU_API mgpu_result mgpu_module_kernel(mgpu_module module, const char *name, mg
 /* Gives the kernel a C implementation so it can run on CPU devices too. */
 MGPU_API mgpu_result mgpu_kernel_set_cpu(mgpu_kernel kernel, mgpu_cpu_kernel_fn fn);
 /* Launches on the stream's device (NULL: current device's default stream). args as for
-   cuLaunchKernel: an array of pointers to each argument (NULL for a kernel without any). */
+   cuLaunchKernel: an array of pointers to each argument (NULL for a kernel without any).
+   Every grid and block dimension must be >= 1 (0 is MGPU_ERROR_INVALID_ARGUMENT). */
 MGPU_API mgpu_result mgpu_launch(mgpu_kernel kernel, const mgpu_launch_dims *dims,
                                  void **args, mgpu_stream stream);
 
@@ -306,9 +314,11 @@ MGPU_API mgpu_result mgpu_builtin_module(mgpu_module *module);
 MGPU_API const char *mgpu_kernels_source_sha256(void);
 /* y[i] = a * x[i] + y[i] for i < n, on the stream's device (CPU or CUDA); the product and
    the sum are rounded separately on both, so results are bit-identical. GPU launch shape:
-   blocks of 256 threads, at most 8 blocks per multiprocessor, grid-stride. */
+   blocks of 256 threads, at most 8 blocks per multiprocessor, grid-stride. n = 0 does
+   nothing. x and y: 4-byte aligned (not checked: on a GPU a misaligned one is a launch
+   error), either the same array or not overlapping. */
 MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, mgpu_stream stream);
-/* Writes v, v+1, v+2, ... to out[0..n). */
+/* Writes v, v+1, v+2, ... to out[0..n). n = 0 does nothing; out 4-byte aligned, as above. */
 MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_stream stream);
 
 /* ---------------------------------------------------------------- reductions */
@@ -374,7 +384,9 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
 
    Device lists: `devs, ndev`. devs NULL with ndev 0 means every device of the default
    backend (0..mgpu_device_count()-1); devs NULL with ndev > 0 means devices 0..ndev-1 (as
-   mgpu_run_on_devices). A device may appear once: a repeat is MGPU_ERROR_INVALID_ARGUMENT.
+   mgpu_run_on_devices, which however rejects a count of 0); devs not NULL with ndev 0 is
+   MGPU_ERROR_INVALID_ARGUMENT. A device may appear once: a repeat is
+   MGPU_ERROR_INVALID_ARGUMENT.
    Per-device arrays (bufs, counts, streams, ...) are indexed like the device list.
 
    Streams: the _async calls take one stream per device (`streams` NULL, or an entry NULL,
@@ -429,6 +441,7 @@ typedef struct mgpu_range {
    out[i].count, and the counts add up to n. Every offset is a multiple of align (0 or 1:
    no alignment), so every count is a multiple of align except where the range reaches n.
    `out` holds one entry per device (mgpu_device_count() entries for devs NULL, ndev 0).
+   n may be 0 (every count 0).
      EVEN          counts differ by at most align; earlier devices get the extra.
      WEIGHTED      counts proportional to weights[i] (>= 0, finite, not all 0), or to each
                    device's mgpu_device_info.throughput_weight when weights is NULL (equal
@@ -480,7 +493,7 @@ MGPU_API mgpu_result mgpu_reduce_resident(const void *const *bufs, const size_t 
    so each device sends and receives the data once and the time is about
    bytes / (slowest link bandwidth) plus one chunk per hop. Each hop takes mgpu_copy_peer's
    path (direct P2P, or staged through pinned host memory where a pair has no peer access).
-   bufs[root] is not written. */
+   bufs[root] is not written. bytes 0 does nothing (the bufs[i] may then be NULL). */
 MGPU_API mgpu_result mgpu_broadcast_async(void *const *bufs, size_t bytes, int root, const mgpu_device *devs,
                                           int ndev, const mgpu_stream *streams);
 MGPU_API mgpu_result mgpu_broadcast(void *const *bufs, size_t bytes, int root, const mgpu_device *devs, int ndev);
@@ -488,7 +501,9 @@ MGPU_API mgpu_result mgpu_broadcast(void *const *bufs, size_t bytes, int root, c
 /* Scatter: for each i < nranges, copies elements [ranges[i].offset, +count) of src (host
    memory or any device's memory) into dsts[i], memory of ranges[i].device. Gather: the
    reverse, from srcs[i] into dst. Ranges usually come from mgpu_split; they need not tile
-   anything, and a device may appear in several. elem_bytes: bytes per element, > 0. The
+   anything, and a device may appear in several. nranges is 1 to MGPU_MAX_DEVICES (0 is
+   MGPU_ERROR_INVALID_ARGUMENT); a range of count 0 copies nothing. elem_bytes: bytes per
+   element, > 0. The
    copy for range i runs on streams[i] (a stream of ranges[i].device; NULL: its default
    stream); when src (dst) is memory of another GPU, the _async calls do not order against
    that GPU's streams: make sure its data is ready (its writes done) first. dsts[i] / srcs[i]
@@ -509,7 +524,8 @@ MGPU_API mgpu_result mgpu_gather(void *dst, size_t elem_bytes, const mgpu_range 
    device (boundaries at multiples of 256 bytes). Device r owns slice r: element e of it is
        op(...op(op(b_r[e], b_{r+1}[e]), b_{r+2}[e])..., b_{r+ndev-1}[e])   (indices mod ndev)
    computed on device r only, then stored into every device's buffer. Each device receives
-   (and sends) 2(ndev-1)/ndev of the buffer, the minimum, as a ring would.
+   (and sends) 2(ndev-1)/ndev of the buffer, the minimum, as a ring would. n = 0 does
+   nothing (the bufs[i] may then be NULL).
    - Every device a GPU and every pair with peer access (NVLink / NVSwitch, PCIe P2P): one
      kernel per device reads its slice from every buffer and stores the result into every
      buffer, loads and stores over the links; nothing staged, no copy engine, no scratch.
@@ -835,7 +851,7 @@ MGPU_API mgpu_result mgpu_bn254_to_affine(const mgpu_bn254_jacobian *p, mgpu_bn2
 /* 1 if p is on the curve (or is (0, 0), infinity) with coordinates below p, else 0. */
 MGPU_API int mgpu_bn254_on_curve(const mgpu_bn254_affine *p, int montgomery);
 /* Converts arrays between standard and Montgomery form in place, on the stream's device
-   (a CPU device: host memory, at once; a GPU: memory it can use, queued). */
+   (a CPU device: host memory, at once; a GPU: memory it can use, 16-byte aligned, queued). */
 MGPU_API mgpu_result mgpu_bn254_convert_points(mgpu_bn254_affine *points, size_t n, int to_montgomery,
                                                mgpu_stream stream);
 MGPU_API mgpu_result mgpu_bn254_convert_scalars(mgpu_bn254_scalar *scalars, size_t n, int to_montgomery,

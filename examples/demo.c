@@ -9,7 +9,8 @@
    7. the direct path against the staged (pinned host) path between devices 0 and 1
 
    Without a GPU the tour runs on CPU devices: two of them unless MGPU_CPU_DEVICES says
-   otherwise (mgpu_desc.cpu_devices = 2). It exits 0 whenever every step succeeds. */
+   otherwise (mgpu_desc.cpu_devices = 2), and it says how a program of your own gets several
+   (it gets one by default). It exits 0 whenever every step succeeds. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,9 @@ int main(void)
     } else {
         printf("    CUDA is unavailable (%s):\n      %s\n", mgpu_result_string(mgpu_cuda_status(&why)), why);
         printf("    the tour runs on %d CPU device(s) with the same API\n", n);
+        if (!getenv("MGPU_CPU_DEVICES"))
+            printf("    (this demo asks for 2 with mgpu_desc.cpu_devices = 2; your own program gets 1 unless\n"
+                   "     you set MGPU_CPU_DEVICES=N in its environment or mgpu_desc.cpu_devices = N)\n");
     }
 
     /* ---- 2. devices */
@@ -246,5 +250,8 @@ int main(void)
 
     CHECK(mgpu_shutdown());
     printf("\ndemo finished: every step succeeded\n");
+    if (!gpu && !getenv("MGPU_CPU_DEVICES"))
+        printf("without a GPU a program gets 1 CPU device by default: run it as MGPU_CPU_DEVICES=4 ./prog\n"
+               "(or set mgpu_desc.cpu_devices = 4 before mgpu_init) to see 4, as this demo saw 2\n");
     return 0;
 }

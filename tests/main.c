@@ -207,7 +207,7 @@ int t_init(const char *file, int line)
     d.backend = tc->backend;
     d.cpu_devices = tc->cpu_devices;
     if (tc->backend == MGPU_BACKEND_CUDA && t_cuda_status != MGPU_SUCCESS) {
-        t_skip("%s: %s", mgpu_result_string(t_cuda_status), t_cuda_message);
+        t_skip("CUDA unavailable: %s (the CUDA line above says why)", mgpu_result_string(t_cuda_status));
         return 0;
     }
     r = mgpu_init(&d);
@@ -238,6 +238,43 @@ static uint64_t t_hash(const char *s)
 }
 
 static int t_passed_n, t_failed_n, t_skipped_n;
+static int t_list_all;              /* -v: a line for every test run, not only failures */
+
+/* The distinct skip reasons, each with how many runs it covers and the first few names. */
+#define T_MAX_REASONS 32
+#define T_NAMES_SHOWN 3
+static struct t_reason {
+    char text[1024];
+    int count;
+    char names[T_NAMES_SHOWN][160];
+} t_reasons[T_MAX_REASONS];
+static int t_nreasons, t_reasons_lost;
+
+static void t_count_skip(const char *full, const char *reason)
+{
+    int i;
+    for (i = 0; i < t_nreasons && strcmp(t_reasons[i].text, reason); i++) {}
+    if (i == t_nreasons) {
+        if (t_nreasons == T_MAX_REASONS) { t_reasons_lost++; return; }
+        snprintf(t_reasons[i].text, sizeof t_reasons[i].text, "%s", reason);
+        t_nreasons++;
+    }
+    if (t_reasons[i].count < T_NAMES_SHOWN) snprintf(t_reasons[i].names[t_reasons[i].count], sizeof t_reasons[i].names[0], "%s", full);
+    t_reasons[i].count++;
+}
+
+/* One line per distinct reason: "skip N runs (a[cfg], b[cfg], ...): reason". */
+static void t_print_skips(void)
+{
+    int i, k;
+    for (i = 0; i < t_nreasons; i++) {
+        const struct t_reason *q = &t_reasons[i];
+        printf("skip %d run%s (", q->count, q->count == 1 ? "" : "s");
+        for (k = 0; k < q->count && k < T_NAMES_SHOWN; k++) printf("%s%s", k ? ", " : "", q->names[k]);
+        printf("%s): %s\n", q->count > T_NAMES_SHOWN ? ", ..." : "", q->text);
+    }
+    if (t_reasons_lost) printf("skip %d more run(s) with other reasons (-v lists them)\n", t_reasons_lost);
+}
 
 static void t_run(const ttest *t, const tcfg *cfg)
 {
@@ -264,10 +301,11 @@ static void t_run(const ttest *t, const tcfg *cfg)
         printf("\n");
         t_failed_n++;
     } else if (t_skipped) {
-        printf("skip %s: %s\n", full, t_skip_reason);
+        if (t_list_all) printf("skip %s: %s\n", full, t_skip_reason);
+        t_count_skip(full, t_skip_reason);
         t_skipped_n++;
     } else {
-        printf("ok %s\n", full);
+        if (t_list_all) printf("ok %s\n", full);
         t_passed_n++;
     }
     fflush(stdout);
@@ -308,6 +346,7 @@ int main(int argc, char **argv)
             for (i = 0; i < T_NTESTS; i++) printf("%s\n", t_tests[i].name);
             return 0;
         }
+        if (!strcmp(argv[a], "-v")) t_list_all = 1;
     }
     /* The tests choose their configuration through mgpu_desc: clear the variables that
        would override a zero field. MGPU_CUDA_PATH stays (it says where the driver is). */
@@ -341,6 +380,7 @@ int main(int argc, char **argv)
             if (t_selected(full, argc, argv)) t_run(t, cfgs[k]);
         }
     }
+    t_print_skips();
     printf("%d passed, %d failed, %d skipped\n", t_passed_n, t_failed_n, t_skipped_n);
     return t_failed_n ? 1 : 0;
 }

@@ -2,13 +2,16 @@
 
    A test is a function written with TEST(name) in any .c file of tests/ and listed, with the
    configurations it runs in, in tests/list.h. The runner runs each listed test once per
-   configuration and prints one line for each run:
+   configuration and prints a line for each run that failed:
 
-       ok name[cfg]
        FAIL name[cfg]: file:line: what failed [last error: ...]
-       skip name[cfg]: reason
+
+   then each distinct skip reason once, with the number of runs it covers:
+
+       skip N runs (name[cfg], name[cfg], name[cfg], ...): reason
 
    and as its last line exactly `N passed, N failed, N skipped`; it exits 1 if any failed.
+   With -v it also prints `ok name[cfg]` and `skip name[cfg]: reason` for every run.
 
    Configurations (T_ONCE, T_CPU, T_DEV, T_CUDA in list.h):
        once   run one time; the test chooses its own mgpu_desc
@@ -29,8 +32,8 @@
    Random inputs: the seed comes from the time, is printed first, and MGPU_TEST_SEED=N
    repeats it; each test run draws from its own stream derived from the seed and its name.
 
-   Usage: build/mgpu_tests [substring...] runs only the tests whose name[cfg] contains one
-   of the substrings; --list prints the names. Run it from the repository root. */
+   Usage: build/mgpu_tests [-v] [substring...] runs only the tests whose name[cfg] contains
+   one of the substrings; --list prints the names. Run it from the repository root. */
 #ifndef MGPU_TEST_H
 #define MGPU_TEST_H
 

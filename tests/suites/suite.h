@@ -1,5 +1,6 @@
 /* tests/suites/suite.h - what the suites of tests/suites share: the `ok` / `FAIL` / `skip`
-   lines and their counts, the last line (`N passed, N failed, N skipped`) and exit status,
+   lines and their counts, each distinct skip reason once at the end, the last line
+   (`N passed, N failed, N skipped`) and exit status,
    the seed of a run, and the random numbers of the test data (xorshift64*). Each suite is
    one C99 program holding the implementation: it includes this header once, after mgpu.h
    (static inline: a suite may leave some of it unused). */
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static int npass, nfail, nskip;
@@ -25,21 +27,49 @@ static inline void report(int good, const char *fmt, ...)
     if (good) npass++; else nfail++;
     fflush(stdout);
 }
-/* One line: "skip <why>", counted. */
+/* The distinct skip reasons, with how many skips each covers and the first few names. */
+#define SUITE_MAX_REASONS 32
+#define SUITE_NAMES_SHOWN 3
+static struct suite_reason { char text[1024]; int count; char names[SUITE_NAMES_SHOWN][160]; } suite_reasons[SUITE_MAX_REASONS];
+static int suite_nreasons;
+
+/* "what: reason" (the first ": " splits them; without one the whole text is the reason):
+   one line "skip <what>", counted; each distinct reason is printed once, by summary(). */
 static inline void skip(const char *fmt, ...)
 {
+    char text[1024];
+    const char *colon, *why;
+    int i;
     va_list ap;
-    printf("skip ");
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    printf("\n");
+    colon = strstr(text, ": ");
+    why = colon ? colon + 2 : text;
+    if (colon) text[colon - text] = 0;
+    printf("skip %s\n", text);
+    for (i = 0; i < suite_nreasons && strcmp(suite_reasons[i].text, why); i++) {}
+    if (i < SUITE_MAX_REASONS) {
+        struct suite_reason *q = &suite_reasons[i];
+        if (i == suite_nreasons) { snprintf(q->text, sizeof q->text, "%s", why); suite_nreasons++; }
+        if (q->count < SUITE_NAMES_SHOWN) snprintf(q->names[q->count], sizeof q->names[0], "%.150s", colon ? text : "");
+        q->count++;
+    }
     nskip++;
     fflush(stdout);
 }
-/* The last line; main returns this (1 if anything failed). */
+/* Each distinct skip reason once ("skip N (what, ...): reason"), then the last line; main
+   returns this (1 if anything failed). */
 static inline int summary(void)
 {
+    int i, k;
+    for (i = 0; i < suite_nreasons; i++) {
+        const struct suite_reason *q = &suite_reasons[i];
+        int named = q->names[0][0] != 0;
+        printf("skip %d%s", q->count, named ? " (" : "");
+        for (k = 0; named && k < q->count && k < SUITE_NAMES_SHOWN; k++) printf("%s%s", k ? ", " : "", q->names[k]);
+        printf("%s: %s\n", !named ? "" : q->count > SUITE_NAMES_SHOWN ? ", ...)" : ")", q->text);
+    }
     printf("%d passed, %d failed, %d skipped\n", npass, nfail, nskip);
     return nfail ? 1 : 0;
 }
