@@ -6731,6 +6731,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
 {
     const uint64_t threads = (uint64_t)(sms > 0 ? sms : 1) * MGPU__MSM_THREADS_PER_SM;
     const uint64_t entries = (uint64_t)sh->piece * (uint64_t)p->windows;
+    uint64_t quarter_bucket;
     size_t off = 0;
     int i;
 #define MGPU__MSM_TAKE(field, bytes) do { sh->field = off; off += ((size_t)(bytes) + 255) & ~(size_t)255; } while (0)
@@ -6738,11 +6739,12 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     sh->G = (uint32_t)p->wf * sh->B;
     sh->tiles = (sh->G + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
     sh->chunk_len = (uint32_t)((entries + threads - 1) / threads);
+    quarter_bucket = (entries / sh->G + 3) / 4;
     /* At small n there are more threads than work: pieces of at least a quarter of the
        average bucket, so a bucket's partial sums (msm_fixup adds them one after another) are
        few. Measured on an H200 at 2^12 (32 entries a bucket): pieces of 2 made the fixup
        0.9 ms of a 1.5 ms MSM. */
-    if (sh->chunk_len < (entries / sh->G + 3) / 4) sh->chunk_len = (uint32_t)((entries / sh->G + 3) / 4);
+    if (sh->chunk_len < quarter_bucket) sh->chunk_len = (uint32_t)quarter_bucket;
     if (sh->chunk_len < 1) sh->chunk_len = 1;
     sh->chunks = (uint32_t)((entries + sh->chunk_len - 1) / sh->chunk_len);
     sh->seg_len = mgpu__pow2_at_least(((uint64_t)sh->G + threads - 1) / threads);
@@ -6750,6 +6752,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     if (sh->seg_len > sh->B) sh->seg_len = sh->B;
     sh->seg_count = sh->B / sh->seg_len;
     for (sh->seg_bits = 0; (1u << sh->seg_bits) < sh->seg_count; sh->seg_bits++) {}
+    /* seg_bits <= c - 3 <= 21: msm_windows's 32 threads hold a window's 1 + seg_bits parts */
     MGPU__MSM_TAKE(off_keys, entries * 4);
     MGPU__MSM_TAKE(off_counts, (size_t)sh->G * 4);
     MGPU__MSM_TAKE(off_offsets, ((size_t)sh->G + 1) * 4);
