@@ -885,26 +885,204 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
-#include <dlfcn.h>
-#include <unistd.h>
-#include <sys/time.h>
+#include <errno.h>
 
 #ifndef MGPU_ASSERT
 #include <assert.h>
 #define MGPU_ASSERT(x) assert(x)
 #endif
 
+/* >>platform ------------------------------------------------------------------- 
+   Everything the operating system or the compiler provides, Win32 on _WIN32 (MSVC, clang-cl,
+   mingw-w64) and POSIX elsewhere: the driver library, threads, mutexes, thread-local
+   storage, atomics, the clock, the host's cores and memory. Nothing below this section
+   knows which. MGPU__MSVC: a compiler without GCC's builtins (MSVC itself); the Windows CI
+   builds its paths with mingw-w64 too (MGPU__TEST_MSVC_PATHS) so that they run under wine. */
+#if defined(_MSC_VER) && !defined(__clang__) || (defined(_WIN32) && defined(MGPU__TEST_MSVC_PATHS))
+#define MGPU__MSVC 1
+#endif
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#define MGPU__UNDEF_LEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#define MGPU__UNDEF_NOMINMAX
+#endif
+#include <windows.h>
+#include <process.h>
+#ifdef MGPU__UNDEF_LEAN
+#undef WIN32_LEAN_AND_MEAN
+#undef MGPU__UNDEF_LEAN
+#endif
+#ifdef MGPU__UNDEF_NOMINMAX
+#undef NOMINMAX
+#undef MGPU__UNDEF_NOMINMAX
+#endif
+#define MGPU__DRIVER_FILE "nvcuda.dll"
+typedef SRWLOCK mgpu__mutex;           /* zero-initialized, nothing to destroy */
+#define MGPU__MUTEX_INIT SRWLOCK_INIT
+static void mgpu__mutex_init(mgpu__mutex *m) { InitializeSRWLock(m); }
+static void mgpu__mutex_destroy(mgpu__mutex *m) { (void)m; }
+static void mgpu__mutex_lock(mgpu__mutex *m) { AcquireSRWLockExclusive(m); }
+static void mgpu__mutex_unlock(mgpu__mutex *m) { ReleaseSRWLockExclusive(m); }
+typedef HANDLE mgpu__thread;
+#define MGPU__THREAD_MAIN(name) unsigned __stdcall name(void *arg)
+typedef unsigned (__stdcall *mgpu__thread_fn)(void *);
+/* 0, or the C runtime's errno (_beginthreadex: the CRT-safe CreateThread). */
+static int mgpu__thread_start(mgpu__thread *t, mgpu__thread_fn fn, void *arg)
+{
+    *t = (HANDLE)_beginthreadex(NULL, 0, fn, arg, 0, NULL);
+    return *t ? 0 : (errno ? errno : EAGAIN);
+}
+static int mgpu__thread_join(mgpu__thread t)
+{
+    int ok = WaitForSingleObject(t, INFINITE) == WAIT_OBJECT_0;
+    CloseHandle(t);
+    return ok ? 0 : -1;
+}
+/* A bare file name comes from the system directory only (no DLL planted beside the
+   program); a path is loaded as given. errors gets "name: reason" appended. */
+static void *mgpu__lib_open(const char *name, char *errors, size_t cap)
+{
+    HMODULE h = strpbrk(name, "/\\") ? LoadLibraryA(name) : LoadLibraryExA(name, NULL, LOAD_LIBRARY_SEARCH_SYSTEM32);
+    if (!h) {
+        DWORD e = GetLastError();
+        char text[256] = "";
+        size_t used = strlen(errors), n;
+        FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, e, 0, text, sizeof text, NULL);
+        for (n = strlen(text); n && (text[n - 1] == '\r' || text[n - 1] == '\n' || text[n - 1] == '.'); n--) text[n - 1] = 0;
+        snprintf(errors + used, cap - used, "%s%s: error %lu%s%s", used ? "; " : "", name, (unsigned long)e,
+                 text[0] ? ": " : "", text);
+    }
+    return (void *)h;
+}
+static void *mgpu__lib_sym(void *lib, const char *name)
+{
+    FARPROC f = GetProcAddress((HMODULE)lib, name);
+    void *p;
+    memcpy(&p, &f, sizeof p);          /* a function pointer as data, without a cast ISO C lacks */
+    return p;
+}
+static void mgpu__lib_close(void *lib) { FreeLibrary((HMODULE)lib); }
+static double mgpu__now_ms(void)
+{
+    LARGE_INTEGER t, f;
+    QueryPerformanceCounter(&t);
+    QueryPerformanceFrequency(&f);
+    return (double)t.QuadPart * 1e3 / (double)f.QuadPart;
+}
+static int mgpu__cpu_cores(void)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors > 0 ? (int)si.dwNumberOfProcessors : 1;
+}
+/* The host's physical memory, all of it or what is available now; 0 if unknown. */
+static size_t mgpu__host_memory(int available)
+{
+    MEMORYSTATUSEX m;
+    m.dwLength = sizeof m;
+    if (!GlobalMemoryStatusEx(&m)) return 0;
+    return (size_t)(available ? m.ullAvailPhys : m.ullTotalPhys);
+}
+#else
+#include <pthread.h>
+#include <dlfcn.h>
+#include <unistd.h>
+#include <sys/time.h>
+#define MGPU__DRIVER_FILE "libcuda.so.1"
+typedef pthread_mutex_t mgpu__mutex;
+#define MGPU__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
+static void mgpu__mutex_init(mgpu__mutex *m) { pthread_mutex_init(m, NULL); }
+static void mgpu__mutex_destroy(mgpu__mutex *m) { pthread_mutex_destroy(m); }
+static void mgpu__mutex_lock(mgpu__mutex *m) { pthread_mutex_lock(m); }
+static void mgpu__mutex_unlock(mgpu__mutex *m) { pthread_mutex_unlock(m); }
+typedef pthread_t mgpu__thread;
+#define MGPU__THREAD_MAIN(name) void *name(void *arg)
+typedef void *(*mgpu__thread_fn)(void *);
+/* 0, or pthread_create's error number. */
+static int mgpu__thread_start(mgpu__thread *t, mgpu__thread_fn fn, void *arg) { return pthread_create(t, NULL, fn, arg); }
+static int mgpu__thread_join(mgpu__thread t) { return pthread_join(t, NULL); }
+/* errors gets dlerror()'s "name: reason" appended. */
+static void *mgpu__lib_open(const char *name, char *errors, size_t cap)
+{
+    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *de = dlerror();
+        size_t used = strlen(errors);
+        snprintf(errors + used, cap - used, "%s%s", used ? "; " : "", de ? de : name);
+    }
+    return h;
+}
+static void *mgpu__lib_sym(void *lib, const char *name) { return dlsym(lib, name); }
+static void mgpu__lib_close(void *lib) { dlclose(lib); }
+static double mgpu__now_ms(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)tv.tv_sec * 1e3 + (double)tv.tv_usec * 1e-3;
+}
+static int mgpu__cpu_cores(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 ? (int)cores : 1;
+}
+/* The host's physical memory, all of it or what is available now; 0 if unknown. */
+static size_t mgpu__host_memory(int available)
+{
+    long pages = sysconf(available ? _SC_AVPHYS_PAGES : _SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return (pages > 0 && page > 0) ? (size_t)pages * (size_t)page : 0;
+}
+#endif
+
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define MGPU__TLS thread_local
+#elif defined(_MSC_VER) && !defined(__clang__)
+#define MGPU__TLS __declspec(thread)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define MGPU__TLS _Thread_local
 #else
 #define MGPU__TLS __thread
 #endif
-/* Lazily filled per-device handles are published with release/acquire. */
+
+/* Atomics. MGPU__LOAD / MGPU__STORE publish lazily filled per-device handles (acquire /
+   release); the _RELAXED ones, MGPU__FETCH_ADD and MGPU__CAS (on an int) hand out work items.
+   Without GCC's builtins: volatile accesses (acquire / release under MSVC's default
+   /volatile:ms on x64, the only Windows the CUDA driver runs on) and Interlocked calls. */
+#ifndef MGPU__MSVC
 #define MGPU__LOAD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define MGPU__STORE(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define MGPU__LOAD_RELAXED(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)
+#define MGPU__STORE_RELAXED(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
+#define MGPU__FETCH_ADD(p, v) __atomic_fetch_add(&(p), (v), __ATOMIC_RELAXED)
+#define MGPU__CAS(p, expected, desired) \
+    __atomic_compare_exchange_n(&(p), &(expected), (desired), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
+#else
+#include <intrin.h>
+#ifdef __cplusplus
+#include <type_traits>
+#define MGPU__TYPEOF(x) std::remove_cv<std::remove_reference<decltype(x)>::type>::type
+#else
+#define MGPU__TYPEOF(x) __typeof__(x)  /* MSVC 17.9 and later in every C mode */
+#endif
+#define MGPU__LOAD(p) (*(volatile MGPU__TYPEOF(p) *)&(p))
+#define MGPU__STORE(p, v) (void)(*(volatile MGPU__TYPEOF(p) *)&(p) = (v))
+#define MGPU__LOAD_RELAXED(p) MGPU__LOAD(p)
+#define MGPU__STORE_RELAXED(p, v) MGPU__STORE(p, v)
+#define MGPU__FETCH_ADD(p, v) ((MGPU__TYPEOF(p))(sizeof(p) == 8 \
+    ? _InterlockedExchangeAdd64((volatile __int64 *)&(p), (__int64)(v)) \
+    : (__int64)_InterlockedExchangeAdd((volatile long *)&(p), (long)(v))))
+#define MGPU__CAS(p, expected, desired) mgpu__cas_int((volatile long *)&(p), &(expected), (desired))
+static int mgpu__cas_int(volatile long *p, int *expected, int desired)
+{
+    long old = _InterlockedCompareExchange(p, desired, *expected);
+    if (old == *expected) return 1;
+    *expected = (int)old;
+    return 0;
+}
+#endif
 
 #ifndef MGPU_NO_EMBEDDED_KERNELS
 #include "kernels_fatbin.h"
@@ -1144,12 +1322,12 @@ struct mgpu_module_t {
     mgpu__list link;
     void *image;                       /* owned copy (NUL-terminated for PTX) */
     int owns_image;
-    pthread_mutex_t lock;              /* serializes loading */
+    mgpu__mutex lock;              /* serializes loading */
     mgpu__CUmodule cu[MGPU_MAX_DEVICES];
     struct mgpu_kernel_t *kernels;
 };
 struct mgpu_thread_t {
-    pthread_t thread;
+    mgpu__thread thread;
     mgpu_device dev;
     int index;
     mgpu_device_fn fn;
@@ -1162,7 +1340,7 @@ struct mgpu_thread_t {
 #define MGPU__STAGE_BUFFERS 4
 #define MGPU__STAGE_CHUNK ((size_t)8 << 20)
 typedef struct mgpu__staging {
-    pthread_mutex_t lock;
+    mgpu__mutex lock;
     void *host[MGPU__STAGE_BUFFERS];
     mgpu__CUstream src_stream, dst_stream;
     mgpu__CUevent copied_out[MGPU__STAGE_BUFFERS];   /* device->host done (src context) */
@@ -1206,7 +1384,7 @@ static struct {
     mgpu_kernel builtin_kernel[3];
 } mgpu__g;
 /* Guards what changes after init: allocations, object lists, lazy contexts, peer state. */
-static pthread_mutex_t mgpu__lock = PTHREAD_MUTEX_INITIALIZER;
+static mgpu__mutex mgpu__lock = MGPU__MUTEX_INIT;
 
 static MGPU__TLS char mgpu__tls_error[1024];
 static MGPU__TLS int mgpu__tls_bound = -1;
@@ -1288,24 +1466,18 @@ MGPU_API const char *mgpu_last_error(void) { return mgpu__tls_error; }
 MGPU_API const char *mgpu_version(void) { return MGPU_VERSION_STRING; }
 
 /* >>helpers -------------------------------------------------------------------- */
-static double mgpu__now_ms(void)
-{
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    return (double)tv.tv_sec * 1e3 + (double)tv.tv_usec * 1e-3;
-}
 static void mgpu__list_init(mgpu__list *l) { l->prev = l->next = l; }
 static void mgpu__list_add(mgpu__list *head, mgpu__list *n)
 {
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     n->next = head->next; n->prev = head; head->next->prev = n; head->next = n;
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
 }
 static void mgpu__list_remove(mgpu__list *n)
 {
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     n->prev->next = n->next; n->next->prev = n->prev; n->prev = n->next = n;
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
 }
 static int mgpu__valid_device(mgpu_device d) { return mgpu__g.initialized && d >= 0 && d < mgpu__g.ndev; }
 static int mgpu__is_cuda(mgpu_device d) { return mgpu__g.dev[d].info.backend == MGPU_BACKEND_CUDA; }
@@ -1341,47 +1513,46 @@ static mgpu_result mgpu__load_driver(const char *path)
     size_t cap = sizeof mgpu__g.cuda_message;
 
     if (path && *path) names[nnames++] = path;
-    else { names[nnames++] = "libcuda.so.1"; names[nnames++] = "libcuda.so"; }
+    else {
+        names[nnames++] = MGPU__DRIVER_FILE;
+#ifndef _WIN32
+        names[nnames++] = "libcuda.so";
+#endif
+    }
     for (i = 0; i < nnames && !h; i++) {
-        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            const char *de = dlerror();
-            size_t used = strlen(errors);
-            snprintf(errors + used, sizeof errors - used, "%s%s", used ? "; " : "", de ? de : names[i]);
-        } else {
-            snprintf(mgpu__g.driver_name, sizeof mgpu__g.driver_name, "%s", names[i]);
-        }
+        h = mgpu__lib_open(names[i], errors, sizeof errors);
+        if (h) snprintf(mgpu__g.driver_name, sizeof mgpu__g.driver_name, "%s", names[i]);
     }
     if (!h) {
         snprintf(msg, cap, "the CUDA driver could not be loaded (%s): install the NVIDIA driver, or point "
-                 "MGPU_CUDA_PATH / mgpu_desc.driver_path at libcuda.so.1; CPU devices remain usable", errors);
+                 "MGPU_CUDA_PATH / mgpu_desc.driver_path at " MGPU__DRIVER_FILE "; CPU devices remain usable", errors);
         return MGPU_ERROR_NO_DRIVER;
     }
-    *(void **)&get_version = dlsym(h, "cuDriverGetVersion");
-    *(void **)&init = dlsym(h, "cuInit");
+    *(void **)&get_version = mgpu__lib_sym(h, "cuDriverGetVersion");
+    *(void **)&init = mgpu__lib_sym(h, "cuInit");
     if (!get_version || !init) {
-        dlclose(h);
+        mgpu__lib_close(h);
         snprintf(msg, cap, "%s is not a CUDA driver (no cuDriverGetVersion/cuInit): point MGPU_CUDA_PATH at "
-                 "the NVIDIA driver's libcuda.so.1", mgpu__g.driver_name);
+                 "the NVIDIA driver's " MGPU__DRIVER_FILE, mgpu__g.driver_name);
         return MGPU_ERROR_NO_DRIVER;
     }
     e = get_version(&version);
     if (e == MGPU__CUDA_ERROR_STUB_LIBRARY) {
-        dlclose(h);
+        mgpu__lib_close(h);
         snprintf(msg, cap, "%s is the CUDA toolkit's stub library, not a driver: install the NVIDIA driver or "
-                 "point MGPU_CUDA_PATH at its libcuda.so.1", mgpu__g.driver_name);
+                 "point MGPU_CUDA_PATH at its " MGPU__DRIVER_FILE, mgpu__g.driver_name);
         return MGPU_ERROR_NO_DRIVER;
     }
     if (e != 0 || version < MGPU_MIN_DRIVER_VERSION) {
-        dlclose(h);
+        mgpu__lib_close(h);
         snprintf(msg, cap, "the CUDA driver %s supports CUDA %d.%d, mgpu needs %d.%d or newer: update the "
                  "NVIDIA driver (R525 or later)", mgpu__g.driver_name, version / 1000, version % 1000 / 10,
                  MGPU_MIN_DRIVER_VERSION / 1000, MGPU_MIN_DRIVER_VERSION % 1000 / 10);
         return MGPU_ERROR_DRIVER_TOO_OLD;
     }
-    *(void **)&get_proc = dlsym(h, "cuGetProcAddress_v2");
+    *(void **)&get_proc = mgpu__lib_sym(h, "cuGetProcAddress_v2");
     if (!get_proc) {
-        dlclose(h);
+        mgpu__lib_close(h);
         snprintf(msg, cap, "the CUDA driver %s lacks cuGetProcAddress_v2: update the NVIDIA driver", mgpu__g.driver_name);
         return MGPU_ERROR_DRIVER_TOO_OLD;
     }
@@ -1394,7 +1565,7 @@ static mgpu_result mgpu__load_driver(const char *path)
         mgpu__g.driver_version = version;
         if (e == MGPU__CUDA_ERROR_STUB_LIBRARY) {
             snprintf(msg, cap, "%s is the CUDA toolkit's stub library, not a driver: install the NVIDIA driver or "
-                     "point MGPU_CUDA_PATH at its libcuda.so.1", mgpu__g.driver_name);
+                     "point MGPU_CUDA_PATH at its " MGPU__DRIVER_FILE, mgpu__g.driver_name);
             return MGPU_ERROR_NO_DRIVER;
         }
         return MGPU_ERROR_NO_DEVICE;
@@ -1464,14 +1635,13 @@ static void mgpu__query_cuda_device(int ordinal, mgpu__device *d)
 static void mgpu__query_cpu_device(int i, mgpu__device *d)
 {
     mgpu_device_info *in = &d->info;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN), pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     int k;
     snprintf(in->name, sizeof in->name, "mgpu CPU device %d", i);
     in->backend = MGPU_BACKEND_CPU;
     in->ordinal = i;
-    in->total_memory = (pages > 0 && page > 0) ? (size_t)pages * (size_t)page : 0;
+    in->total_memory = mgpu__host_memory(0);
     in->free_memory = in->total_memory;
-    in->multiprocessors = cores > 0 ? (int)cores : 1;
+    in->multiprocessors = mgpu__cpu_cores();
     in->throughput_weight = in->multiprocessors;
     in->managed_memory = in->unified_addressing = in->memory_pools = 1;
     for (k = 0; k < 16; k++) in->uuid[k] = (uint8_t)(k == 15 ? i : 0);
@@ -1485,7 +1655,7 @@ static mgpu_result mgpu__context(mgpu_device dev, mgpu__CUcontext *ctx, const ch
     mgpu__CUcontext c = MGPU__LOAD(d->ctx);
     mgpu__CUresult e = MGPU__CUDA_SUCCESS;
     if (c) { *ctx = c; return MGPU_SUCCESS; }
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     if (!d->ctx) {
         e = mgpu__cu.cuDevicePrimaryCtxRetain(&c, d->cu);
         if (e == 0 && d->info.memory_pools && mgpu__cu.cuDeviceGetDefaultMemPool(&d->pool, d->cu) == 0) {
@@ -1496,7 +1666,7 @@ static mgpu_result mgpu__context(mgpu_device dev, mgpu__CUcontext *ctx, const ch
         if (e == 0) MGPU__STORE(d->ctx, c);
     }
     c = d->ctx;
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
     if (e != 0) return mgpu__cuda_fail(e, fn, "cuDevicePrimaryCtxRetain", dev);
     *ctx = c;
     return MGPU_SUCCESS;
@@ -1708,8 +1878,8 @@ MGPU_API mgpu_result mgpu_device_info_get(mgpu_device dev, mgpu_device_info *inf
         if (e != 0) return mgpu__cuda_fail(e, fn, "cuMemGetInfo", dev);
         info->free_memory = free_bytes;
     } else {
-        long avail = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-        if (avail > 0 && page > 0) info->free_memory = (size_t)avail * (size_t)page;
+        size_t avail = mgpu__host_memory(1);
+        if (avail) info->free_memory = avail;
     }
     return MGPU_SUCCESS;
 }
@@ -1840,14 +2010,14 @@ MGPU_API mgpu_result mgpu_unbind(void)
     return MGPU_SUCCESS;
 }
 
-static void *mgpu__thread_main(void *p)
+static MGPU__THREAD_MAIN(mgpu__thread_main)
 {
-    struct mgpu_thread_t *t = (struct mgpu_thread_t *)p;
+    struct mgpu_thread_t *t = (struct mgpu_thread_t *)arg;
     t->result = mgpu_set_device(t->dev);
     if (t->result == MGPU_SUCCESS) t->result = t->fn(t->dev, t->index, t->arg);
     if (t->result != MGPU_SUCCESS) snprintf(t->message, sizeof t->message, "%s", mgpu__tls_error);
     mgpu_unbind();
-    return NULL;
+    return 0;
 }
 
 static mgpu_result mgpu__spawn(mgpu_device dev, int index, mgpu_device_fn fn, void *arg, mgpu_thread *thread, const char *name)
@@ -1859,8 +2029,8 @@ static mgpu_result mgpu__spawn(mgpu_device dev, int index, mgpu_device_fn fn, vo
     t = (struct mgpu_thread_t *)calloc(1, sizeof *t);
     if (!t) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, name, "out of host memory");
     t->dev = dev; t->index = index; t->fn = fn; t->arg = arg;
-    err = pthread_create(&t->thread, NULL, mgpu__thread_main, t);
-    if (err) { free(t); return mgpu__fail(MGPU_ERROR_THREAD, name, "pthread_create failed (error %d)", err); }
+    err = mgpu__thread_start(&t->thread, mgpu__thread_main, t);
+    if (err) { free(t); return mgpu__fail(MGPU_ERROR_THREAD, name, "a thread could not be started (error %d)", err); }
     *thread = t;
     return MGPU_SUCCESS;
 }
@@ -1874,8 +2044,8 @@ MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result
 {
     mgpu_result r;
     MGPU__REQUIRE(thread, "mgpu_thread_join", "thread is NULL");
-    if (pthread_join(thread->thread, NULL))
-        return mgpu__fail(MGPU_ERROR_THREAD, "mgpu_thread_join", "pthread_join failed");
+    if (mgpu__thread_join(thread->thread))
+        return mgpu__fail(MGPU_ERROR_THREAD, "mgpu_thread_join", "the thread could not be joined");
     r = thread->result;
     free(thread);
     if (fn_result) *fn_result = r;
@@ -1903,7 +2073,7 @@ MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgp
     }
     for (i = 0; i < started; i++) {      /* join all; report the first failure by index */
         mgpu_thread t = threads[i];
-        if (pthread_join(t->thread, NULL) != 0) t->result = MGPU_ERROR_THREAD;
+        if (mgpu__thread_join(t->thread) != 0) t->result = MGPU_ERROR_THREAD;
         if (t->result != MGPU_SUCCESS && failed < 0 && first == MGPU_SUCCESS) {
             failed = i;
             first = mgpu__fail(t->result, fn_name, "index %d (device %d): %s", i, t->dev,
@@ -2197,11 +2367,11 @@ static int mgpu__register(const mgpu__alloc *a)
 {
     long i;
     size_t at;
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     if (mgpu__g.nallocs == mgpu__g.cap_allocs) {
         size_t cap = mgpu__g.cap_allocs ? mgpu__g.cap_allocs * 2 : 64;
         mgpu__alloc *n = (mgpu__alloc *)realloc(mgpu__g.allocs, cap * sizeof *n);
-        if (!n) { pthread_mutex_unlock(&mgpu__lock); return 0; }
+        if (!n) { mgpu__mutex_unlock(&mgpu__lock); return 0; }
         mgpu__g.allocs = n;
         mgpu__g.cap_allocs = cap;
     }
@@ -2216,7 +2386,7 @@ static int mgpu__register(const mgpu__alloc *a)
     memmove(&mgpu__g.allocs[at + 1], &mgpu__g.allocs[at], (mgpu__g.nallocs - at) * sizeof *a);
     mgpu__g.allocs[at] = *a;
     mgpu__g.nallocs++;
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
     return 1;
 }
 
@@ -2225,7 +2395,7 @@ static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host)
 {
     long i;
     int ok = 0;
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     i = mgpu__find_locked(p);
     if (i >= 0 && mgpu__g.allocs[i].base == p && (mgpu__g.allocs[i].kind == MGPU__ALLOC_HOST) == kind_host) {
         *out = mgpu__g.allocs[i];
@@ -2233,7 +2403,7 @@ static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host)
         mgpu__g.nallocs--;
         ok = 1;
     }
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
     return ok;
 }
 
@@ -2245,14 +2415,14 @@ static mgpu__where mgpu__locate(const void *p)
     mgpu__where w;
     long i;
     w.dev = -1; w.cuda = 0; w.kind = -1; w.base = 0; w.size = 0;
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     i = mgpu__find_locked((uintptr_t)p);
     if (i >= 0) {
         const mgpu__alloc *a = &mgpu__g.allocs[i];
         w.dev = a->dev; w.kind = a->kind; w.base = a->base; w.size = a->size;
         w.cuda = a->cuda && a->kind != MGPU__ALLOC_HOST;
     }
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
     if (i < 0 && mgpu__g.ncuda) {        /* memory allocated by CUDA outside mgpu */
         /* The plural query answers "not CUDA memory" with success and type 0 for plain
            host memory, where the singular one reports an error. */
@@ -2524,7 +2694,7 @@ static mgpu_result mgpu__enable_peer(mgpu_device a, mgpu_device b, const char *f
     if (MGPU__LOAD(mgpu__g.peer_on[a][b])) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__context(a, &ca, fn));
     MGPU__TRY(mgpu__context(b, &cb, fn));
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     if (!mgpu__g.peer_on[a][b]) {
         mgpu__cu.cuCtxGetCurrent(&prev);
         mgpu__cu.cuCtxSetCurrent(ca);
@@ -2544,7 +2714,7 @@ static mgpu_result mgpu__enable_peer(mgpu_device a, mgpu_device b, const char *f
         mgpu__cu.cuCtxSetCurrent(prev);
         if (r == MGPU_SUCCESS) MGPU__STORE(mgpu__g.peer_on[a][b], (signed char)1);
     }
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
     return r;
 }
 
@@ -2600,7 +2770,7 @@ static void mgpu__free_staging(mgpu__staging *st, int src, int dst)
     for (k = 0; k < MGPU_MAX_DEVICES; k++)
         if (st->start[k]) mgpu__cu.cuEventDestroy(st->start[k]);
     mgpu__cu.cuCtxSetCurrent(prev);
-    pthread_mutex_destroy(&st->lock);
+    mgpu__mutex_destroy(&st->lock);
     free(st);
 }
 
@@ -2615,12 +2785,12 @@ static mgpu_result mgpu__get_staging(int src, int dst, mgpu__staging **out, cons
     if (st) { *out = st; return MGPU_SUCCESS; }
     MGPU__TRY(mgpu__context(src, &cs, fn));
     MGPU__TRY(mgpu__context(dst, &cd, fn));
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     st = mgpu__g.staging[src][dst];
     if (!st) {
         st = (mgpu__staging *)calloc(1, sizeof *st);
-        if (!st) { pthread_mutex_unlock(&mgpu__lock); return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory"); }
-        pthread_mutex_init(&st->lock, NULL);
+        if (!st) { mgpu__mutex_unlock(&mgpu__lock); return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory"); }
+        mgpu__mutex_init(&st->lock);
         mgpu__cu.cuCtxGetCurrent(&prev);
         mgpu__cu.cuCtxSetCurrent(cs);
         if (!e) { call = "cuStreamCreate"; e = mgpu__cu.cuStreamCreate(&st->src_stream, MGPU__STREAM_NON_BLOCKING); }
@@ -2639,7 +2809,7 @@ static mgpu_result mgpu__get_staging(int src, int dst, mgpu__staging **out, cons
         if (e) { mgpu__free_staging(st, src, dst); st = NULL; }
         else MGPU__STORE(mgpu__g.staging[src][dst], st);
     }
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
     if (!st) return mgpu__cuda_fail(e, fn, call, e == MGPU__CUDA_ERROR_OUT_OF_MEMORY ? -1 : src);
     *out = st;
     return MGPU_SUCCESS;
@@ -2659,7 +2829,7 @@ static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const 
     mgpu__CUcontext caller;
     MGPU__TRY(mgpu__get_staging(sdev, ddev, &st, fn));
     MGPU__TRY(mgpu__context(s->dev, &caller, fn));
-    pthread_mutex_lock(&st->lock);
+    mgpu__mutex_lock(&st->lock);
     mgpu__cu.cuCtxGetCurrent(&prev);
     mgpu__cu.cuCtxSetCurrent(caller);
     if (!st->start[s->dev]) e = mgpu__cu.cuEventCreate(&st->start[s->dev], MGPU__EVENT_DISABLE_TIMING);
@@ -2692,7 +2862,7 @@ static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const 
         e = mgpu__cu.cuStreamWaitEvent(s->cu, st->copied_in[last], 0);
     }
     mgpu__cu.cuCtxSetCurrent(prev);
-    pthread_mutex_unlock(&st->lock);
+    mgpu__mutex_unlock(&st->lock);
     return e ? mgpu__cuda_fail(e, fn, call, on) : MGPU_SUCCESS;
 }
 
@@ -2800,7 +2970,7 @@ static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, m
     } else {
         m->image = (void *)(uintptr_t)image;
     }
-    pthread_mutex_init(&m->lock, NULL);
+    mgpu__mutex_init(&m->lock);
     mgpu__list_init(&m->link);
     *out = m;
     return MGPU_SUCCESS;
@@ -2827,7 +2997,7 @@ static void mgpu__destroy_module(mgpu_module m)
     if (mgpu__g.ncuda) mgpu__cu.cuCtxSetCurrent(prev);
     while (k) { struct mgpu_kernel_t *next = k->next; free(k); k = next; }
     if (m->link.next != &m->link) mgpu__list_remove(&m->link);
-    pthread_mutex_destroy(&m->lock);
+    mgpu__mutex_destroy(&m->lock);
     if (m->owns_image) free(m->image);
     free(m);
 }
@@ -2848,13 +3018,13 @@ static mgpu_result mgpu__module_on(mgpu_module m, mgpu_device dev, mgpu__CUmodul
     mgpu__CUresult e = MGPU__CUDA_SUCCESS;
     if (cu) { *out = cu; return MGPU_SUCCESS; }
     MGPU__TRY(mgpu__push(dev, &prev, fn));
-    pthread_mutex_lock(&m->lock);
+    mgpu__mutex_lock(&m->lock);
     if (!m->cu[dev]) {
         e = mgpu__cu.cuModuleLoadData(&cu, m->image);
         if (!e) MGPU__STORE(m->cu[dev], cu);
     }
     cu = m->cu[dev];
-    pthread_mutex_unlock(&m->lock);
+    mgpu__mutex_unlock(&m->lock);
     mgpu__pop(dev, prev);
     if (e) return mgpu__cuda_fail(e, fn, "cuModuleLoadData", dev);
     *out = cu;
@@ -2906,10 +3076,10 @@ MGPU_API mgpu_result mgpu_module_kernel(mgpu_module module, const char *name, mg
         mgpu_result r = mgpu__function(k, d, &f, fn);
         if (r != MGPU_SUCCESS) { free(k); return r; }
     }
-    pthread_mutex_lock(&module->lock);
+    mgpu__mutex_lock(&module->lock);
     k->next = module->kernels;
     module->kernels = k;
-    pthread_mutex_unlock(&module->lock);
+    mgpu__mutex_unlock(&module->lock);
     *kernel = k;
     return MGPU_SUCCESS;
 }
@@ -3002,17 +3172,17 @@ MGPU_API const char *mgpu_kernels_source_sha256(void)
 
 /* Built-in kernel names[which], looked up once per init cycle: cache[0..count) holds the
    kernels of the cycle *generation says (a new cycle empties it). */
-static pthread_mutex_t mgpu__kernel_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static mgpu__mutex mgpu__kernel_cache_lock = MGPU__MUTEX_INIT;
 static mgpu_kernel mgpu__kernel_cached(int which, mgpu_kernel *cache, size_t count, unsigned *generation, mgpu_kernel k)
 {
-    pthread_mutex_lock(&mgpu__kernel_cache_lock);
+    mgpu__mutex_lock(&mgpu__kernel_cache_lock);
     if (*generation != mgpu__g.generation) {
         memset(cache, 0, sizeof *cache * count);
         *generation = mgpu__g.generation;
     }
     if (k && !cache[which]) cache[which] = k;
     k = cache[which];
-    pthread_mutex_unlock(&mgpu__kernel_cache_lock);
+    mgpu__mutex_unlock(&mgpu__kernel_cache_lock);
     return k;
 }
 static mgpu_result mgpu__builtin_kernel(const char *fn, const char *const *names, int which, mgpu_kernel *cache,
@@ -3316,10 +3486,10 @@ typedef struct mgpu__red_ws {
     unsigned char *mem;                /* mgpu allocation on dev: mgpu_shutdown frees it */
     void *pinned;                      /* pinned bytes, made on first need: MGPU__RED_SLOT for */
     size_t pinned_bytes;               /* mgpu_reduce, more for the MSM's parts (>>bn254 gpu) */
-    pthread_mutex_t lock;              /* holds a launch and the copy of its result together */
+    mgpu__mutex lock;              /* holds a launch and the copy of its result together */
 } mgpu__red_ws;
 
-static pthread_mutex_t mgpu__red_lock = PTHREAD_MUTEX_INITIALIZER;
+static mgpu__mutex mgpu__red_lock = MGPU__MUTEX_INIT;
 static struct {
     unsigned generation;               /* mgpu__g.generation the contents belong to */
     mgpu__red_ws *ws;
@@ -3334,7 +3504,7 @@ static void mgpu__red_sync_locked(void)
     while (mgpu__red.ws) {
         mgpu__red_ws *w = mgpu__red.ws;
         mgpu__red.ws = w->next;
-        pthread_mutex_destroy(&w->lock);
+        mgpu__mutex_destroy(&w->lock);
         free(w);
     }
     memset(mgpu__red.kernel, 0, sizeof mgpu__red.kernel);
@@ -3349,10 +3519,10 @@ static mgpu_result mgpu__red_kernel(const char *fn, int kind, mgpu_dtype t, mgpu
     mgpu_result r;
     if (!mgpu__g.builtin)
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
-    pthread_mutex_lock(&mgpu__red_lock);
+    mgpu__mutex_lock(&mgpu__red_lock);
     mgpu__red_sync_locked();
     k = mgpu__red.kernel[kind][t - 1][op - 1];
-    pthread_mutex_unlock(&mgpu__red_lock);
+    mgpu__mutex_unlock(&mgpu__red_lock);
     if (k) { *out = k; return MGPU_SUCCESS; }
     snprintf(name, sizeof name, "mgpu_%s_%s_%s", family[kind], mgpu__op_name[op], mgpu__dtype_name[t]);
     r = mgpu_module_kernel(mgpu__g.builtin, name, &k);     /* outside the lock: it may load the module */
@@ -3362,11 +3532,11 @@ static mgpu_result mgpu__red_kernel(const char *fn, int kind, mgpu_dtype t, mgpu
         return mgpu__fail(r, fn, "%s%s", why, r == MGPU_ERROR_NOT_FOUND ?
                           " (kernels_fatbin.h is older than mgpu.h: run make kernels)" : "");
     }
-    pthread_mutex_lock(&mgpu__red_lock);
+    mgpu__mutex_lock(&mgpu__red_lock);
     mgpu__red_sync_locked();
     if (!mgpu__red.kernel[kind][t - 1][op - 1]) mgpu__red.kernel[kind][t - 1][op - 1] = k;
     else k = mgpu__red.kernel[kind][t - 1][op - 1];    /* another thread won; ours stays in the module */
-    pthread_mutex_unlock(&mgpu__red_lock);
+    mgpu__mutex_unlock(&mgpu__red_lock);
     *out = k;
     return MGPU_SUCCESS;
 }
@@ -3393,7 +3563,7 @@ static void mgpu__red_ws_free(mgpu__red_ws *w)
 {
     mgpu_free(w->mem);
     if (w->pinned) mgpu_free_host(w->pinned);
-    pthread_mutex_destroy(&w->lock);
+    mgpu__mutex_destroy(&w->lock);
     free(w);
 }
 
@@ -3403,10 +3573,10 @@ static int mgpu__red_alive(const mgpu__red_ws *w)
     const mgpu__list *l;
     int alive = 0;
     if (w->stream == &mgpu__g.dev[w->dev].default_stream) return 1;
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     for (l = mgpu__g.streams.next; l != &mgpu__g.streams && !alive; l = l->next)
         alive = (const struct mgpu_stream_t *)(const void *)l == w->stream && w->stream->cu == w->cu;
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
     return alive;
 }
 
@@ -3443,7 +3613,7 @@ static mgpu_result mgpu__red_ws_new(const char *fn, mgpu_stream s, mgpu__red_ws 
     w->cu = s->cu;
     w->dev = s->dev;
     w->mem = (unsigned char *)mem;
-    pthread_mutex_init(&w->lock, NULL);
+    mgpu__mutex_init(&w->lock);
     w->next = mgpu__red.ws;
     mgpu__red.ws = w;
     *out = w;
@@ -3454,12 +3624,12 @@ static mgpu_result mgpu__red_ws_get(const char *fn, mgpu_stream s, mgpu__red_ws 
 {
     mgpu__red_ws *w;
     mgpu_result r = MGPU_SUCCESS;
-    pthread_mutex_lock(&mgpu__red_lock);
+    mgpu__mutex_lock(&mgpu__red_lock);
     mgpu__red_sync_locked();
     for (w = mgpu__red.ws; w; w = w->next)
         if (w->stream == s && w->cu == s->cu && w->dev == s->dev) break;
     if (!w) r = mgpu__red_ws_new(fn, s, &w);
-    pthread_mutex_unlock(&mgpu__red_lock);
+    mgpu__mutex_unlock(&mgpu__red_lock);
     if (r == MGPU_SUCCESS) *out = w;
     return r;
 }
@@ -3520,7 +3690,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
         MGPU__TRY(mgpu__red_launch(fn, k, blocks, args, s));
         return wait ? mgpu_stream_synchronize(s) : MGPU_SUCCESS;
     }
-    pthread_mutex_lock(&w->lock);
+    mgpu__mutex_lock(&w->lock);
     if (wait && !wr->cuda) {
         /* Pageable host memory: the kernel writes pinned memory, read after the sync. */
         r = mgpu__stream_pinned(fn, w, MGPU__RED_SLOT);
@@ -3535,7 +3705,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
         r = mgpu__red_launch(fn, k, blocks, args, s);
         if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, result, a_out, size, 0, s);
     }
-    pthread_mutex_unlock(&w->lock);
+    mgpu__mutex_unlock(&w->lock);
     if (r == MGPU_SUCCESS && wait) r = mgpu_stream_synchronize(s);
     return r;
 }
@@ -3655,17 +3825,17 @@ static struct {
 } mgpu__coll;
 /* Serializes the enqueueing of collectives (they share the streams and events above).
    Taken before mgpu__lock, never while holding it. */
-static pthread_mutex_t mgpu__coll_lock = PTHREAD_MUTEX_INITIALIZER;
+static mgpu__mutex mgpu__coll_lock = MGPU__MUTEX_INIT;
 
 static void mgpu__coll_enter(void)
 {
-    pthread_mutex_lock(&mgpu__coll_lock);
+    mgpu__mutex_lock(&mgpu__coll_lock);
     if (mgpu__coll.generation != mgpu__g.generation) {   /* released by mgpu_shutdown */
         memset(mgpu__coll.dev, 0, sizeof mgpu__coll.dev);
         mgpu__coll.generation = mgpu__g.generation;
     }
 }
-static void mgpu__coll_leave(void) { pthread_mutex_unlock(&mgpu__coll_lock); }
+static void mgpu__coll_leave(void) { mgpu__mutex_unlock(&mgpu__coll_lock); }
 
 /* Internal stream i of device d: non-blocking; a CPU device's default stream. */
 static mgpu_result mgpu__coll_aux(mgpu_device d, int i, mgpu_stream *out, const char *fn)
@@ -4598,17 +4768,17 @@ MGPU_API mgpu_result mgpu_collective_tuning_set(const mgpu_collective_tuning *tu
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "chunk_bytes = %zu: use 0 (default) or >= 256", t.chunk_bytes);
     if (t.allreduce_copy != 0 && t.allreduce_copy != 1)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "allreduce_copy = %d: use 0 or 1", t.allreduce_copy);
-    pthread_mutex_lock(&mgpu__coll_lock);
+    mgpu__mutex_lock(&mgpu__coll_lock);
     mgpu__coll.tuning = t;
-    pthread_mutex_unlock(&mgpu__coll_lock);
+    mgpu__mutex_unlock(&mgpu__coll_lock);
     return MGPU_SUCCESS;
 }
 MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 {
     MGPU__REQUIRE(tuning, "mgpu_collective_tuning_get", "tuning is NULL");
-    pthread_mutex_lock(&mgpu__coll_lock);
+    mgpu__mutex_lock(&mgpu__coll_lock);
     *tuning = mgpu__coll.tuning;
-    pthread_mutex_unlock(&mgpu__coll_lock);
+    mgpu__mutex_unlock(&mgpu__coll_lock);
     return MGPU_SUCCESS;
 }
 /* >>blur ------------------------------------------------------------------------
@@ -5272,8 +5442,8 @@ typedef struct mgpu__blur_job {
 static int mgpu__blur_take(int *next, int n, const int *list, const int *abort)
 {
     int i;
-    if (__atomic_load_n(abort, __ATOMIC_RELAXED)) return -1;
-    i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+    if (MGPU__LOAD_RELAXED(*abort)) return -1;
+    i = MGPU__FETCH_ADD(*next, 1);
     return i < n ? list[i] : -1;
 }
 
@@ -5286,7 +5456,7 @@ static mgpu_result mgpu__blur_batch_worker(mgpu_device dev, int index, void *arg
     memset(&w, 0, sizeof w);
     w.dev = dev;
     w.cuda = mgpu__is_cuda(dev);
-    for (n = 0; n < job->home_n[index] && r == MGPU_SUCCESS && !__atomic_load_n(&job->abort, __ATOMIC_RELAXED); n++) {
+    for (n = 0; n < job->home_n[index] && r == MGPU_SUCCESS && !MGPU__LOAD_RELAXED(job->abort); n++) {
         i = job->home[index][n];         /* this worker's own images: queued ahead */
         r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height, 1);
     }
@@ -5294,7 +5464,7 @@ static mgpu_result mgpu__blur_batch_worker(mgpu_device dev, int index, void *arg
         r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height, 0);
     while (r == MGPU_SUCCESS && (i = mgpu__blur_take(&job->shared_next, job->nshared, job->shared, &job->abort)) >= 0)
         r = mgpu__blur_unit(job->fn, &w, &job->plan, &job->src[i], &job->dst[i], &job->gs[i], &job->gd[i], 0, job->src[i].height, 0);
-    if (r != MGPU_SUCCESS) __atomic_store_n(&job->abort, 1, __ATOMIC_RELAXED);
+    if (r != MGPU_SUCCESS) MGPU__STORE_RELAXED(job->abort, 1);
     r2 = mgpu__blur_release(&w);
     return r != MGPU_SUCCESS ? r : r2;
 }
@@ -5394,11 +5564,11 @@ static mgpu_result mgpu__blur_split_worker(mgpu_device dev, int index, void *arg
             if (chunks > job->nchunks_max) chunks = job->nchunks_max;
         }
     }
-    for (c = 0; c < chunks && r == MGPU_SUCCESS && !__atomic_load_n(&job->abort, __ATOMIC_RELAXED); c++) {
+    for (c = 0; c < chunks && r == MGPU_SUCCESS && !MGPU__LOAD_RELAXED(job->abort); c++) {
         const int a = y0 + (int)((long long)(y1 - y0) * c / chunks), b = y0 + (int)((long long)(y1 - y0) * (c + 1) / chunks);
         r = mgpu__blur_unit(job->fn, &w, &job->plan, job->src, job->dst, job->gs, job->gd, a, b, 0);
     }
-    if (r != MGPU_SUCCESS) __atomic_store_n(&job->abort, 1, __ATOMIC_RELAXED);
+    if (r != MGPU_SUCCESS) MGPU__STORE_RELAXED(job->abort, 1);
     r2 = mgpu__blur_release(&w);
     return r != MGPU_SUCCESS ? r : r2;
 }
@@ -5496,7 +5666,7 @@ static const mgpu__bn_field mgpu__bn_fr = {
     0xc2e1f593efffffffull
 };
 
-#if defined(__SIZEOF_INT128__) && !defined(MGPU_BN254_NO_INT128)
+#if defined(__SIZEOF_INT128__) && !defined(MGPU__MSVC) && !defined(MGPU_BN254_NO_INT128)
 __extension__ typedef unsigned __int128 mgpu__u128;
 /* a * b + c + d, low word returned, high word in *hi: at most (2^64 - 1)^2 + 2 (2^64 - 1)
    = 2^128 - 1, so it never overflows. */
@@ -5505,6 +5675,15 @@ static uint64_t mgpu__bn_mac(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uin
     mgpu__u128 t = (mgpu__u128)a * b + c + d;
     *hi = (uint64_t)(t >> 64);
     return (uint64_t)t;
+}
+#elif defined(MGPU__MSVC) && defined(_M_X64) && !defined(MGPU_BN254_NO_INT128)
+static uint64_t mgpu__bn_mac(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t *hi)
+{
+    unsigned __int64 h, lo = _umul128(a, b, &h);
+    lo += c; h += lo < c;
+    lo += d; h += lo < d;
+    *hi = h;
+    return lo;
 }
 #else
 static uint64_t mgpu__bn_mac(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t *hi)
@@ -5870,13 +6049,13 @@ typedef struct mgpu__bn_pool {
     int failed;
 } mgpu__bn_pool;
 
-static void *mgpu__bn_pool_main(void *arg)
+static MGPU__THREAD_MAIN(mgpu__bn_pool_main)
 {
     mgpu__bn_pool *pool = (mgpu__bn_pool *)arg;
     for (;;) {
-        size_t item = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED);
-        if (item >= pool->items || __atomic_load_n(&pool->failed, __ATOMIC_RELAXED)) return NULL;
-        if (pool->work(pool->job, item) != 0) __atomic_store_n(&pool->failed, 1, __ATOMIC_RELAXED);
+        size_t item = MGPU__FETCH_ADD(pool->next, 1);
+        if (item >= pool->items || MGPU__LOAD_RELAXED(pool->failed)) return 0;
+        if (pool->work(pool->job, item) != 0) MGPU__STORE_RELAXED(pool->failed, 1);
     }
 }
 
@@ -5885,10 +6064,9 @@ static void *mgpu__bn_pool_main(void *arg)
    that cannot be started only costs time. */
 static mgpu_result mgpu__bn_parallel(const char *fn, size_t items, mgpu__bn_item_fn work, void *job)
 {
-    pthread_t threads[MGPU__BN_MAX_THREADS];
+    mgpu__thread threads[MGPU__BN_MAX_THREADS];
     mgpu__bn_pool pool;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t want = cores > 0 ? (size_t)cores : 1;
+    size_t want = (size_t)mgpu__cpu_cores();
     int started = 0, i;
     pool.work = work;
     pool.job = job;
@@ -5897,10 +6075,10 @@ static mgpu_result mgpu__bn_parallel(const char *fn, size_t items, mgpu__bn_item
     pool.failed = 0;
     if (want > items) want = items;
     if (want > MGPU__BN_MAX_THREADS) want = MGPU__BN_MAX_THREADS;
-    while ((size_t)started + 1 < want && pthread_create(&threads[started], NULL, mgpu__bn_pool_main, &pool) == 0)
+    while ((size_t)started + 1 < want && mgpu__thread_start(&threads[started], mgpu__bn_pool_main, &pool) == 0)
         started++;
     mgpu__bn_pool_main(&pool);
-    for (i = 0; i < started; i++) pthread_join(threads[i], NULL);
+    for (i = 0; i < started; i++) mgpu__thread_join(threads[i]);
     if (pool.failed) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     return MGPU_SUCCESS;
 }
@@ -6320,11 +6498,11 @@ static mgpu_result mgpu__msm_multi_worker(mgpu_device dev, int index, void *arg)
        last MSMs still go to whichever worker is free. */
     for (;;) {
         int k;
-        b = __atomic_load_n(&m->next, __ATOMIC_RELAXED);
+        b = MGPU__LOAD_RELAXED(m->next);
         do {
             if (b >= m->count) return MGPU_SUCCESS;
             k = (m->count - b + 2 * m->workers - 1) / (2 * m->workers);
-        } while (!__atomic_compare_exchange_n(&m->next, &b, b + k, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+        } while (!MGPU__CAS(m->next, b, b + k));
         MGPU__TRY(mgpu__msm_part(m, dev, b, k, 0, m->n, &m->out[b]));
     }
 }
@@ -7011,7 +7189,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
     MGPU__TRY(mgpu__red_ws_get(r->fn, r->s, &w));
     job = (mgpu__msm_job *)calloc(1, sizeof *job);
     if (!job) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, r->fn, "out of host memory");
-    pthread_mutex_lock(&w->lock);
+    mgpu__mutex_lock(&w->lock);
     res = mgpu__stream_pinned(r->fn, w, parts_bytes);
     for (b = 0; res == MGPU_SUCCESS && b < (size_t)count; b++)
         for (q = 0; res == MGPU_SUCCESS && q < r->sh.pieces; q++, step++) {
@@ -7043,7 +7221,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
             else job = NULL;           /* the host function frees it */
         }
     }
-    pthread_mutex_unlock(&w->lock);
+    mgpu__mutex_unlock(&w->lock);
     free(job);
     return res;
 }

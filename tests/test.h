@@ -48,6 +48,11 @@
 #include <string.h>
 #include "mgpu.h"
 
+#ifdef _WIN32                       /* the Windows build (mingw-w64, run under wine in CI) */
+#define setenv(name, value, overwrite) _putenv_s(name, value)
+#define unsetenv(name) _putenv_s(name, "")
+#endif
+
 /* ---------------------------------------------------------------- configurations */
 typedef enum tkind { T_ONCE, T_CPU, T_DEV, T_CUDA } tkind;
 typedef struct tcfg {

@@ -210,9 +210,9 @@ static size_t live_allocations(void)
 {
 #ifdef MGPU_IMPL_INCLUDED
     size_t n;
-    pthread_mutex_lock(&mgpu__lock);
+    mgpu__mutex_lock(&mgpu__lock);
     n = mgpu__g.nallocs;
-    pthread_mutex_unlock(&mgpu__lock);
+    mgpu__mutex_unlock(&mgpu__lock);
     return n;
 #else
     return 0;
