@@ -118,8 +118,9 @@ run/core_asan: $(BUILD)/mgpu_tests_asan $(BUILD)/libfake_old_cuda.so FORCE
 
 # gcc and clang; C99, C11 and C++17; -Wall -Wextra -pedantic -Werror; plus MGPU_STATIC twice
 # in one program and the real cuda.h checked against mgpu's mirror (one run per compiler
-# and standard; tests/compile_matrix.sh).
-MATRIX = gcc-c99 gcc-c11 clang-c99 clang-c11 g++-c++17 clang++-c++17
+# and standard; tests/compile_matrix.sh). mingw: the same for Windows with mingw-w64, run
+# under wine, plus the code paths MSVC takes.
+MATRIX = gcc-c99 gcc-c11 clang-c99 clang-c11 g++-c++17 clang++-c++17 mingw-c99 mingw-c11 mingw++-c++17
 test-matrix: $(addprefix run/matrix_,$(MATRIX))
 run/matrix_%: FORCE | $(BUILD)
 	$(RUN) matrix_$* $(BUILD)/matrix_$*.log sh tests/compile_matrix.sh $*
@@ -202,13 +203,60 @@ test-fake: $(addprefix run/fake_,$(FAKE_IDS))
 run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_run,$$*)) FORCE
 	@sh tests/fake_run.sh $(call fake_run,$*)
 
+# ---- Windows: the library, the core suite, the suites and the examples cross-built with
+# mingw-w64 (Debian's gcc-mingw-w64-x86-64) into build/win/*.exe and run under wine
+# (tests/wine.sh; Debian's wine64): .ci/run installs both. Same lines and checks as on Linux;
+# without mingw-w64 or wine each run prints a skip line instead. The library itself links
+# nothing; the test programs link mingw's winpthreads (-lpthread, statically) for their own
+# threads and clock_gettime. blur_image is left out (it links Debian's Linux libstb).
+MINGW_CC  = x86_64-w64-mingw32-gcc
+WIN       = $(BUILD)/win
+WIN_CC    = $(MINGW_CC) $(CFLAGS) $(WARN) -std=c99 -I.
+WIN_LIBS  = -static -lpthread -lm
+HAVE_WIN := $(and $(shell command -v $(MINGW_CC) 2> /dev/null),$(shell sh tests/wine.sh --find 2> /dev/null))
+WIN_SKIP  = echo "skip $@: $(if $(shell command -v $(MINGW_CC) 2> /dev/null),wine,mingw-w64) is not installed (.ci/run installs it)"
+WIN_EXAMPLES = $(patsubst examples/%.c,$(WIN)/%.exe,$(filter-out examples/blur_image.c,$(wildcard examples/*.c)))
+$(WIN):
+	mkdir -p $(WIN)
+$(WIN)/mgpu.o: mgpu.c $(HDRS) | $(WIN)
+	$(WIN_CC) -c -o $@ mgpu.c
+$(WIN)/%.exe: examples/%.c $(WIN)/mgpu.o
+	$(WIN_CC) -o $@ $< $(WIN)/mgpu.o $(WIN_LIBS)
+$(WIN)/mgpu_tests.exe: $(TEST_SRC) tests/*.h tools/sha256.h $(WIN)/mgpu.o
+	$(WIN_CC) -o $@ $(TEST_SRC) $(WIN)/mgpu.o $(WIN_LIBS)
+$(WIN)/suite_%.exe: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(WIN)
+	$(WIN_CC) -o $@ $< $(WIN_LIBS)
+$(WIN)/fake_old_cuda.dll: tests/fixtures/fake_old_cuda.c | $(WIN)
+	$(MINGW_CC) -shared $(WARN) -o $@ $<
+.SECONDARY: $(addprefix $(WIN)/suite_,$(addsuffix .exe,$(SUITE_NAMES)))
+.PHONY: test-windows
+test-windows: run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples
+ifneq ($(HAVE_WIN),)
+run/win_core: $(WIN)/mgpu_tests.exe $(WIN)/fake_old_cuda.dll FORCE
+	$(RUN) win_core $(WIN)/mgpu_tests.log MGPU_FAKE_OLD_DRIVER=$(WIN)/fake_old_cuda.dll sh tests/wine.sh $(WIN)/mgpu_tests.exe
+run/win_%: $(WIN)/suite_%.exe FORCE
+	$(RUN) win_$* $(WIN)/suite_$*.log sh tests/wine.sh $(WIN)/suite_$*.exe
+run/win_examples: $(WIN_EXAMPLES) FORCE
+	@start=$$(date +%s); fail=0; n=0; \
+	for e in $(WIN_EXAMPLES); do n=$$((n + 1)); \
+	  env -u MGPU_CPU_DEVICES sh tests/wine.sh $$e > $$e.log 2>&1 || { echo "FAIL $$e (exit $$?)"; cat $$e.log; fail=1; }; \
+	  env MGPU_CPU_DEVICES=4 sh tests/wine.sh $$e > $$e.cpu4.log 2>&1 || { echo "FAIL MGPU_CPU_DEVICES=4 $$e (exit $$?)"; cat $$e.cpu4.log; fail=1; }; \
+	done; \
+	[ $$fail = 0 ] && printf 'ok   %-30s  %s  (%ss)\n' win_examples "$$n programs under wine, each with the default devices and MGPU_CPU_DEVICES=4" $$(($$(date +%s) - start)); \
+	exit $$fail
+else
+run/win_%: FORCE
+	@$(WIN_SKIP)
+endif
+
 # Everything, in parallel; the last line is the core suite's (under ASan/UBSan), which CI
 # reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
 TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any $(addprefix run/matrix_,$(MATRIX)) \
-            run/bn_field run/vendor run/examples run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core
+            run/bn_field run/vendor run/examples run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \
+            run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples
 test:
 	@mkdir -p $(BUILD) && date +%s > $(BUILD)/test.start
 	@$(MAKE) --no-print-directory -s $(SECTIONS)

@@ -26,7 +26,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _WIN32                           /* mingw-w64: dirent.h is there, mkdtemp is not */
+#include <direct.h>
+#include <io.h>
+static char *mkdtemp(char *tmpl) { return _mktemp(tmpl) && _mkdir(tmpl) == 0 ? tmpl : NULL; }
+#define rmdir _rmdir
+#define TMP_VAR "TEMP"
+#else
 #include <unistd.h>
+#define TMP_VAR "TMPDIR"
+#endif
 
 #include "mgpu.h"
 
@@ -264,7 +273,7 @@ static void put64(unsigned char *b, uint64_t v) { int i; for (i = 0; i < 8; i++)
 static int self_check(const char *argv0)
 {
     char dir[4096], tmp[4096], path[8192];
-    const char *tmpdir = getenv("TMPDIR");
+    const char *tmpdir = getenv(TMP_VAR);
     char **names = NULL;
     int count = 0, cap = 0, i, bad = 0, split = mgpu_device_count() > 1;
     DIR *d;

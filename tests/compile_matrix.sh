@@ -9,20 +9,24 @@
 #   header-twice  mgpu.h through a user header, included twice  tests/compile/twice.c user.h
 #   cuda.h        impl.c with -DMGPU_USE_CUDA_H against the real cuda.h (C11 and C++17 only:
 #                 cuda.h itself uses anonymous unions, which -pedantic rejects in C99)
+# mingw (x86_64-w64-mingw32-gcc, C99 and C11) and mingw++ (x86_64-w64-mingw32-g++, C++17) build
+# the same programs for Windows, linked with no library at all, and run them under wine
+# (tests/wine.sh), plus impl.c once more with -DMGPU__TEST_MSVC_PATHS: the code paths MSVC
+# takes (Interlocked atomics, _umul128) built by mingw-w64 (msvc-paths).
 # One line per configuration; a compiler that is not installed is skipped with a line.
 # Binaries and logs go to build/matrix/. Exits 1 if any configuration failed.
 # Arguments, optional: the compilers and standards to build, e.g. `gcc-c99 clang++-c++17`
-# (`make test` runs each on its own, in parallel); none: all six.
+# (`make test` runs each on its own, in parallel); none: all nine.
 cd "$(dirname "$0")/.." || exit 1
 
 OUT=build/matrix
 mkdir -p "$OUT" || exit 1
-CONFS="gcc-c99 gcc-c11 clang-c99 clang-c11 g++-c++17 clang++-c++17"
+ALL="gcc-c99 gcc-c11 clang-c99 clang-c11 g++-c++17 clang++-c++17 mingw-c99 mingw-c11 mingw++-c++17"
+CONFS=$ALL
 [ $# -gt 0 ] && CONFS="$*"
 # -O2 as well: gcc finds maybe-uninitialized values only when optimizing (as build/mgpu.o does)
 WARN="-O2 -Wall -Wextra -pedantic -Werror"
 CWARN="$WARN -Wstrict-prototypes -Wshadow"
-LIBS="-ldl -lpthread"
 SRC=tests/compile
 RUN=
 if command -v timeout >/dev/null 2>&1; then RUN="timeout 120"; fi
@@ -60,7 +64,7 @@ build() {
         report "$name" "$log" 1
         return
     fi
-    $RUN "./$bin" >>"$log" 2>&1
+    $RUN $EXEC "./$bin" >>"$log" 2>&1
     status=$?
     if [ "$status" -ne 0 ]; then
         echo "(the program exited with status $status)" >>"$log"
@@ -77,30 +81,43 @@ build() {
 # Each configuration: compiler, a label, the flags that pick the language.
 for conf in $CONFS; do
     cc=${conf%-*} std=${conf##*-}
-    case " gcc-c99 gcc-c11 clang-c99 clang-c11 g++-c++17 clang++-c++17 " in
+    case " $ALL " in
     *" $conf "*) ;;
     *) echo "FAIL $conf: not a configuration of the matrix"; failed=$((failed + 1)); continue ;;
     esac
+    label=$cc LIBS="-ldl -lpthread" EXEC= EXE=
+    case $cc in
+    mingw)   cc=x86_64-w64-mingw32-gcc ;;
+    mingw++) cc=x86_64-w64-mingw32-g++ ;;
+    esac
     if ! command -v "$cc" >/dev/null 2>&1; then
-        echo "skip $cc $std: $cc is not installed"
+        echo "skip $label $std: $cc is not installed"
         continue
+    fi
+    if [ "$label" != "$cc" ]; then     # Windows: no library to link; the programs run under wine
+        LIBS="-static" EXEC="sh tests/wine.sh" EXE=.exe
+        if ! sh tests/wine.sh --find >/dev/null; then
+            echo "skip $label $std: wine is not installed (Debian: wine64)"
+            continue
+        fi
     fi
     case $std in
     c++*) lang="-std=$std -x c++ $WARN" ;;
     *)    lang="-std=$std -x c $CWARN" ;;
     esac
-    tag=$(echo "$cc-$std" | tr '+' 'x')
+    tag=$(echo "$label-$std" | tr '+' 'x')
     rm -f "$OUT/$tag"-*
 
-    build "$cc $std" "$tag-impl" "$cc" "$lang" "" $SRC/impl.c
-    build "$cc $std static-pair" "$tag-static" "$cc" "$lang" "" $SRC/static_a.c $SRC/static_b.c
-    build "$cc $std header-twice" "$tag-twice" "$cc" "$lang" "" $SRC/twice.c
+    build "$label $std" "$tag-impl$EXE" "$cc" "$lang" "" $SRC/impl.c
+    build "$label $std static-pair" "$tag-static$EXE" "$cc" "$lang" "" $SRC/static_a.c $SRC/static_b.c
+    build "$label $std header-twice" "$tag-twice$EXE" "$cc" "$lang" "" $SRC/twice.c
+    [ -n "$EXE" ] && build "$label $std msvc-paths" "$tag-msvc$EXE" "$cc" "$lang" "-DMGPU__TEST_MSVC_PATHS" $SRC/impl.c
     if [ -z "$CUDA_INCLUDE" ]; then
-        echo "skip $cc $std cuda.h: no cuda.h in \$CUDA_HOME/include or /usr/local/cuda/include"
+        echo "skip $label $std cuda.h: no cuda.h in \$CUDA_HOME/include or /usr/local/cuda/include"
     elif [ "$std" = c99 ]; then
         : # cuda.h is not C99 -pedantic clean (anonymous unions); checked as C11 and C++17
     else
-        build "$cc $std cuda.h" "$tag-cudah" "$cc" "$lang" "-DMGPU_USE_CUDA_H -I$CUDA_INCLUDE" $SRC/impl.c
+        build "$label $std cuda.h" "$tag-cudah$EXE" "$cc" "$lang" "-DMGPU_USE_CUDA_H -I$CUDA_INCLUDE" $SRC/impl.c
     fi
 done
 
