@@ -210,6 +210,7 @@ run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_ru
 # nothing; the test programs link mingw's winpthreads (-lpthread, statically) for their own
 # threads and clock_gettime. blur_image is left out (it links Debian's Linux libstb).
 MINGW_CC  = x86_64-w64-mingw32-gcc
+MINGW_CXX = x86_64-w64-mingw32-g++-posix
 WIN       = $(BUILD)/win
 WIN_CC    = $(MINGW_CC) $(CFLAGS) $(WARN) -std=c99 -I.
 WIN_LIBS  = -static -lpthread -lm
@@ -228,10 +229,25 @@ $(WIN)/suite_%.exe: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(WIN)
 	$(WIN_CC) -o $@ $< $(WIN_LIBS)
 $(WIN)/fake_old_cuda.dll: tests/fixtures/fake_old_cuda.c | $(WIN)
 	$(MINGW_CC) -shared $(WARN) -o $@ $<
+# The fake libcuda as a DLL (tests/fake_cuda: the emulator's coroutines are Windows fibers
+# there; -Wno-array-bounds: mingw's own inline __readgsqword in GetCurrentFiber), linked
+# statically with mingw's posix-thread libstdc++ (std::mutex). Three of the fake GPU runs
+# (FAKE_RUNS above) run again on it: every reduction kernel, the collectives without peer
+# access (the staging copies and the chunked all-reduce), and the MSM split over the GPUs.
+WIN_FAKE_RUNS = reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
+                collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
+                msm,TEST_MSM_QUICK=1,multi
+WIN_FAKE_IDS  = $(shell seq 1 $(words $(WIN_FAKE_RUNS)))
+win_fake_run  = $(subst $(comma), ,$(word $(1),$(WIN_FAKE_RUNS)))
+$(WIN)/fake_cuda.dll: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
+                      $(BUILD)/reduce_section.cu | $(WIN)
+	$(MINGW_CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -Wno-array-bounds -shared -static -o $@ $<
 .SECONDARY: $(addprefix $(WIN)/suite_,$(addsuffix .exe,$(SUITE_NAMES)))
 .PHONY: test-windows
-test-windows: run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples
+test-windows: run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples $(addprefix run/win_fake_,$(WIN_FAKE_IDS))
 ifneq ($(HAVE_WIN),)
+run/win_fake_%: $(WIN)/fake_cuda.dll $(WIN)/suite_$$(firstword $$(call win_fake_run,$$*)).exe FORCE
+	@sh tests/fake_run.sh --windows $(call win_fake_run,$*)
 run/win_core: $(WIN)/mgpu_tests.exe $(WIN)/fake_old_cuda.dll FORCE
 	$(RUN) win_core $(WIN)/mgpu_tests.log MGPU_FAKE_OLD_DRIVER=$(WIN)/fake_old_cuda.dll sh tests/wine.sh $(WIN)/mgpu_tests.exe
 run/win_%: $(WIN)/suite_%.exe FORCE
@@ -256,7 +272,7 @@ SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_sec
 TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \
-            run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples
+            run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples $(addprefix run/win_fake_,$(WIN_FAKE_IDS))
 test:
 	@mkdir -p $(BUILD) && date +%s > $(BUILD)/test.start
 	@$(MAKE) --no-print-directory -s $(SECTIONS)

@@ -5,7 +5,14 @@
 # that it ran on the 2 fake GPUs (its 2-GPU header, or its [cuda] all-reduce line), and for
 # each ran:PREFIX=N have launched exactly N different kernels whose names start with PREFIX.
 # Log: build/suite_SUITE.fake[.nop2p].log. Prints one line (ok or FAIL, with the log's end).
+# fake_run.sh --windows SUITE ...: the same with the Windows build, build/win/suite_SUITE.exe
+# on build/win/fake_cuda.dll under wine (tests/wine.sh); logs in build/win/.
 cd "$(dirname "$0")/.." || exit 1
+dir=build run= lib=libfake_cuda.so exe= tag=
+if [ "$1" = --windows ]; then
+    dir=build/win run="sh tests/wine.sh" lib=fake_cuda.dll exe=.exe tag=win_
+    shift
+fi
 s=$1
 shift
 vars= args= ran=
@@ -16,8 +23,8 @@ for w in "$@"; do
     *) args="$args $w" ;;
     esac
 done
-case $vars in *P2P=0*) log=build/suite_$s.fake.nop2p.log ;; *) log=build/suite_$s.fake.log ;; esac
-name="fake_$s$vars$args"
+case $vars in *P2P=0*) log=$dir/suite_$s.fake.nop2p.log ;; *) log=$dir/suite_$s.fake.log ;; esac
+name="${tag}fake_$s$vars$args"
 start=$(date +%s)
 fail() {
     printf 'FAIL %s: %s (log: %s)\n' "$name" "$1" "$log"
@@ -27,8 +34,8 @@ fail() {
     exit 1
 }
 # shellcheck disable=SC2086  # the lists are meant to split
-env MGPU_CUDA_PATH="$(pwd)/build/libfake_cuda.so" FAKE_CUDA_DEVICES=2 FAKE_CUDA_REPORT=1 $vars \
-    ./build/suite_"$s" $args > "$log" 2>&1 || fail "exit $?"
+env MGPU_CUDA_PATH="$(pwd)/$dir/$lib" FAKE_CUDA_DEVICES=2 FAKE_CUDA_REPORT=1 $vars \
+    $run ./$dir/suite_"$s"$exe $args > "$log" 2>&1 || fail "exit $?"
 grep -q -e '^test_msm: 2 GPU(s),' -e '^test_blur: 2 device(s), default backend cuda' -e '^-- 1 CPU device(s), 2 GPU(s)$' \
     -e '^ok   allreduce\[cuda\]$' "$log" || fail "did not run on the 2 fake GPUs"
 kernels=

@@ -49,9 +49,13 @@
 #include <random>
 #include <type_traits>
 #include <vector>
+#ifdef _WIN32
+#include <windows.h>                   /* fibers (the fake libcuda as a DLL for wine) */
+#else
 #include <sys/mman.h>
+#endif
 
-#if !defined(__x86_64__) && !defined(EMU_UCONTEXT)
+#if !defined(__x86_64__) && !defined(_WIN32) && !defined(EMU_UCONTEXT)
 #define EMU_UCONTEXT 1
 #endif
 #ifdef EMU_UCONTEXT
@@ -172,7 +176,9 @@ static unsigned emu_cur;                       /* the running thread's index in 
 static unsigned long emu_events;               /* barrier releases and thread ends: progress */
 static bool emu_ended;                         /* the coroutine just switched out has returned */
 static const std::function<void()> *emu_body;
+#ifndef _WIN32
 static char *emu_stacks;                       /* EMU_MAX_THREADS stacks, reserved once */
+#endif
 static void emu_thread_begin(unsigned t);
 static void emu_thread_end(unsigned t);
 static void emu_entry()
@@ -196,6 +202,29 @@ static void emu_make(unsigned t)
 }
 static void emu_resume(unsigned t) { swapcontext(&emu_main, &emu_ctx[t]); }
 static void emu_yield() { swapcontext(&emu_ctx[emu_cur], &emu_main); }
+#elif defined(_WIN32)
+/* Windows: a fiber per thread index, made once, runs emu_entry each time it is resumed
+   after the previous run ended (every thread of a block runs to its end, or emu aborts). */
+static void *emu_main_fiber, *emu_fiber[EMU_MAX_THREADS];
+static void CALLBACK emu_fiber_loop(void *)
+{
+    for (;;) { emu_entry(); SwitchToFiber(emu_main_fiber); }
+}
+static void emu_make(unsigned t)
+{
+    if (!emu_fiber[t] && !(emu_fiber[t] = CreateFiberEx(16 << 10, EMU_STACK, 0, emu_fiber_loop, nullptr))) {
+        fprintf(stderr, "emu: CreateFiberEx failed (error %lu)\n", (unsigned long)GetLastError());
+        abort();
+    }
+}
+static void emu_resume(unsigned t)
+{
+    static thread_local void *self;    /* the launching thread as a fiber */
+    if (!self) self = IsThreadAFiber() ? GetCurrentFiber() : ConvertThreadToFiber(nullptr);
+    emu_main_fiber = self;
+    SwitchToFiber(emu_fiber[t]);
+}
+static void emu_yield() { SwitchToFiber(emu_main_fiber); }
 #else
 /* emu_switch(save, to): pushes the callee-saved registers, stores the stack pointer in
    *save, loads `to` and pops that context's registers; `ret` resumes it. A new context's
@@ -394,12 +423,14 @@ static void emu_launch(unsigned grid, unsigned block, bool together, const std::
     std::vector<unsigned> order(grid), run(block);
     for (unsigned i = 0; i < grid; i++) order[i] = i;
     std::shuffle(order.begin(), order.end(), emu_rng);
+#ifndef _WIN32
     if (together && !emu_stacks) {
         void *m = mmap(nullptr, (size_t)EMU_MAX_THREADS * EMU_STACK, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED) { perror("emu: stacks"); abort(); }
         emu_stacks = (char *)m;
     }
+#endif
     emu_body = &body;
     for (unsigned b : order) {
         blockIdx = emu_dim{ b, 0, 0 };

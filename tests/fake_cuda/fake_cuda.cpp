@@ -44,6 +44,11 @@
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
 #include "tests/fake_cuda/emu.h"
+#ifdef _WIN32                          /* build/win/fake_cuda.dll: the same, for wine */
+#define FAKE_EXPORT __declspec(dllexport)
+#else
+#define FAKE_EXPORT __attribute__((visibility("default")))
+#endif
 #include "msm_section.cu"
 #include "tests/fake_cuda/emu_blur.h"
 #include "tests/fake_cuda/emu_reduce.h"
@@ -470,8 +475,8 @@ __attribute__((destructor)) static void at_exit() { report_launches(); }
 } /* namespace fake */
 
 extern "C" {
-__attribute__((visibility("default"))) int cuDriverGetVersion(int *v) { *v = 12080; return 0; }
-__attribute__((visibility("default"))) int cuInit(unsigned)
+FAKE_EXPORT int cuDriverGetVersion(int *v) { *v = 12080; return 0; }
+FAKE_EXPORT int cuInit(unsigned)
 {
     const char *n = getenv("FAKE_CUDA_DEVICES"), *p = getenv("FAKE_CUDA_P2P"), *b = getenv("FAKE_CUDA_BLUR");
     if (n && *n) fake::ndev = atoi(n) < 1 ? 1 : atoi(n) > fake::MAXD ? (int)fake::MAXD : atoi(n);
@@ -480,7 +485,7 @@ __attribute__((visibility("default"))) int cuInit(unsigned)
     for (int d = 0; d < fake::MAXD; d++) { fake::ctx[d].dev = d; fake::legacy[d].dev = d; }
     return 0;
 }
-__attribute__((visibility("default"))) int cuGetProcAddress_v2(const char *symbol, void **pfn, int, unsigned long long, int *status)
+FAKE_EXPORT int cuGetProcAddress_v2(const char *symbol, void **pfn, int, unsigned long long, int *status)
 {
     if (!strcmp(symbol, "cuInit")) { *pfn = (void *)&cuInit; if (status) *status = 0; return 0; }
     for (const fake::Entry &e : fake::table)
