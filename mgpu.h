@@ -894,7 +894,7 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
 #define MGPU_ASSERT(x) assert(x)
 #endif
 
-/* >>platform ------------------------------------------------------------------- 
+/* >>platform -------------------------------------------------------------------
    Everything the operating system or the compiler provides, Win32 on _WIN32 (MSVC, clang-cl,
    mingw-w64) and POSIX elsewhere: the driver library, threads, mutexes, thread-local
    storage, atomics, the clock, the host's cores and memory. Nothing below this section
