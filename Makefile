@@ -150,13 +150,15 @@ EMU_DEPS = tests/fake_cuda/emu.h tests/fake_cuda/emu_blur.h bench/blur_variants.
 EMU_FLAGS = -std=c++17 -g -ffp-contract=off -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD)
 $(BUILD)/blur_kernel_emu: tests/fake_cuda/blur_kernel_emu.cpp $(EMU_DEPS)
 	$(CXX) $(EMU_FLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
-test-blur-emu: run/blur_emu_all run/blur_emu_pipe run/blur_emu_any
+test-blur-emu: run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring
 run/blur_emu_all: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_all $(BUILD)/blur_emu_all.log ./$(BUILD)/blur_kernel_emu 300 1
 run/blur_emu_pipe: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_pipe $(BUILD)/blur_emu_pipe.log EMU_FOCUS=pipe ./$(BUILD)/blur_kernel_emu 150 2
 run/blur_emu_any: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_any $(BUILD)/blur_emu_any.log EMU_FOCUS=any ./$(BUILD)/blur_kernel_emu 200 3
+run/blur_emu_ring: $(BUILD)/blur_kernel_emu FORCE
+	$(RUN) blur_emu_ring $(BUILD)/blur_emu_ring.log EMU_FOCUS=ring ./$(BUILD)/blur_kernel_emu 200 4
 
 # The BN254 field arithmetic of the MSM section on the host (tests/fake_cuda/bn_field_check.cpp):
 # the lazy unrolled multiplication, addition and subtraction against canonical results, on
@@ -207,7 +209,7 @@ run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_ru
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
 TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
-            run/blur_emu_all run/blur_emu_pipe run/blur_emu_any $(addprefix run/matrix_,$(MATRIX)) \
+            run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core
 test:
 	@mkdir -p $(BUILD) && date +%s > $(BUILD)/test.start

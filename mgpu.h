@@ -4625,6 +4625,7 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 #define MGPU__BLUR_ANY_W32 2            /* = MGPU_BLUR_ANY_W32: tile words (1 value) per thread, f32 */
 #define MGPU__BLUR_ANY_SW 36            /* = MGPU_BLUR_ANY_SW: shared words before the ring */
 #define MGPU__BLUR_ANY_SMEM 49152       /* generic kernels' dynamic shared memory at most (no opt-in) */
+#define MGPU__BLUR_RING_WARPS 4         /* = MGPU_BLUR_RING_WARPS: the ring kernels' warps per block */
 #define MGPU__BLUR_ONE 4096u            /* 8-bit weights sum to 2^12 */
 #define MGPU__BLUR_MAX_ROW (0x7fffffff - 4096)   /* values per row: kernel indices stay in int */
 #define MGPU__BLUR_MAX_HEIGHT (0x7fffffff - 64)
@@ -4632,7 +4633,7 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 #define MGPU__BLUR_CPU_TILE 4096        /* CPU device: values per column tile */
 #define MGPU__BLUR_FLT_MAX 3.402823466e+38f
 
-typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 224 bytes */
+typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 296 bytes */
     unsigned long long src, dst, spitch, dpitch;
     int width, height, channels, src_row0;
     int y_begin, y_end, radius, border;
@@ -4641,8 +4642,10 @@ typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 224 bytes */
     int reserved;
     uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1];
     float wf[MGPU_BLUR_MAX_RADIUS + 1];
+    uint32_t wp[MGPU_BLUR_MAX_RADIUS + 1];   /* 8-bit weight pairs of the ring kernels: see mgpu__blur_fill */
+    int reserved2;
 } mgpu__blur_args;
-typedef char mgpu__blur_args_size[sizeof(mgpu__blur_args) == 224 ? 1 : -1];
+typedef char mgpu__blur_args_size[sizeof(mgpu__blur_args) == 296 ? 1 : -1];
 
 /* What the params resolve to: one plan serves every image of a call. */
 typedef struct mgpu__blur_plan {
@@ -4843,6 +4846,7 @@ static void mgpu__blur_rows(int y0, int y1, int height, int r, int *lo, int *hi)
 static void mgpu__blur_fill(mgpu__blur_args *a, const mgpu__blur_plan *pl, const mgpu_image *im,
                             const void *src, size_t spitch, int src_row0, void *dst, size_t dpitch, int y0, int y1)
 {
+    int t;
     memset(a, 0, sizeof *a);
     a->src = (unsigned long long)(uintptr_t)src;
     a->dst = (unsigned long long)(uintptr_t)dst;
@@ -4863,6 +4867,11 @@ static void mgpu__blur_fill(mgpu__blur_args *a, const mgpu__blur_plan *pl, const
     a->cval_f32 = pl->border_value;
     memcpy(a->wi, pl->wi, sizeof a->wi);
     memcpy(a->wf, pl->wf, sizeof a->wf);
+    /* the ring kernels' taps t, t + 1 (t even, |t| <= 16) as one dp2a operand: two 16-bit weights */
+    for (t = -MGPU_BLUR_MAX_RADIUS; t <= MGPU_BLUR_MAX_RADIUS; t += 2) {
+        const int d0 = t < 0 ? -t : t, d1 = t + 1 < 0 ? -(t + 1) : t + 1;
+        a->wp[(t + MGPU_BLUR_MAX_RADIUS) / 2] = pl->wi[d0] | (d1 <= MGPU_BLUR_MAX_RADIUS ? pl->wi[d1] << 16 : 0u);
+    }
 }
 
 /* ---- the CPU device: the kernels' arithmetic in C, one column tile at a time */
@@ -4946,12 +4955,30 @@ static mgpu_result mgpu__blur_cpu(const mgpu__blur_args *a, mgpu_pixel_format f)
 }
 
 /* ---- CUDA: kernels, launch shape */
+/* The ring kernels come last: MGPU__BK_RING + 2 * format + (0 for RC = 4, 1 for RC = 8),
+   formats u8 with 1, 3, 4 channels and f32 with 1, 4 (mgpu__blur_ring_format). */
 enum { MGPU__BK_U8C1, MGPU__BK_U8C3, MGPU__BK_U8C4, MGPU__BK_F32C1, MGPU__BK_F32C4, MGPU__BK_U8_ANY, MGPU__BK_F32_ANY,
-       MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_COUNT };
+       MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_RING, MGPU__BK_COUNT = MGPU__BK_RING + 10 };
 static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8c1_r2", "mgpu_blur_u8c3_r2", "mgpu_blur_u8c4_r2", "mgpu_blur_f32c1_r2", "mgpu_blur_f32c4_r2",
-    "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p" };
-static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = { 2, 2, 2, 2, 2, 0, 0, 2, 2, 2 };  /* halo radius; 0: generic */
+    "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p",
+    "mgpu_blur_u8c1_r4", "mgpu_blur_u8c1_r8", "mgpu_blur_u8c3_r4", "mgpu_blur_u8c3_r8", "mgpu_blur_u8c4_r4",
+    "mgpu_blur_u8c4_r8", "mgpu_blur_f32c1_r4", "mgpu_blur_f32c1_r8", "mgpu_blur_f32c4_r4", "mgpu_blur_f32c4_r8" };
+static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = {   /* halo radius; 0: generic */
+    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 4, 8, 4, 8 };
+
+/* The ring kernels' format index of (f, C), or -1 where they have none. */
+static int mgpu__blur_ring_format(mgpu_pixel_format f, int C)
+{
+    if (f == MGPU_PIXEL_U8) return C == 1 ? 0 : C == 3 ? 1 : C == 4 ? 2 : -1;
+    return C == 1 ? 3 : C == 4 ? 4 : -1;
+}
+/* Values per lane of ring kernel `which` (= its template argument V): 8-bit at RC = 4: 8. */
+static int mgpu__blur_ring_lane_values(int which)
+{
+    const int k = which - MGPU__BK_RING;
+    return k % 2 == 0 && k / 2 < 3 ? 8 : 4;
+}
 
 static struct { unsigned generation; mgpu_kernel kernel[MGPU__BK_COUNT]; } mgpu__blur_k;
 
@@ -4984,8 +5011,10 @@ static int mgpu__blur_any_block(mgpu_pixel_format f, int r, int C, long long *va
 
 /* The kernel for an image, the strip height (a->strip) and the grid. 8-bit images with
    16-byte aligned rows (src and dst) whose width * channels is a multiple of 16 take the
-   pipelined kernels (..._r2p): strips sized so that the (segment, strip) items fill about
-   MGPU__BLUR_PIPE_WAVES waves of 16 warps per multiprocessor, 8..512 rows. The generic
+   pipelined kernels (..._r2p) up to radius 2, and images with such rows (8-bit with 1, 3
+   or 4 channels, f32 with 1 or 4) the ring kernels (..._r4, ..._r8) at radius 3..8: strips
+   sized so that the (segment, strip) items fill about MGPU__BLUR_PIPE_WAVES waves (ring:
+   one) of 16 warps per multiprocessor, 8..512 rows and at least 8r. The generic
    kernels: about 16 blocks per multiprocessor (a few waves), strips of max(16, 4r)..256
    rows (the 2r halo rows a strip reads twice stay a small part). The others: about 64
    warps' worth of items per multiprocessor, strips of 16..64 rows. */
@@ -4997,20 +5026,25 @@ static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur
     int which = -1;
     long long per_row, strip, items, blocks, smin = 16, smax = 64;
     int generic = 0;
-    if (f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4) && a->vec_src && a->vec_dst && rowlen % 16 == 0) {
-        const long long segw = 32 * 16;                 /* a warp: 32 lanes of 16 bytes */
-        which = C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
+    const int ring = r >= 3 && r <= 8 ? mgpu__blur_ring_format(f, C) : -1;
+    const int aligned = a->vec_src && a->vec_dst && (rowlen * (f == MGPU_PIXEL_U8 ? 1 : 4)) % 16 == 0;
+    if (aligned && ((f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4)) || ring >= 0)) {
+        which = ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
+                          : C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
+        const long long segw = 32 * (ring >= 0 ? mgpu__blur_ring_lane_values(which) : 16);  /* a warp's values */
         memset(dims, 0, sizeof *dims);
         dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
-        dims->block[0] = 32 * MGPU__BLUR_PIPE_WARPS;
+        const int warps = ring >= 0 ? MGPU__BLUR_RING_WARPS : MGPU__BLUR_PIPE_WARPS;
+        dims->block[0] = 32 * (unsigned)warps;
         per_row = (rowlen + segw - 1) / segw;
-        target = mps * 16 * MGPU__BLUR_PIPE_WAVES;                          /* warps */
+        target = mps * 16 * (ring < 0 ? MGPU__BLUR_PIPE_WAVES : 1);        /* warps */
         strip = (rows * per_row + target - 1) / target;
+        if (strip < 8 * r) strip = 8 * r;           /* the 2r rows a strip reads twice: a small part */
         if (strip < 8) strip = 8;
         if (strip > 512) strip = 512;
         for (;;) {
             items = per_row * ((rows + strip - 1) / strip);
-            blocks = (items + MGPU__BLUR_PIPE_WARPS - 1) / MGPU__BLUR_PIPE_WARPS;
+            blocks = (items + warps - 1) / warps;
             if (blocks <= 0x7fffffff || strip >= rows) break;
             strip *= 2;
         }

@@ -670,7 +670,8 @@ static void resident_free(resident *m)
 
 static void test_cuda(mgpu_stream cpu)
 {
-    static const int gsizes[][2] = { { 1, 1 }, { 7, 3 }, { 3, 7 }, { 2, 40 }, { 129, 33 }, { 250, 37 }, { 1000, 9 }, { 517, 301 } };
+    static const int gsizes[][2] = { { 1, 1 }, { 7, 3 }, { 3, 7 }, { 2, 40 }, { 129, 33 }, { 250, 37 }, { 1000, 9 }, { 517, 301 },
+                                     { 256, 45 } };   /* (256: 16-byte rows for every channel count: the ring kernels) */
     const mgpu_border borders[3] = { MGPU_BORDER_REPLICATE, MGPU_BORDER_REFLECT_101, MGPU_BORDER_CONSTANT };
     const char *msg = "";
     int ngpu, dev;
@@ -702,7 +703,7 @@ static void test_cuda(mgpu_stream cpu)
                             if (!gpu_case(dev, cpu, gsizes[si][0], gsizes[si][1], c, f, rr, borders[bi], sx, so, dx, dof,
                                           &exact, why, sizeof why)) bad++;
                         }
-            report(bad == 0, "GPU %d %s == CPU device (%s): %ld cases (8 sizes x channels 1..4 x 3 borders x radius 0..8,16, "
+            report(bad == 0, "GPU %d %s == CPU device (%s): %ld cases (9 sizes x channels 1..4 x 3 borders x radius 0..8,16, "
                    "packed/padded/unaligned pitches), %ld wrong%s%s", dev, fi ? "f32" : "u8",
                    fi ? "within 1e-5" : "bit for bit", cases, bad, why[0] ? ": " : "", why);
             if (fi) printf("     (f32: %ld of %ld cases bit-identical)\n", exact, cases);
