@@ -188,7 +188,7 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
             collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
             collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
             blur,TEST_BLUR_QUICK=1 blur,TEST_BLUR_QUICK=1,FAKE_CUDA_P2P=0 \
-            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi
+            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi processes
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
