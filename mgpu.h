@@ -923,8 +923,8 @@ MGPU_API int mgpu_local_rank(void);
    not a handle of that kind (or of another mgpu version) MGPU_ERROR_IPC_INVALID_HANDLE; a
    handle this process exported MGPU_ERROR_IPC_SAME_PROCESS.
    GPUs: the driver's legacy IPC (cuIpcGetMemHandle / cuIpcOpenMemHandle, Linux only); a
-   process opens a given allocation once (a second open of the same memory fails in the
-   driver). CPU devices: every mgpu_malloc allocation of a CPU device is an anonymous
+   process has a GPU allocation open at most once at a time: a second open before the
+   close is MGPU_ERROR_INVALID_ARGUMENT (or the driver's error). CPU devices: every mgpu_malloc allocation of a CPU device is an anonymous
    shared-memory file (memfd) that holds one file descriptor while it lives; the importer
    maps it through /proc/<pid>/fd, so both processes must run as the same user. If no
    descriptor is left the allocation is plain memory and its export is
@@ -7551,6 +7551,11 @@ MGPU_API mgpu_result mgpu_ipc_open_memory(const mgpu_ipc_handle *handle, void **
         e = mgpu__cu.cuIpcOpenMemHandle(&p, h, MGPU__IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
         mgpu__pop(dev, prev);
         if (e) return mgpu__ipc_open_failed(fn, &w, e, "cuIpcOpenMemHandle", dev);
+        if (mgpu__locate((const void *)(uintptr_t)p).kind >= 0) {   /* the driver gave the open mapping again */
+            if (mgpu__push(dev, &prev, fn) == MGPU_SUCCESS) { mgpu__cu.cuIpcCloseMemHandle(p); mgpu__pop(dev, prev); }
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "the memory is already open in this process at %p",
+                              (void *)(uintptr_t)p);
+        }
         a.base = (uintptr_t)p;
         a.cuda = 1;
     } else {
