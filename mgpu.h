@@ -7387,17 +7387,21 @@ typedef char mgpu__ipc_wire_fits[sizeof(mgpu__ipc_wire) <= MGPU_IPC_HANDLE_SIZE 
 static void *mgpu__shared_alloc(size_t bytes, mgpu__alloc *a)
 {
     typedef int (*memfd_fn)(const char *name, unsigned flags);
-    static memfd_fn memfd;
+    static memfd_fn found;
     static int looked_up;
+    memfd_fn memfd;
     long page = sysconf(_SC_PAGESIZE);
     size_t len;
     void *p;
     int fd;
-    if (!looked_up) {                    /* a race here only looks it up twice */
+    pthread_mutex_lock(&mgpu__lock);
+    if (!looked_up) {
         void *self = dlopen(NULL, RTLD_NOW);
-        if (self) *(void **)&memfd = dlsym(self, "memfd_create");
+        if (self) *(void **)&found = dlsym(self, "memfd_create");
         looked_up = 1;
     }
+    memfd = found;
+    pthread_mutex_unlock(&mgpu__lock);
     if (!memfd || page <= 0 || bytes > SIZE_MAX - (size_t)page) return NULL;
     len = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
     fd = memfd("mgpu", 1u /* MFD_CLOEXEC */);
