@@ -926,7 +926,8 @@ MGPU_API int mgpu_local_rank(void);
    process has a GPU allocation open at most once at a time: a second open before the
    close is MGPU_ERROR_INVALID_ARGUMENT (or the driver's error). CPU devices: every mgpu_malloc allocation of a CPU device is an anonymous
    shared-memory file (memfd) that holds one file descriptor while it lives; the importer
-   maps it through /proc/<pid>/fd, so both processes must run as the same user. If no
+   maps it through /proc/<pid>/fd, so both processes must run as the same user (and a
+   child forked after the allocation shares it rather than getting a copy). If no
    descriptor is left the allocation is plain memory and its export is
    MGPU_ERROR_NOT_SUPPORTED. */
 #define MGPU_IPC_HANDLE_SIZE 128
@@ -2448,8 +2449,10 @@ static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, siz
             return mgpu__cuda_fail(e, fn, call, dev);
         }
     } else {
-        /* Device memory of a CPU device is shared memory, so that it can be exported. */
-        void *p = kind == MGPU__ALLOC_DEVICE ? mgpu__shared_alloc(bytes, &a) : NULL;
+        /* Device memory of a CPU device is shared memory, so that it can be exported; more
+           than the machine has goes to malloc, which refuses it (a sparse file would not). */
+        void *p = kind == MGPU__ALLOC_DEVICE && bytes <= mgpu__g.dev[dev].info.total_memory
+                  ? mgpu__shared_alloc(bytes, &a) : NULL;
         if (!p) p = mgpu__aligned_alloc(bytes, &a.raw);
         if (!p) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "%zu bytes of host memory for device %d", bytes, dev);
         a.base = (uintptr_t)p;
