@@ -7553,12 +7553,16 @@ MGPU_API mgpu_result mgpu_ipc_open_memory(const mgpu_ipc_handle *handle, void **
         mgpu__CUresult e;
         mgpu__CUipcMemHandle h;
         mgpu__CUdeviceptr p = 0;
+        int opened_before;
         memcpy(&h, w.cuda, sizeof h);
         MGPU__TRY(mgpu__push(dev, &prev, fn));
         e = mgpu__cu.cuIpcOpenMemHandle(&p, h, MGPU__IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
         mgpu__pop(dev, prev);
         if (e) return mgpu__ipc_open_failed(fn, &w, e, "cuIpcOpenMemHandle", dev);
-        if (mgpu__locate((const void *)(uintptr_t)p).kind >= 0) {   /* the driver gave the open mapping again */
+        pthread_mutex_lock(&mgpu__lock);
+        opened_before = mgpu__find_locked((uintptr_t)p) >= 0;
+        pthread_mutex_unlock(&mgpu__lock);
+        if (opened_before) {             /* the driver gave the open mapping again */
             if (mgpu__push(dev, &prev, fn) == MGPU_SUCCESS) { mgpu__cu.cuIpcCloseMemHandle(p); mgpu__pop(dev, prev); }
             return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "the memory is already open in this process at %p",
                               (void *)(uintptr_t)p);
