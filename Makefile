@@ -14,7 +14,12 @@ GENCODE  = $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
 
 # blur_image needs Debian's libstb-dev (.ci/run installs it); without it the example is skipped.
 STB_FOUND := $(or $(shell pkg-config --exists stb 2> /dev/null && echo yes),$(wildcard /usr/include/stb/stb_image.h))
-EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(if $(STB_FOUND),$(wildcard examples/*.c),$(filter-out examples/blur_image.c,$(wildcard examples/*.c))))
+EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(filter-out examples/mpi_%.c,$(if $(STB_FOUND),$(wildcard examples/*.c),$(filter-out examples/blur_image.c,$(wildcard examples/*.c)))))
+# The MPI examples (examples/mpi_*.c) need mpicc and mpirun (Debian's libopenmpi-dev and
+# openmpi-bin; .ci/run installs them); without them `make test` skips them with a line.
+MPICC   ?= mpicc
+MPI_FOUND := $(shell command -v $(MPICC) > /dev/null 2>&1 && command -v mpirun > /dev/null 2>&1 && echo yes)
+MPI_EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/mpi_*.c))
 BENCHES  = $(patsubst bench/%.c,$(BUILD)/bench_%,$(wildcard bench/*.c))
 TEST_SRC = $(wildcard tests/*.c)
 HDRS     = mgpu.h kernels_fatbin.h
@@ -46,6 +51,14 @@ EXAMPLE_FLAGS_blur_image = $(STB_CFLAGS)
 EXAMPLE_LIBS_blur_image = $(STB_LIBS)
 $(BUILD)/%: examples/%.c $(BUILD)/mgpu.o | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. $(EXAMPLE_FLAGS_$*) -o $@ $< $(BUILD)/mgpu.o $(LIBS) $(EXAMPLE_LIBS_$*)
+
+$(BUILD)/mpi_%: examples/mpi_%.c $(BUILD)/mgpu.o | $(BUILD)
+	$(MPICC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS)
+# Each MPI example under mpirun with 2 and 4 ranks, on CPU devices and fake GPUs (tests/mpi_run.sh).
+.PHONY: test-mpi
+test-mpi: run/mpi
+run/mpi: $(if $(MPI_FOUND),$(MPI_EXAMPLES) $(BUILD)/libfake_cuda.so) FORCE
+	@sh tests/mpi_run.sh
 
 demo: $(BUILD)/demo
 	./$(BUILD)/demo
@@ -190,7 +203,7 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
             collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
             collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
             blur,TEST_BLUR_QUICK=1 blur,TEST_BLUR_QUICK=1,FAKE_CUDA_P2P=0 \
-            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi
+            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi processes
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
@@ -210,7 +223,7 @@ run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_ru
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
 TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring $(addprefix run/matrix_,$(MATRIX)) \
-            run/bn_field run/vendor run/examples run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core
+            run/bn_field run/vendor run/examples run/mpi run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core
 test:
 	@mkdir -p $(BUILD) && date +%s > $(BUILD)/test.start
 	@$(MAKE) --no-print-directory -s $(SECTIONS)

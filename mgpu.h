@@ -35,6 +35,7 @@
        MGPU_DEVICE=cpu|cuda     force a backend (cuda fails if no GPU can be used)
        MGPU_CPU_DEVICES=N       number of CPU devices (default 1, at most MGPU_MAX_DEVICES)
        MGPU_CUDA_PATH=path      the driver library to open instead of libcuda.so.1/libcuda.so
+       MGPU_GPUS=0,2 | local-rank[:K]   this process's GPUs (see SEVERAL PROCESSES below)
 
    THREADING
        mgpu_init and mgpu_shutdown: call from one thread while no other thread uses mgpu.
@@ -109,7 +110,10 @@ typedef enum mgpu_result {
     MGPU_ERROR_STALE_KERNELS = -33,     /* kernels_fatbin.h does not match mgpu_kernels.cu */
     MGPU_ERROR_THREAD = -40,            /* a thread could not be created */
     MGPU_ERROR_CUDA = -50,              /* any other driver error; see mgpu_last_error() */
-    MGPU_ERROR_NOT_ON_CURVE = -60       /* a BN254 point is off the curve or has a coordinate >= p */
+    MGPU_ERROR_NOT_ON_CURVE = -60,      /* a BN254 point is off the curve or has a coordinate >= p */
+    MGPU_ERROR_IPC_INVALID_HANDLE = -80, /* bytes that are not an mgpu IPC handle of that kind */
+    MGPU_ERROR_IPC_SAME_PROCESS = -81,  /* a handle this process exported: use the pointer / event */
+    MGPU_ERROR_IPC_EXPORTER_GONE = -82  /* the exporting process exited or freed what it exported */
 } mgpu_result;
 
 typedef int mgpu_device;                /* index into mgpu's device table */
@@ -132,6 +136,10 @@ typedef struct mgpu_desc {
     const char *driver_path;            /* NULL: MGPU_CUDA_PATH or libcuda.so.1, libcuda.so */
     mgpu_log_fn log;                    /* NULL: no logging */
     void *log_user_data;
+    /* This process's GPUs (SEVERAL PROCESSES below); all zero: MGPU_GPUS, else every GPU. */
+    const int *gpus;                    /* CUDA ordinals, in this order (ngpus of them) */
+    int ngpus;
+    int gpus_per_rank;                  /* > 0: this many GPUs chosen by the local rank */
 } mgpu_desc;
 
 /* ---------------------------------------------------------------- lifetime and errors */
@@ -869,6 +877,68 @@ MGPU_API void mgpu_bn254_point_to_bytes(const mgpu_bn254_affine *p, uint8_t byte
 /* A 32-byte big-endian integer (any value; MSMs reduce it modulo r). */
 MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_scalar *s);
 
+/* ---------------------------------------------------------------- several processes: devices and IPC */
+/* SEVERAL PROCESSES
+   Devices of a process. By default a process uses every GPU it sees. A program started
+   once per GPU (mpirun, srun, torchrun) picks its own with mgpu_desc or MGPU_GPUS:
+     gpus, ngpus / MGPU_GPUS=1,3      exactly these CUDA ordinals, in this order
+     gpus_per_rank = K / MGPU_GPUS=local-rank[:K]
+                                      K GPUs (default 1) by the launcher's local rank R:
+                                      ordinals (R * K + j) mod G for j < K, where G is the
+                                      number of GPUs the process sees: round-robin, so 8
+                                      ranks on 4 GPUs share them two by two
+   The local rank is the first of OMPI_COMM_WORLD_LOCAL_RANK (OpenMPI), MPI_LOCALRANKID
+   (MPICH, Intel MPI), SLURM_LOCALID (srun) and LOCAL_RANK (torchrun) that is set; none set
+   means rank 0 (a program started by hand). mgpu_device_count() then counts this
+   process's GPUs, device i being the i-th chosen (mgpu_device_info.ordinal gives the CUDA
+   ordinal). Ordinals count the GPUs the driver shows the process: CUDA_VISIBLE_DEVICES
+   applies first, so with CUDA_VISIBLE_DEVICES=2,3 ordinal 0 is the machine's GPU 2. When
+   the launcher already sets CUDA_VISIBLE_DEVICES per rank, leave the selection off.
+   Errors at mgpu_init: an ordinal the process does not see: MGPU_ERROR_INVALID_DEVICE; an
+   ordinal listed twice, K larger than G, an unreadable MGPU_GPUS or local rank variable,
+   both a list and gpus_per_rank: MGPU_ERROR_INVALID_ARGUMENT. Without CUDA (CPU backend)
+   the selection is not used; every process has its own CPU devices. */
+/* The launcher's local rank (the variables above), or -1 if none is set or it is not a
+   number. Works before mgpu_init. */
+MGPU_API int mgpu_local_rank(void);
+
+/* IPC: memory and events shared with another process of the same machine.
+   An export writes a handle: MGPU_IPC_HANDLE_SIZE plain bytes, to send any way (MPI, a
+   pipe, a file). The other process opens it and gets a pointer / event it uses with every
+   mgpu call (copies, kernels, reductions, mgpu_stream_wait_event).
+   - Memory: memory from mgpu_malloc (any pointer inside it: the opened pointer is at the
+     same offset). Pool memory (mgpu_malloc_async), managed and pinned memory are
+     MGPU_ERROR_NOT_SUPPORTED. mgpu_ipc_open_memory maps it on the calling thread's
+     device, which must be of the exporter's backend: on a GPU, the exporter's GPU or a
+     peer of it (read over peer access); the mapping counts as that device's memory.
+     The importer closes it with mgpu_ipc_close_memory (mgpu_shutdown closes what is left).
+   - Events: events made with MGPU_EVENT_INTERPROCESS (CUDA requires no timing, so the
+     flag implies MGPU_EVENT_DISABLE_TIMING). The opened event is used by mgpu_event_query,
+     _synchronize, mgpu_stream_wait_event (and may be recorded); destroy it with
+     mgpu_event_destroy. A wait sees the exporter's last record before the wait is queued.
+   Lifetime: the exporter owns the memory; it must keep it (and the event) alive until
+   every importer has closed it (a barrier, or a message back): freeing memory another
+   process still maps is undefined on GPUs. Opening after the exporter freed it or exited
+   is MGPU_ERROR_IPC_EXPORTER_GONE (or the driver's error, MGPU_ERROR_CUDA); bytes that are
+   not a handle of that kind (or of another mgpu version) MGPU_ERROR_IPC_INVALID_HANDLE; a
+   handle this process exported MGPU_ERROR_IPC_SAME_PROCESS.
+   GPUs: the driver's legacy IPC (cuIpcGetMemHandle / cuIpcOpenMemHandle, Linux only); a
+   process has a GPU allocation open at most once at a time: a second open before the
+   close is MGPU_ERROR_INVALID_ARGUMENT (or the driver's error). CPU devices: every mgpu_malloc allocation of a CPU device is an anonymous
+   shared-memory file (memfd) that holds one file descriptor while it lives; the importer
+   maps it through /proc/<pid>/fd, so both processes must run as the same user (and a
+   child forked after the allocation shares it rather than getting a copy). If no
+   descriptor is left the allocation is plain memory and its export is
+   MGPU_ERROR_NOT_SUPPORTED. */
+#define MGPU_IPC_HANDLE_SIZE 128
+typedef struct mgpu_ipc_handle { unsigned char bytes[MGPU_IPC_HANDLE_SIZE]; } mgpu_ipc_handle;
+#define MGPU_EVENT_INTERPROCESS 4u       /* mgpu_event_create_flags: the event can be exported */
+MGPU_API mgpu_result mgpu_ipc_export_memory(const void *ptr, mgpu_ipc_handle *handle);
+MGPU_API mgpu_result mgpu_ipc_open_memory(const mgpu_ipc_handle *handle, void **ptr);
+MGPU_API mgpu_result mgpu_ipc_close_memory(void *ptr);   /* the pointer open gave */
+MGPU_API mgpu_result mgpu_ipc_export_event(mgpu_event ev, mgpu_ipc_handle *handle);
+MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_event *ev);
+
 
 #ifdef __cplusplus
 }
@@ -889,6 +959,10 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
 #include <dlfcn.h>
 #include <unistd.h>
 #include <sys/time.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <errno.h>
 
 #ifndef MGPU_ASSERT
 #include <assert.h>
@@ -938,6 +1012,8 @@ typedef CUmemAccess_flags mgpu__CUmemAccessFlags;
 typedef CUuuid mgpu__CUuuid;
 typedef CUdriverProcAddressQueryResult mgpu__CUprocStatus;
 typedef CUhostFn mgpu__CUhostFn;
+typedef CUipcMemHandle mgpu__CUipcMemHandle;
+typedef CUipcEventHandle mgpu__CUipcEventHandle;
 #else
 typedef int mgpu__CUresult;
 typedef int mgpu__CUdevice;
@@ -958,6 +1034,8 @@ typedef struct { mgpu__CUmemLocation location; mgpu__CUmemAccessFlags flags; } m
 typedef struct { char bytes[16]; } mgpu__CUuuid;
 typedef int mgpu__CUprocStatus;
 typedef void (MGPU__CUDAAPI *mgpu__CUhostFn)(void *data);
+typedef struct { char reserved[64]; } mgpu__CUipcMemHandle;
+typedef struct { char reserved[64]; } mgpu__CUipcEventHandle;
 #endif
 
 #define MGPU__CUDA_SUCCESS ((mgpu__CUresult)0)
@@ -993,6 +1071,8 @@ typedef void (MGPU__CUDAAPI *mgpu__CUhostFn)(void *data);
 #define MGPU__MEMORYTYPE_UNIFIED 4
 #define MGPU__STREAM_NON_BLOCKING 1u
 #define MGPU__EVENT_DISABLE_TIMING 2u
+#define MGPU__EVENT_INTERPROCESS 4u
+#define MGPU__IPC_MEM_LAZY_ENABLE_PEER_ACCESS 1u
 #define MGPU__MEMHOSTALLOC_PORTABLE 1u
 #define MGPU__MEMHOSTALLOC_DEVICEMAP 2u
 #define MGPU__MEM_ATTACH_GLOBAL 1u
@@ -1055,7 +1135,12 @@ typedef void (MGPU__CUDAAPI *mgpu__CUhostFn)(void *data);
     X(cuLaunchKernel, 4000, (mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, \
                              unsigned by, unsigned bz, unsigned shared, mgpu__CUstream s, \
                              void **params, void **extra)) \
-    X(cuLaunchHostFunc, 10000, (mgpu__CUstream s, mgpu__CUhostFn fn, void *data))
+    X(cuLaunchHostFunc, 10000, (mgpu__CUstream s, mgpu__CUhostFn fn, void *data)) \
+    X(cuIpcGetMemHandle, 4010, (mgpu__CUipcMemHandle *h, mgpu__CUdeviceptr p)) \
+    X(cuIpcOpenMemHandle, 11000, (mgpu__CUdeviceptr *p, mgpu__CUipcMemHandle h, unsigned flags)) \
+    X(cuIpcCloseMemHandle, 4010, (mgpu__CUdeviceptr p)) \
+    X(cuIpcGetEventHandle, 4010, (mgpu__CUipcEventHandle *h, mgpu__CUevent e)) \
+    X(cuIpcOpenEventHandle, 4010, (mgpu__CUevent *e, mgpu__CUipcEventHandle h))
 
 #define MGPU__X_TYPEDEF(name, ver, params) typedef mgpu__CUresult (MGPU__CUDAAPI *mgpu__pfn_##name) params;
 MGPU__CU_FUNCS(MGPU__X_TYPEDEF)
@@ -1098,6 +1183,9 @@ MGPU__SAME(MGPU__MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE)
 MGPU__SAME(MGPU__MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED)
 MGPU__SAME(MGPU__STREAM_NON_BLOCKING, CU_STREAM_NON_BLOCKING)
 MGPU__SAME(MGPU__EVENT_DISABLE_TIMING, CU_EVENT_DISABLE_TIMING)
+MGPU__SAME(MGPU__EVENT_INTERPROCESS, CU_EVENT_INTERPROCESS)
+MGPU__SAME(MGPU__IPC_MEM_LAZY_ENABLE_PEER_ACCESS, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)
+MGPU__SAME(sizeof(mgpu__CUipcMemHandle), CU_IPC_HANDLE_SIZE)
 MGPU__SAME(MGPU__MEMHOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_PORTABLE)
 MGPU__SAME(MGPU__MEMHOSTALLOC_DEVICEMAP, CU_MEMHOSTALLOC_DEVICEMAP)
 MGPU__SAME(MGPU__MEM_ATTACH_GLOBAL, CU_MEM_ATTACH_GLOBAL)
@@ -1110,7 +1198,8 @@ static void mgpu__check_cuda_h(void) { MGPU__CU_FUNCS(MGPU__X_CHECK) }
 #endif
 
 /* >>state ---------------------------------------------------------------------- */
-enum { MGPU__ALLOC_DEVICE, MGPU__ALLOC_POOL, MGPU__ALLOC_MANAGED, MGPU__ALLOC_HOST };
+enum { MGPU__ALLOC_DEVICE, MGPU__ALLOC_POOL, MGPU__ALLOC_MANAGED, MGPU__ALLOC_HOST,
+       MGPU__ALLOC_IPC };                /* IPC: another process's memory, opened here */
 typedef struct mgpu__alloc {           /* one live allocation made by mgpu */
     uintptr_t base;
     size_t size;
@@ -1118,6 +1207,8 @@ typedef struct mgpu__alloc {           /* one live allocation made by mgpu */
     int dev;                           /* -1 for pinned host memory */
     int kind;                          /* MGPU__ALLOC_* */
     int cuda;                          /* made by the driver (else by malloc) */
+    int fd;                            /* CPU device memory in shared memory: its memfd, else -1 */
+    size_t mapped;                     /* CPU shared memory: bytes mapped at base (else 0) */
 } mgpu__alloc;
 
 typedef struct mgpu__list { struct mgpu__list *prev, *next; } mgpu__list;
@@ -1132,6 +1223,7 @@ struct mgpu_event_t {
     mgpu_device dev;
     mgpu__CUevent cu;
     double cpu_ms;                     /* CPU devices: host time of the record */
+    unsigned flags;                    /* MGPU_EVENT_* it was made with */
 };
 struct mgpu_kernel_t {
     struct mgpu_kernel_t *next;
@@ -1279,7 +1371,8 @@ MGPU_API const char *mgpu_result_string(mgpu_result r)
     MGPU__NAME(MGPU_ERROR_INVALID_POINTER) MGPU__NAME(MGPU_ERROR_INVALID_IMAGE)
     MGPU__NAME(MGPU_ERROR_NOT_FOUND) MGPU__NAME(MGPU_ERROR_NOT_SUPPORTED)
     MGPU__NAME(MGPU_ERROR_STALE_KERNELS) MGPU__NAME(MGPU_ERROR_THREAD) MGPU__NAME(MGPU_ERROR_CUDA)
-    MGPU__NAME(MGPU_ERROR_NOT_ON_CURVE)
+    MGPU__NAME(MGPU_ERROR_NOT_ON_CURVE) MGPU__NAME(MGPU_ERROR_IPC_INVALID_HANDLE)
+    MGPU__NAME(MGPU_ERROR_IPC_SAME_PROCESS) MGPU__NAME(MGPU_ERROR_IPC_EXPORTER_GONE)
 #undef MGPU__NAME
     }
     return "MGPU_ERROR_UNKNOWN";
@@ -1309,6 +1402,13 @@ static void mgpu__list_remove(mgpu__list *n)
 }
 static int mgpu__valid_device(mgpu_device d) { return mgpu__g.initialized && d >= 0 && d < mgpu__g.ndev; }
 static int mgpu__is_cuda(mgpu_device d) { return mgpu__g.dev[d].info.backend == MGPU_BACKEND_CUDA; }
+/* The device of this process that is CUDA ordinal `ordinal`, or -1 (see mgpu_desc.gpus). */
+static int mgpu__cuda_index(int ordinal)
+{
+    int i;
+    for (i = 0; i < mgpu__g.ncuda; i++) if (mgpu__g.dev[i].info.ordinal == ordinal) return i;
+    return -1;
+}
 #define MGPU__DEVICE(fn, d) do { MGPU__REQUIRE_INIT(fn); if (!mgpu__valid_device(d)) \
     return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "device %d does not exist (%d devices)", (int)(d), mgpu__g.ndev); } while (0)
 static mgpu__CUdeviceptr mgpu__dptr(const void *p) { return (mgpu__CUdeviceptr)(uintptr_t)p; }
@@ -1521,6 +1621,7 @@ static void mgpu__pop(mgpu_device dev, mgpu__CUcontext prev)
 static mgpu_result mgpu__create_builtin_module(void);
 static void mgpu__destroy_module(mgpu_module m);
 static void mgpu__free_staging(mgpu__staging *s, int src, int dst);
+static mgpu_result mgpu__choose_gpus(const mgpu_desc *d, int visible, int *ordinals, int *count);
 
 static int mgpu__env_int(const char *name, int *out)
 {
@@ -1556,6 +1657,10 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown backend %d", (int)backend);
     if (d.cpu_devices < 0 || d.cpu_devices > MGPU_MAX_DEVICES)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "cpu_devices = %d: use 1..%d", d.cpu_devices, MGPU_MAX_DEVICES);
+    if (d.ngpus < 0 || d.gpus_per_rank < 0 || (d.ngpus > 0) != (d.gpus != NULL) || (d.ngpus && d.gpus_per_rank))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "gpus = %p, ngpus = %d, gpus_per_rank = %d: give a list "
+                          "(gpus and ngpus > 0) or a count per rank, not both", (const void *)d.gpus, d.ngpus,
+                          d.gpus_per_rank);
     if (d.cpu_devices) ncpu = d.cpu_devices;
     else if (mgpu__env_int("MGPU_CPU_DEVICES", &ncpu) < 0)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "MGPU_CPU_DEVICES=%s: use 1..%d",
@@ -1584,10 +1689,12 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
             return cuda;
         }
         if (cuda == MGPU_SUCCESS) {
-            int count = 0;
+            int count = 0, ordinals[MGPU_MAX_DEVICES];
+            mgpu_result r;
             mgpu__cu.cuDeviceGetCount(&count);
             if (count > MGPU_MAX_DEVICES - ncpu) count = MGPU_MAX_DEVICES - ncpu;
-            for (i = 0; i < count; i++) mgpu__query_cuda_device(i, &mgpu__g.dev[i]);
+            if ((r = mgpu__choose_gpus(&d, count, ordinals, &count)) != MGPU_SUCCESS) { mgpu__g.log = NULL; return r; }
+            for (i = 0; i < count; i++) mgpu__query_cuda_device(ordinals[i], &mgpu__g.dev[i]);
             mgpu__g.ncuda = count;
             for (i = 0; i < count; i++)
                 for (j = 0; j < count; j++) {
@@ -2064,10 +2171,14 @@ MGPU_API mgpu_result mgpu_event_create_flags(mgpu_event *ev, unsigned flags)
     struct mgpu_event_t *e;
     mgpu_result r;
     MGPU__REQUIRE(ev, fn, "ev is NULL");
-    if (flags & ~MGPU_EVENT_DISABLE_TIMING) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
+    if (flags & ~(MGPU_EVENT_DISABLE_TIMING | MGPU_EVENT_INTERPROCESS))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
+    if (flags & MGPU_EVENT_INTERPROCESS) flags |= MGPU_EVENT_DISABLE_TIMING;   /* CUDA requires it */
     e = (struct mgpu_event_t *)calloc(1, sizeof *e);
     if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-    r = mgpu__new_handle(fn, 0, flags & MGPU_EVENT_DISABLE_TIMING ? MGPU__EVENT_DISABLE_TIMING : 0u, &e->dev, NULL, &e->cu);
+    e->flags = flags;
+    r = mgpu__new_handle(fn, 0, (flags & MGPU_EVENT_DISABLE_TIMING ? MGPU__EVENT_DISABLE_TIMING : 0u) |
+                         (flags & MGPU_EVENT_INTERPROCESS ? MGPU__EVENT_INTERPROCESS : 0u), &e->dev, NULL, &e->cu);
     if (r != MGPU_SUCCESS) { free(e); return r; }
     mgpu__list_add(&mgpu__g.events, &e->link);
     *ev = e;
@@ -2220,6 +2331,14 @@ static int mgpu__register(const mgpu__alloc *a)
     return 1;
 }
 
+/* Moves allocation i out of the table into *out. Caller holds mgpu__lock. */
+static void mgpu__remove_locked(long i, mgpu__alloc *out)
+{
+    *out = mgpu__g.allocs[i];
+    memmove(&mgpu__g.allocs[i], &mgpu__g.allocs[i + 1], (mgpu__g.nallocs - (size_t)i - 1) * sizeof *out);
+    mgpu__g.nallocs--;
+}
+
 /* Removes the allocation that starts exactly at p into *out; 0 if there is none. */
 static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host)
 {
@@ -2228,9 +2347,7 @@ static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host)
     pthread_mutex_lock(&mgpu__lock);
     i = mgpu__find_locked(p);
     if (i >= 0 && mgpu__g.allocs[i].base == p && (mgpu__g.allocs[i].kind == MGPU__ALLOC_HOST) == kind_host) {
-        *out = mgpu__g.allocs[i];
-        memmove(&mgpu__g.allocs[i], &mgpu__g.allocs[i + 1], (mgpu__g.nallocs - (size_t)i - 1) * sizeof *out);
-        mgpu__g.nallocs--;
+        mgpu__remove_locked(i, out);
         ok = 1;
     }
     pthread_mutex_unlock(&mgpu__lock);
@@ -2264,8 +2381,7 @@ static mgpu__where mgpu__locate(const void *p)
         data[0] = &type; data[1] = &ordinal;
         if (mgpu__cu.cuPointerGetAttributes(2, attrs, data, mgpu__dptr(p)) == 0 &&
             (type == MGPU__MEMORYTYPE_DEVICE || type == MGPU__MEMORYTYPE_UNIFIED) &&
-            ordinal >= 0 && ordinal < mgpu__g.ncuda) {
-            w.dev = ordinal;
+            (w.dev = mgpu__cuda_index(ordinal)) >= 0) {
             w.cuda = 1;
             w.kind = MGPU__ALLOC_DEVICE;
         }
@@ -2289,6 +2405,8 @@ MGPU_API mgpu_result mgpu_pointer_device(const void *ptr, mgpu_device *dev)
 }
 
 static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgpu__where *w, const void *p, size_t bytes);
+static void *mgpu__shared_alloc(size_t bytes, mgpu__alloc *a);
+static mgpu_result mgpu__release_cpu_or_ipc(const char *fn, const mgpu__alloc *a);
 
 /* Allocates on dev, registers, and undoes the allocation if registering fails. */
 static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, size_t bytes, mgpu_stream s, void **ptr)
@@ -2298,6 +2416,7 @@ static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, siz
     mgpu__CUresult e = MGPU__CUDA_SUCCESS;
     const char *call = "";
     memset(&a, 0, sizeof a);
+    a.fd = -1;
     a.dev = kind == MGPU__ALLOC_HOST ? -1 : dev;
     a.kind = kind;
     a.size = bytes;
@@ -2330,11 +2449,15 @@ static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, siz
             return mgpu__cuda_fail(e, fn, call, dev);
         }
     } else {
-        void *p = mgpu__aligned_alloc(bytes, &a.raw);
+        /* Device memory of a CPU device is shared memory, so that it can be exported; more
+           than the machine has goes to malloc, which refuses it (a sparse file would not). */
+        void *p = kind == MGPU__ALLOC_DEVICE && bytes <= mgpu__g.dev[dev].info.total_memory
+                  ? mgpu__shared_alloc(bytes, &a) : NULL;
+        if (!p) p = mgpu__aligned_alloc(bytes, &a.raw);
         if (!p) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "%zu bytes of host memory for device %d", bytes, dev);
         a.base = (uintptr_t)p;
         if (!mgpu__register(&a)) {
-            free(a.raw);
+            mgpu__release_cpu_or_ipc(fn, &a);
             return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
         }
     }
@@ -2347,7 +2470,7 @@ static mgpu_result mgpu__release(const char *fn, const mgpu__alloc *a, mgpu_stre
     mgpu__CUcontext prev;
     mgpu__CUresult e;
     int dev = a->dev >= 0 ? a->dev : 0;
-    if (!a->cuda) { free(a->raw); return MGPU_SUCCESS; }
+    if (!a->cuda || a->kind == MGPU__ALLOC_IPC) return mgpu__release_cpu_or_ipc(fn, a);
     MGPU__TRY(mgpu__push(s ? s->dev : dev, &prev, fn));
     if (a->kind == MGPU__ALLOC_HOST) e = mgpu__cu.cuMemFreeHost((void *)a->base);
     else if (s) e = mgpu__cu.cuMemFreeAsync((mgpu__CUdeviceptr)a->base, s->cu);
@@ -7190,6 +7313,389 @@ static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n,
     a.n = n;
     a.to_mont = to_montgomery != 0;
     return mgpu__msm_launch(fn, points ? MGPU__MK_CONVERT_POINTS : MGPU__MK_CONVERT_SCALARS, n, 256, &a, s);
+}
+
+/* >>processes ------------------------------------------------------------------ */
+/* The launcher's local rank: 1 and *rank when a variable is set, 0 when none is, -1 (and
+   *var names it) when one is set but not a number. */
+static int mgpu__read_local_rank(int *rank, const char **var)
+{
+    static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "LOCAL_RANK" };
+    size_t i;
+    for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *s = getenv(vars[i]);
+        char *end;
+        long v;
+        if (!s || !*s) continue;
+        *var = vars[i];
+        v = strtol(s, &end, 10);
+        if (*end || v < 0 || v > 1000000) return -1;
+        *rank = (int)v;
+        return 1;
+    }
+    return 0;
+}
+
+MGPU_API int mgpu_local_rank(void)
+{
+    int rank = -1;
+    const char *var = NULL;
+    return mgpu__read_local_rank(&rank, &var) == 1 ? rank : -1;
+}
+
+/* This process's CUDA ordinals, from mgpu_desc or MGPU_GPUS (mgpu_init validated the
+   desc's fields): every visible GPU when neither asks for a selection. */
+static mgpu_result mgpu__choose_gpus(const mgpu_desc *d, int visible, int *ordinals, int *count)
+{
+    static const char *fn = "mgpu_init";
+    const char *env = getenv("MGPU_GPUS"), *src = "mgpu_desc.gpus";
+    int per_rank = d->gpus_per_rank, n = 0, i, j;
+    if (!d->ngpus && !per_rank && env && *env) {
+        src = "MGPU_GPUS";
+        if (!strncmp(env, "local-rank", 10)) {
+            char *end;
+            long k = 1;
+            if (env[10] == ':') k = strtol(env + 11, &end, 10);
+            if ((env[10] != ':' && env[10]) || (env[10] == ':' && (*end || end == env + 11)) || k < 1 || k > MGPU_MAX_DEVICES)
+                return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "MGPU_GPUS=%s: use local-rank or local-rank:K (K >= 1)", env);
+            per_rank = (int)k;
+        } else {
+            const char *p = env;
+            while (*p) {                 /* a comma-separated list of ordinals */
+                char *end;
+                long v = strtol(p, &end, 10);
+                if (end == p || (*end && (*end != ',' || !end[1])) || n == MGPU_MAX_DEVICES)
+                    return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "MGPU_GPUS=%s: use a list of CUDA ordinals (0,2) "
+                                      "or local-rank[:K]", env);
+                if (v < 0 || v >= visible)
+                    return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "MGPU_GPUS=%s: GPU %ld does not exist (this process "
+                                      "sees %d; CUDA_VISIBLE_DEVICES applies first)", env, v, visible);
+                ordinals[n++] = (int)v;
+                p = *end ? end + 1 : end;
+            }
+        }
+    } else if (d->ngpus) {
+        if (d->ngpus > MGPU_MAX_DEVICES)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "ngpus = %d: at most %d", d->ngpus, MGPU_MAX_DEVICES);
+        for (n = 0; n < d->ngpus; n++) {
+            if (d->gpus[n] < 0 || d->gpus[n] >= visible)
+                return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "gpus[%d] = %d does not exist (this process sees %d GPUs; "
+                                  "CUDA_VISIBLE_DEVICES applies first)", n, d->gpus[n], visible);
+            ordinals[n] = d->gpus[n];
+        }
+    }
+    if (per_rank) {
+        int rank = 0;
+        const char *var = NULL;
+        if (per_rank > visible)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%d GPUs per rank, but this process sees %d", per_rank, visible);
+        if (mgpu__read_local_rank(&rank, &var) < 0)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s=%s is not a local rank", var, getenv(var));
+        for (n = 0; n < per_rank; n++) ordinals[n] = (int)(((long)rank * per_rank + n) % visible);
+    } else if (!n) {
+        for (n = 0; n < visible; n++) ordinals[n] = n;
+    }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (ordinals[i] == ordinals[j])
+                return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s names GPU %d twice", src, ordinals[i]);
+    *count = n;
+    return MGPU_SUCCESS;
+}
+
+/* >>ipc ------------------------------------------------------------------------ */
+/* What a handle holds (in its first bytes; the rest is zero). */
+#define MGPU__IPC_VERSION 1u
+enum { MGPU__IPC_MEMORY = 1, MGPU__IPC_EVENT = 2 };
+typedef struct mgpu__ipc_wire {
+    char magic[8];                     /* "mgpu-ipc" */
+    uint32_t version, kind, backend;   /* MGPU__IPC_VERSION, MGPU__IPC_*, mgpu_backend */
+    int32_t pid;                       /* the exporter */
+    int32_t fd;                        /* CPU memory: the exporter's memfd */
+    uint32_t unused;
+    uint64_t file_dev, file_ino;       /* CPU memory: the memfd's identity (a reused fd differs) */
+    uint64_t size, offset;             /* memory: the allocation's bytes; the exported pointer - its base */
+    char cuda[64];                     /* GPU: the driver's cuIpc handle */
+} mgpu__ipc_wire;
+typedef char mgpu__ipc_wire_fits[sizeof(mgpu__ipc_wire) <= MGPU_IPC_HANDLE_SIZE ? 1 : -1];
+
+/* CPU device memory as an anonymous shared file (memfd_create, looked up at run time: it
+   is not declared in strict C99 and may be missing). NULL: use plain memory. */
+static void *mgpu__shared_alloc(size_t bytes, mgpu__alloc *a)
+{
+    typedef int (*memfd_fn)(const char *name, unsigned flags);
+    static memfd_fn found;
+    static int looked_up;
+    memfd_fn memfd;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t len;
+    void *p;
+    int fd;
+    pthread_mutex_lock(&mgpu__lock);
+    if (!looked_up) {
+        void *self = dlopen(NULL, RTLD_NOW);
+        if (self) *(void **)&found = dlsym(self, "memfd_create");
+        looked_up = 1;
+    }
+    memfd = found;
+    pthread_mutex_unlock(&mgpu__lock);
+    if (!memfd || page <= 0 || bytes > SIZE_MAX - (size_t)page) return NULL;
+    len = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
+    fd = memfd("mgpu", 1u /* MFD_CLOEXEC */);
+    if (fd < 0) return NULL;
+    /* Sized by writing its last byte (ftruncate is not declared in strict C99 either). */
+    if (lseek(fd, (off_t)(len - 1), SEEK_SET) < 0 || write(fd, "", 1) != 1) { close(fd); return NULL; }
+    p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) { close(fd); return NULL; }
+    a->fd = fd;
+    a->mapped = len;
+    return p;
+}
+
+/* Releases memory that is not the driver's own allocation: CPU device memory (plain or
+   shared) and IPC mappings (CPU or GPU). */
+static mgpu_result mgpu__release_cpu_or_ipc(const char *fn, const mgpu__alloc *a)
+{
+    if (a->cuda) {                       /* a GPU mapping of another process's memory */
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        MGPU__TRY(mgpu__push(a->dev, &prev, fn));
+        e = mgpu__cu.cuIpcCloseMemHandle((mgpu__CUdeviceptr)a->base);
+        mgpu__pop(a->dev, prev);
+        return e ? mgpu__cuda_fail(e, fn, "cuIpcCloseMemHandle", a->dev) : MGPU_SUCCESS;
+    }
+    if (a->mapped) munmap((void *)a->base, a->mapped);
+    else free(a->raw);
+    if (a->fd >= 0) close(a->fd);
+    return MGPU_SUCCESS;
+}
+
+static int mgpu__process_alive(int pid)
+{
+    char path[32];
+    snprintf(path, sizeof path, "/proc/%d", pid);
+    return access(path, F_OK) == 0;
+}
+
+/* The handle's fields, checked: magic, version, kind, backend, and not from this process;
+   the calling thread's device must be of the handle's backend. */
+static mgpu_result mgpu__ipc_read(const char *fn, const mgpu_ipc_handle *handle, unsigned kind, mgpu__ipc_wire *w,
+                                  mgpu_device *dev)
+{
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(handle, fn, "handle is NULL");
+    memcpy(w, handle->bytes, sizeof *w);
+    if (memcmp(w->magic, "mgpu-ipc", 8) || w->version != MGPU__IPC_VERSION || w->kind != kind ||
+        (w->backend != MGPU_BACKEND_CUDA && w->backend != MGPU_BACKEND_CPU))
+        return mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "not an mgpu %s handle (version %u)",
+                          kind == MGPU__IPC_MEMORY ? "memory" : "event", MGPU__IPC_VERSION);
+    if (w->pid == (int32_t)getpid())
+        return mgpu__fail(MGPU_ERROR_IPC_SAME_PROCESS, fn, "the handle was exported by this process: use the %s itself",
+                          kind == MGPU__IPC_MEMORY ? "pointer" : "event");
+    MGPU__TRY(mgpu__current(fn, dev));
+    if ((w->backend == MGPU_BACKEND_CUDA) != mgpu__is_cuda(*dev))
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "a %s device's handle opened on device %d, a %s device",
+                          w->backend == MGPU_BACKEND_CUDA ? "GPU" : "CPU", *dev, mgpu__is_cuda(*dev) ? "GPU" : "CPU");
+    return MGPU_SUCCESS;
+}
+
+static void mgpu__ipc_header(mgpu__ipc_wire *w, unsigned kind, mgpu_device dev)
+{
+    memset(w, 0, sizeof *w);
+    memcpy(w->magic, "mgpu-ipc", 8);
+    w->version = MGPU__IPC_VERSION;
+    w->kind = kind;
+    w->backend = (uint32_t)mgpu__g.dev[dev].info.backend;
+    w->pid = (int32_t)getpid();
+}
+
+static void mgpu__ipc_write(const mgpu__ipc_wire *w, mgpu_ipc_handle *handle)
+{
+    memset(handle, 0, sizeof *handle);
+    memcpy(handle->bytes, w, sizeof *w);
+}
+
+/* A failed open: the exporter gone, or the driver's error. */
+static mgpu_result mgpu__ipc_open_failed(const char *fn, const mgpu__ipc_wire *w, mgpu__CUresult e, const char *call,
+                                         mgpu_device dev)
+{
+    if (!mgpu__process_alive(w->pid))
+        return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "the exporting process %d has exited", (int)w->pid);
+    return mgpu__cuda_fail(e, fn, call, dev);
+}
+
+MGPU_API mgpu_result mgpu_ipc_export_memory(const void *ptr, mgpu_ipc_handle *handle)
+{
+    static const char *fn = "mgpu_ipc_export_memory";
+    mgpu__alloc a;
+    mgpu__ipc_wire w;
+    long i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(ptr && handle, fn, "ptr or handle is NULL");
+    pthread_mutex_lock(&mgpu__lock);
+    i = mgpu__find_locked((uintptr_t)ptr);
+    if (i >= 0) a = mgpu__g.allocs[i];
+    pthread_mutex_unlock(&mgpu__lock);
+    if (i < 0) return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is not memory allocated by mgpu", ptr);
+    if (a.kind != MGPU__ALLOC_DEVICE)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is %s memory: only mgpu_malloc memory can be exported", ptr,
+                          a.kind == MGPU__ALLOC_POOL ? "pool" : a.kind == MGPU__ALLOC_MANAGED ? "managed"
+                          : a.kind == MGPU__ALLOC_HOST ? "pinned host" : "another process's");
+    mgpu__ipc_header(&w, MGPU__IPC_MEMORY, a.dev);
+    w.size = a.size;
+    w.offset = (uint64_t)((uintptr_t)ptr - a.base);
+    if (a.cuda) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        mgpu__CUipcMemHandle h;
+        MGPU__TRY(mgpu__push(a.dev, &prev, fn));
+        e = mgpu__cu.cuIpcGetMemHandle(&h, (mgpu__CUdeviceptr)a.base);
+        mgpu__pop(a.dev, prev);
+        if (e) return mgpu__cuda_fail(e, fn, "cuIpcGetMemHandle", a.dev);
+        memcpy(w.cuda, &h, sizeof h);
+    } else {
+        struct stat st;
+        if (a.fd < 0 || fstat(a.fd, &st) != 0)
+            return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is plain memory of CPU device %d (no shared memory "
+                              "file could be made when it was allocated)", ptr, a.dev);
+        w.fd = a.fd;
+        w.file_dev = (uint64_t)st.st_dev;
+        w.file_ino = (uint64_t)st.st_ino;
+    }
+    mgpu__ipc_write(&w, handle);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_ipc_open_memory(const mgpu_ipc_handle *handle, void **ptr)
+{
+    static const char *fn = "mgpu_ipc_open_memory";
+    mgpu__ipc_wire w;
+    mgpu__alloc a;
+    mgpu_device dev = -1;
+    MGPU__REQUIRE(ptr, fn, "ptr is NULL");
+    MGPU__TRY(mgpu__ipc_read(fn, handle, MGPU__IPC_MEMORY, &w, &dev));
+    if (!w.size || w.offset >= w.size)
+        return mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "a memory handle of %llu bytes at offset %llu",
+                          (unsigned long long)w.size, (unsigned long long)w.offset);
+    memset(&a, 0, sizeof a);
+    a.fd = -1;
+    a.dev = dev;
+    a.kind = MGPU__ALLOC_IPC;
+    a.size = (size_t)w.size;
+    if (w.backend == MGPU_BACKEND_CUDA) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        mgpu__CUipcMemHandle h;
+        mgpu__CUdeviceptr p = 0;
+        int opened_before;
+        memcpy(&h, w.cuda, sizeof h);
+        MGPU__TRY(mgpu__push(dev, &prev, fn));
+        e = mgpu__cu.cuIpcOpenMemHandle(&p, h, MGPU__IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+        mgpu__pop(dev, prev);
+        if (e) return mgpu__ipc_open_failed(fn, &w, e, "cuIpcOpenMemHandle", dev);
+        pthread_mutex_lock(&mgpu__lock);
+        opened_before = mgpu__find_locked((uintptr_t)p) >= 0;
+        pthread_mutex_unlock(&mgpu__lock);
+        if (opened_before) {             /* the driver gave the open mapping again */
+            if (mgpu__push(dev, &prev, fn) == MGPU_SUCCESS) { mgpu__cu.cuIpcCloseMemHandle(p); mgpu__pop(dev, prev); }
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "the memory is already open in this process at %p",
+                              (void *)(uintptr_t)p);
+        }
+        a.base = (uintptr_t)p;
+        a.cuda = 1;
+    } else {
+        char path[64];
+        struct stat st;
+        void *p;
+        int fd;
+        snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)w.pid, (int)w.fd);
+        fd = open(path, O_RDWR);
+        if (fd < 0 && errno == ENOENT)
+            return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "the exporting process %d has exited or freed the memory",
+                              (int)w.pid);
+        if (fd < 0) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%s: %s (the exporter must run as the same user)",
+                                      path, strerror(errno));
+        if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != w.file_dev || (uint64_t)st.st_ino != w.file_ino) {
+            close(fd);
+            return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "process %d has freed the exported memory", (int)w.pid);
+        }
+        a.mapped = (size_t)st.st_size;
+        if (a.mapped < a.size) { close(fd); return mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "the shared memory "
+                                                              "is smaller than the handle says"); }
+        p = mmap(NULL, a.mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);                       /* the mapping keeps the memory */
+        if (p == MAP_FAILED) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", a.mapped, strerror(errno));
+        a.base = (uintptr_t)p;
+    }
+    if (!mgpu__register(&a)) {
+        mgpu__release_cpu_or_ipc(fn, &a);
+        return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    }
+    *ptr = (void *)(a.base + (uintptr_t)w.offset);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_ipc_close_memory(void *ptr)
+{
+    static const char *fn = "mgpu_ipc_close_memory";
+    mgpu__alloc a;
+    long i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(ptr, fn, "ptr is NULL");
+    pthread_mutex_lock(&mgpu__lock);
+    i = mgpu__find_locked((uintptr_t)ptr);
+    if (i >= 0 && mgpu__g.allocs[i].kind == MGPU__ALLOC_IPC) mgpu__remove_locked(i, &a);
+    else i = -1;
+    pthread_mutex_unlock(&mgpu__lock);
+    if (i < 0) return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is not memory opened by mgpu_ipc_open_memory", ptr);
+    return mgpu__release_cpu_or_ipc(fn, &a);
+}
+
+MGPU_API mgpu_result mgpu_ipc_export_event(mgpu_event ev, mgpu_ipc_handle *handle)
+{
+    static const char *fn = "mgpu_ipc_export_event";
+    mgpu__ipc_wire w;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(ev && handle, fn, "ev or handle is NULL");
+    MGPU__REQUIRE(ev->flags & MGPU_EVENT_INTERPROCESS, fn, "the event was made without MGPU_EVENT_INTERPROCESS");
+    mgpu__ipc_header(&w, MGPU__IPC_EVENT, ev->dev);
+    if (ev->cu) {
+        mgpu__CUipcEventHandle h;
+        MGPU__CU(fn, ev->dev, cuIpcGetEventHandle, (&h, ev->cu));
+        memcpy(w.cuda, &h, sizeof h);
+    }
+    mgpu__ipc_write(&w, handle);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_event *ev)
+{
+    static const char *fn = "mgpu_ipc_open_event";
+    mgpu__ipc_wire w;
+    mgpu_device dev = -1;
+    struct mgpu_event_t *e;
+    MGPU__REQUIRE(ev, fn, "ev is NULL");
+    MGPU__TRY(mgpu__ipc_read(fn, handle, MGPU__IPC_EVENT, &w, &dev));
+    if (!mgpu__process_alive(w.pid))    /* a CPU event has nothing else to check */
+        return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "the exporting process %d has exited", (int)w.pid);
+    e = (struct mgpu_event_t *)calloc(1, sizeof *e);
+    if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    e->dev = dev;
+    e->flags = MGPU_EVENT_INTERPROCESS | MGPU_EVENT_DISABLE_TIMING;
+    if (w.backend == MGPU_BACKEND_CUDA) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult r;
+        mgpu__CUipcEventHandle h;
+        mgpu_result pushed;
+        memcpy(&h, w.cuda, sizeof h);
+        if ((pushed = mgpu__push(dev, &prev, fn)) != MGPU_SUCCESS) { free(e); return pushed; }
+        r = mgpu__cu.cuIpcOpenEventHandle(&e->cu, h);
+        mgpu__pop(dev, prev);
+        if (r) { free(e); return mgpu__ipc_open_failed(fn, &w, r, "cuIpcOpenEventHandle", dev); }
+    }
+    mgpu__list_add(&mgpu__g.events, &e->link);
+    *ev = e;
+    return MGPU_SUCCESS;
 }
 
 #ifdef __cplusplus

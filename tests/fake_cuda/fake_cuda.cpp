@@ -28,6 +28,13 @@
    message. mgpu_noop does nothing; any other kernel is reported missing
    (CUDA_ERROR_NOT_FOUND), so a suite that needs it fails loudly.
 
+   IPC (cuIpc*): device memory is an anonymous shared file (memfd), so a handle names the
+   exporter's pid, descriptor and inode, and another process maps it through
+   /proc/<pid>/fd; an opened handle is registered as memory of the opening context's
+   device. Event handles open as events that are already complete: the fake's queues run
+   lazily in their own process, so a test synchronizes the exporter before the importer
+   reads.
+
    FAKE_CUDA_DEVICES=n (default 2) GPUs of 8 multiprocessors; FAKE_CUDA_P2P=0 makes every
    pair peerless (mgpu then stages copies through pinned memory, and all-reduces by its
    chunked path); FAKE_CUDA_BLUR=cpu runs the blur launches with mgpu's CPU arithmetic
@@ -48,6 +55,11 @@
 #include "tests/fake_cuda/emu_blur.h"
 #include "tests/fake_cuda/emu_reduce.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <deque>
 #include <functional>
 #include <map>
@@ -65,7 +77,7 @@ struct Ctx { int dev; std::set<int> peers; };
 struct Op { std::function<void()> run; };
 struct Stream { int dev; std::deque<Op> q; unsigned long long next = 0, done = 0; };
 struct Event { Stream *s = nullptr; unsigned long long seq = 0; };
-struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; };
+struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; int fd = -1; size_t mapped = 0; };
 
 static std::recursive_mutex lock;
 static int ndev = 2, p2p = 1, blur_cpu = 0;
@@ -106,6 +118,19 @@ static const Alloc *find(uintptr_t p)
 static R alloc(mgpu__CUdeviceptr *p, size_t n, int kind)
 {
     if (!cur) return 201;                              /* CUDA_ERROR_INVALID_CONTEXT */
+    if (kind == K_DEVICE) {                            /* shared, for cuIpcGetMemHandle */
+        size_t len = (n + 4095) & ~(size_t)4095;
+        int fd = memfd_create("fake_cuda", MFD_CLOEXEC);
+        void *m = fd >= 0 && ftruncate(fd, (off_t)len) == 0 ? mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                                                            : MAP_FAILED;
+        if (m == MAP_FAILED) { if (fd >= 0) close(fd); return 2; }
+        Alloc a{(uintptr_t)m, n, kind, cur->dev, nullptr};
+        a.fd = fd;
+        a.mapped = len;
+        allocs[a.base] = a;
+        *p = a.base;
+        return OK;
+    }
     void *raw = malloc(n + 512);
     if (!raw) return 2;
     uintptr_t b = ((uintptr_t)raw + 255) & ~(uintptr_t)255;
@@ -117,7 +142,9 @@ static R release(uintptr_t p)
 {
     auto it = allocs.find(p);
     if (it == allocs.end()) return INVALID_VALUE;
-    free(it->second.raw);
+    if (it->second.mapped) munmap((void *)it->second.base, it->second.mapped);
+    else free(it->second.raw);
+    if (it->second.fd >= 0) close(it->second.fd);
     allocs.erase(it);
     return OK;
 }
@@ -439,6 +466,53 @@ static R cuLaunchHostFunc(mgpu__CUstream s, void (*fn)(void *), void *data)
     push(stream_of(s), [=]() { fn(data); });
     return OK;
 }
+/* IPC: the handle holds {pid, fd, device, inode, bytes} of the exporter's memfd. */
+struct IpcMem { long pid; int fd; unsigned long long dev, ino, size; };
+static_assert(sizeof(IpcMem) <= sizeof(mgpu__CUipcMemHandle), "IPC handle layout");
+static R cuIpcGetMemHandle(mgpu__CUipcMemHandle *h, mgpu__CUdeviceptr p)
+{
+    G;
+    auto it = allocs.find((uintptr_t)p);
+    struct stat st;
+    if (it == allocs.end() || it->second.fd < 0 || fstat(it->second.fd, &st) != 0) return INVALID_VALUE;
+    IpcMem m{(long)getpid(), it->second.fd, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, it->second.size};
+    memset(h, 0, sizeof *h);
+    memcpy(h, &m, sizeof m);
+    return OK;
+}
+static R cuIpcOpenMemHandle(mgpu__CUdeviceptr *p, mgpu__CUipcMemHandle h, unsigned)
+{
+    G;
+    IpcMem m;
+    struct stat st;
+    char path[64];
+    memcpy(&m, &h, sizeof m);
+    if (!cur) return 201;
+    if (m.pid == (long)getpid()) return 201;          /* the real driver refuses its own handles */
+    snprintf(path, sizeof path, "/proc/%ld/fd/%d", m.pid, m.fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return INVALID_VALUE;
+    if (fstat(fd, &st) != 0 || (unsigned long long)st.st_dev != m.dev || (unsigned long long)st.st_ino != m.ino ||
+        (unsigned long long)st.st_size < m.size) { close(fd); return INVALID_VALUE; }
+    void *a = mmap(nullptr, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (a == MAP_FAILED) return 2;
+    Alloc r{(uintptr_t)a, (size_t)m.size, K_DEVICE, cur->dev, nullptr};
+    r.mapped = (size_t)st.st_size;
+    allocs[r.base] = r;
+    *p = r.base;
+    return OK;
+}
+static R cuIpcCloseMemHandle(mgpu__CUdeviceptr p) { G; flush_all(); return release((uintptr_t)p); }
+static R cuIpcGetEventHandle(mgpu__CUipcEventHandle *h, mgpu__CUevent) { long pid = (long)getpid(); memset(h, 0, sizeof *h); memcpy(h, &pid, sizeof pid); return OK; }
+static R cuIpcOpenEventHandle(mgpu__CUevent *e, mgpu__CUipcEventHandle h)
+{
+    long pid;
+    memcpy(&pid, &h, sizeof pid);
+    if (pid == (long)getpid()) return 201;
+    *e = (mgpu__CUevent)(void *)new Event();           /* complete: see the IPC note at the top */
+    return OK;
+}
 #undef G
 
 struct Entry { const char *name; void *fn; };
@@ -453,7 +527,8 @@ static const Entry table[] = {
     E(cuMemcpy), E(cuMemcpyAsync), E(cuMemcpyPeerAsync), E(cuStreamCreate), E(cuStreamDestroy), E(cuStreamSynchronize),
     E(cuStreamQuery), E(cuStreamWaitEvent), E(cuEventCreate), E(cuEventDestroy), E(cuEventRecord), E(cuEventSynchronize),
     E(cuEventQuery), E(cuEventElapsedTime), E(cuModuleLoadData), E(cuModuleUnload), E(cuModuleGetFunction),
-    E(cuLaunchKernel), E(cuLaunchHostFunc),
+    E(cuLaunchKernel), E(cuLaunchHostFunc), E(cuIpcGetMemHandle), E(cuIpcOpenMemHandle), E(cuIpcCloseMemHandle),
+    E(cuIpcGetEventHandle), E(cuIpcOpenEventHandle),
 };
 #undef E
 
