@@ -870,6 +870,89 @@ MGPU_API void mgpu_bn254_point_to_bytes(const mgpu_bn254_affine *p, uint8_t byte
 MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_scalar *s);
 
 
+/* ---------------------------------------------------------------- pipelines */
+#define MGPU_HAS_PIPELINE 1              /* this mgpu.h has mgpu_pipeline_create and friends */
+/* PIPELINES
+   An ordered list of stages, each bound to a device (CUDA or CPU) with a function that
+   processes one batch. Batches are pushed in (host memory) and pulled out (host memory) in
+   push order; while stage 2 works on batch k, stage 1 works on batch k+1 and stage 0 on
+   k+2, each on its own device, so the time per batch approaches the slowest stage's.
+   - Every stage runs in its own host thread, bound to its device, with its own stream
+     (non-blocking) and `depth` output buffers (slot = batch index % depth), allocated once
+     by mgpu_pipeline_create: memory stays fixed.
+   - Hand-offs: a GPU stage records an event after its work; the next stage waits for it on
+     its own stream (a GPU: on the device, no host synchronize; a CPU stage: in its thread).
+     Between two GPUs the batch moves by mgpu's peer copy (direct, or staged through pinned
+     memory) queued on the consumer's stream; a stage on the same GPU reads its producer's
+     buffer in place. A GPU stage whose output goes to the host (a CPU stage or the pull)
+     copies it into pinned memory on its stream; a GPU stage whose input comes from the
+     host copies it from pinned memory (the push staging or a CPU stage's output, which is
+     pinned) on its stream. CPU stages share host memory without copies.
+   - At most `depth` batches are pushed and not yet pulled: push returns MGPU_NOT_READY
+     (nothing done) when the pipeline is full, so the caller pulls first (push, pull; the
+     usual loop pushes `depth` batches, then pulls one and pushes one). Pull returns
+     MGPU_NOT_READY when no batch is in flight, else waits for the oldest.
+   - An error in a stage (its function's status, an output larger than its buffer, a driver
+     error of a hand-off) stops the pipeline: the stages take no more batches, and that
+     push, pull or finish and every later one returns the error, with a message naming the
+     stage (index, name, device) and the batch index. Destroy it then.
+   Threads: push from one thread at a time, pull from one thread at a time (may be another
+   one). Destroy every pipeline before mgpu_shutdown. */
+#define MGPU_PIPELINE_MAX_STAGES 16
+#define MGPU_PIPELINE_MAX_DEPTH 8
+typedef struct mgpu_pipeline_t *mgpu_pipeline;
+
+/* One stage's view of one batch, handed to its function. */
+typedef struct mgpu_stage_batch {
+    uint64_t index;                     /* the batch: 0 for the first pushed */
+    int stage;                          /* this stage's index */
+    mgpu_device device;                 /* this stage's device */
+    mgpu_stream stream;                 /* this stage's stream: queue the work on it (a GPU
+                                           stage may return before the work is done) */
+    const void *in;                     /* the batch's input, memory of this device (host
+                                           memory for a CPU device); read-only */
+    size_t in_bytes;                    /* the bytes pushed (stage 0) or the previous stage's out_bytes */
+    void *out;                          /* this stage's output buffer for the batch */
+    size_t out_capacity;                /* its size: the stage's out_bytes */
+    size_t out_bytes;                   /* set by the function: the bytes it writes (starts
+                                           at out_capacity; more is an error) */
+    void *tag;                          /* the tag given to mgpu_pipeline_push */
+} mgpu_stage_batch;
+/* Processes one batch: reads b->in, writes b->out (built-in operations, mgpu_launch, copies
+   on b->stream, or host code on a CPU device). Returns MGPU_SUCCESS or an error, which
+   stops the pipeline. */
+typedef mgpu_result (*mgpu_stage_fn)(mgpu_stage_batch *b, void *user_data);
+
+typedef struct mgpu_pipeline_stage {
+    mgpu_device device;
+    mgpu_stage_fn fn;
+    void *user_data;
+    size_t out_bytes;                   /* output buffer per batch, > 0 */
+    const char *name;                   /* for messages and the profiler; NULL: "stage N" */
+} mgpu_pipeline_stage;
+
+typedef struct mgpu_pipeline_desc {
+    const mgpu_pipeline_stage *stages;
+    int nstages;                        /* 1..MGPU_PIPELINE_MAX_STAGES */
+    size_t in_bytes;                    /* the largest batch pushed, > 0 */
+    int depth;                          /* batches in flight, 1..MGPU_PIPELINE_MAX_DEPTH; 0: 3 */
+} mgpu_pipeline_desc;
+
+/* Allocates every buffer and starts the stage threads. Errors: INVALID_ARGUMENT (NULL or
+   bad fields), INVALID_DEVICE, OUT_OF_MEMORY, THREAD, driver errors; nothing is left. */
+MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_pipeline *pipeline);
+/* Copies bytes (<= in_bytes) at data into the pipeline as the next batch; tag comes back
+   with it. MGPU_NOT_READY when `depth` batches are not yet pulled. */
+MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_t bytes, void *tag);
+/* Waits for the oldest batch not yet pulled and copies the last stage's output into out
+   (capacity bytes; *bytes: its size, tag may be NULL). MGPU_NOT_READY when none is in
+   flight; INVALID_ARGUMENT (the batch stays) when capacity is too small. */
+MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capacity, size_t *bytes, void **tag);
+/* Waits until every pushed batch has gone through every stage (they can still be pulled). */
+MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline p);
+/* Stops the stages (batches not pulled are dropped), waits for their work, frees it all. */
+MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p);
+
 #ifdef __cplusplus
 }
 #endif
@@ -7156,6 +7239,354 @@ static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n,
     a.n = n;
     a.to_mont = to_montgomery != 0;
     return mgpu__msm_launch(fn, points ? MGPU__MK_CONVERT_POINTS : MGPU__MK_CONVERT_SCALARS, n, 256, &a, s);
+}
+
+/* >>pipeline -------------------------------------------------------------------- */
+/* One thread per stage. Host-side order: stage i takes batch k once stage i-1 (or the push,
+   for stage 0) has queued it; a slot (k % depth) is reused only after batch k - depth was
+   pulled, and a pull waits for the batch's last event, which follows (through the chain of
+   event waits) every stage's work on it: so no slot is overwritten while a device reads it. */
+typedef struct mgpu__stage {
+    mgpu_pipeline_stage desc;
+    char name[64];
+    int cuda;
+    mgpu_stream stream;
+    void *in[MGPU_PIPELINE_MAX_DEPTH];          /* the input copied onto this GPU (NULL: read in place) */
+    void *out[MGPU_PIPELINE_MAX_DEPTH];         /* device memory (GPU), pinned host memory (CPU) */
+    void *host_out[MGPU_PIPELINE_MAX_DEPTH];    /* GPU stage feeding the host: pinned copy of out */
+    mgpu_event done[MGPU_PIPELINE_MAX_DEPTH];   /* GPU stage: its work (and copy) on the slot */
+    size_t out_bytes[MGPU_PIPELINE_MAX_DEPTH];  /* what it wrote, per slot (under the lock) */
+    uint64_t queued;                            /* batches it has queued (under the lock) */
+    mgpu_thread thread;
+    struct mgpu_pipeline_t *p;
+    int index;
+} mgpu__stage;
+
+struct mgpu_pipeline_t {
+    pthread_mutex_t lock, push_lock, pull_lock;
+    pthread_cond_t cond;
+    int nstages, depth, started, ready, stop;
+    size_t in_capacity;
+    void *in_host[MGPU_PIPELINE_MAX_DEPTH];     /* pinned push staging */
+    size_t in_bytes[MGPU_PIPELINE_MAX_DEPTH];
+    void *tags[MGPU_PIPELINE_MAX_DEPTH];
+    uint64_t pushed, pulled;
+    mgpu_result error;                          /* the first stage error (stops the pipeline) */
+    char message[1024];
+    mgpu__stage stage[MGPU_PIPELINE_MAX_STAGES];
+};
+
+/* Records the first error (under the lock) and wakes everyone. */
+static void mgpu__pipe_error(struct mgpu_pipeline_t *p, int stage, uint64_t batch, mgpu_result r, const char *what)
+{
+    pthread_mutex_lock(&p->lock);
+    if (p->error == MGPU_SUCCESS) {
+        const mgpu__stage *st = &p->stage[stage];
+        const char *detail = mgpu_last_error();
+        p->error = r;
+        snprintf(p->message, sizeof p->message, "stage %d (\"%s\", device %d), batch %llu: %.40s%s%.900s", stage, st->name,
+                 st->desc.device, (unsigned long long)batch, what, *detail ? ": " : "",
+                 *detail ? detail : mgpu_result_string(r));
+    }
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+}
+static mgpu_result mgpu__pipe_failed(struct mgpu_pipeline_t *p, const char *fn)
+{
+    return mgpu__fail(p->error, fn, "%s", p->message);
+}
+
+/* Where stage i reads slot j from: the producer's buffer as this stage's device sees it. */
+static const void *mgpu__pipe_source(struct mgpu_pipeline_t *p, int i, int j)
+{
+    const mgpu__stage *prev;
+    if (i == 0) return p->in_host[j];
+    prev = &p->stage[i - 1];
+    return prev->host_out[j] ? prev->host_out[j] : prev->out[j];
+}
+
+/* Allocates a stage's buffers, on its own (bound) thread; freed by mgpu__pipe_release. */
+static mgpu_result mgpu__pipe_allocate(struct mgpu_pipeline_t *p, mgpu__stage *st)
+{
+    const int i = st->index, last = i == p->nstages - 1;
+    const mgpu__stage *prev = i ? &p->stage[i - 1] : NULL, *next = last ? NULL : &p->stage[i + 1];
+    /* A GPU copies its input in unless it comes from its own device. */
+    const int copy_in = st->cuda && !(prev && prev->cuda && prev->desc.device == st->desc.device);
+    const int to_host = st->cuda && (last || !next->cuda);
+    const size_t in_cap = prev ? prev->desc.out_bytes : p->in_capacity;
+    int j;
+    MGPU__TRY(mgpu_stream_create_flags(&st->stream, MGPU_STREAM_NON_BLOCKING));
+    for (j = 0; j < p->depth; j++) {
+        if (st->cuda) {
+            MGPU__TRY(mgpu_malloc(&st->out[j], st->desc.out_bytes));
+            MGPU__TRY(mgpu_event_create_flags(&st->done[j], MGPU_EVENT_DISABLE_TIMING));
+        } else {
+            MGPU__TRY(mgpu_malloc_host(&st->out[j], st->desc.out_bytes));
+        }
+        if (copy_in) MGPU__TRY(mgpu_malloc(&st->in[j], in_cap));
+        if (to_host) MGPU__TRY(mgpu_malloc_host(&st->host_out[j], st->desc.out_bytes));
+    }
+    return MGPU_SUCCESS;
+}
+static void mgpu__pipe_release(mgpu__stage *st)
+{
+    int j;
+    if (st->stream) mgpu_stream_destroy(st->stream);    /* waits for its work */
+    for (j = 0; j < MGPU_PIPELINE_MAX_DEPTH; j++) {
+        if (st->cuda) mgpu_free(st->out[j]); else mgpu_free_host(st->out[j]);
+        mgpu_free(st->in[j]);
+        mgpu_free_host(st->host_out[j]);
+        if (st->done[j]) mgpu_event_destroy(st->done[j]);
+    }
+}
+
+/* Queues stage i's work on batch k: wait for the producer, bring the input here, run the
+   function, copy the output to the host if the host reads it, mark the slot done. */
+static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *st, uint64_t k, size_t in_bytes,
+                                        void *tag, const char **what)
+{
+    const int i = st->index, j = (int)(k % (uint64_t)p->depth);
+    const mgpu__stage *prev = i ? &p->stage[i - 1] : NULL;
+    const void *src = mgpu__pipe_source(p, i, j);
+    mgpu_stage_batch b;
+    mgpu_result r;
+    *what = "waiting for the previous stage";
+    if (prev && prev->cuda) MGPU__TRY(mgpu_stream_wait_event(st->stream, prev->done[j]));
+    *what = "copying the input in";
+    if (st->in[j]) {
+        MGPU__TRY(mgpu_memcpy_async(st->in[j], src, in_bytes, st->stream));
+        src = st->in[j];
+    }
+    memset(&b, 0, sizeof b);
+    b.index = k; b.stage = i; b.device = st->desc.device; b.stream = st->stream;
+    b.in = src; b.in_bytes = in_bytes;
+    b.out = st->out[j]; b.out_capacity = b.out_bytes = st->desc.out_bytes;
+    b.tag = tag;
+    *what = "the stage function";
+    mgpu__tls_error[0] = 0;
+    r = st->desc.fn(&b, st->desc.user_data);
+    if (r != MGPU_SUCCESS) return r;
+    if (b.out_bytes > b.out_capacity)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, st->name, "out_bytes %zu is more than the buffer's %zu",
+                          b.out_bytes, b.out_capacity);
+    *what = "copying the output out";
+    if (st->host_out[j]) MGPU__TRY(mgpu_memcpy_async(st->host_out[j], st->out[j], b.out_bytes, st->stream));
+    if (st->cuda) MGPU__TRY(mgpu_event_record(st->done[j], st->stream));
+    pthread_mutex_lock(&p->lock);
+    st->out_bytes[j] = b.out_bytes;
+    pthread_mutex_unlock(&p->lock);
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__pipe_stage_main(mgpu_device dev, int index, void *arg)
+{
+    mgpu__stage *st = (mgpu__stage *)arg;
+    struct mgpu_pipeline_t *p = st->p;
+    const int i = st->index;
+    uint64_t k;
+    mgpu_result r = mgpu__pipe_allocate(p, st);
+    (void)dev; (void)index;
+    if (r != MGPU_SUCCESS) mgpu__pipe_error(p, i, 0, r, "allocating its buffers");
+    pthread_mutex_lock(&p->lock);
+    p->ready++;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    for (k = 0; r == MGPU_SUCCESS; k++) {
+        const int j = (int)(k % (uint64_t)p->depth);
+        const char *what = "";
+        size_t in_bytes;
+        void *tag;
+        pthread_mutex_lock(&p->lock);
+        while (!p->stop && p->error == MGPU_SUCCESS && (i ? p->stage[i - 1].queued : p->pushed) <= k)
+            pthread_cond_wait(&p->cond, &p->lock);
+        if (p->stop || p->error != MGPU_SUCCESS) { pthread_mutex_unlock(&p->lock); break; }
+        in_bytes = i ? p->stage[i - 1].out_bytes[j] : p->in_bytes[j];
+        tag = p->tags[j];
+        pthread_mutex_unlock(&p->lock);
+        r = mgpu__pipe_run_batch(p, st, k, in_bytes, tag, &what);
+        if (r != MGPU_SUCCESS) { mgpu__pipe_error(p, i, k, r, what); break; }
+        pthread_mutex_lock(&p->lock);
+        st->queued = k + 1;
+        pthread_cond_broadcast(&p->cond);
+        pthread_mutex_unlock(&p->lock);
+    }
+    pthread_mutex_lock(&p->lock);    /* stay (buffers alive) until destroy: others may read them */
+    while (!p->stop) pthread_cond_wait(&p->cond, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    mgpu__pipe_release(st);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p)
+{
+    int i;
+    MGPU__REQUIRE_INIT("mgpu_pipeline_destroy");
+    if (!p) return MGPU_SUCCESS;
+    pthread_mutex_lock(&p->lock);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    for (i = 0; i < p->started; i++) mgpu_thread_join(p->stage[i].thread, NULL);
+    for (i = 0; i < p->depth; i++) mgpu_free_host(p->in_host[i]);
+    pthread_cond_destroy(&p->cond);
+    pthread_mutex_destroy(&p->lock);
+    pthread_mutex_destroy(&p->push_lock);
+    pthread_mutex_destroy(&p->pull_lock);
+    free(p);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_pipeline *pipeline)
+{
+    static const char *fn = "mgpu_pipeline_create";
+    struct mgpu_pipeline_t *p;
+    mgpu_result r = MGPU_SUCCESS;
+    int i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(desc && pipeline && desc->stages, fn, "desc, desc->stages or pipeline is NULL");
+    if (desc->nstages < 1 || desc->nstages > MGPU_PIPELINE_MAX_STAGES)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "nstages = %d: use 1..%d", desc->nstages, MGPU_PIPELINE_MAX_STAGES);
+    if (desc->depth < 0 || desc->depth > MGPU_PIPELINE_MAX_DEPTH)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "depth = %d: use 0..%d", desc->depth, MGPU_PIPELINE_MAX_DEPTH);
+    MGPU__REQUIRE(desc->in_bytes > 0, fn, "in_bytes is 0");
+    for (i = 0; i < desc->nstages; i++) {
+        const mgpu_pipeline_stage *s = &desc->stages[i];
+        MGPU__DEVICE(fn, s->device);
+        if (!s->fn || !s->out_bytes)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "stage %d: fn is NULL or out_bytes is 0", i);
+    }
+    p = (struct mgpu_pipeline_t *)calloc(1, sizeof *p);
+    if (!p) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_mutex_init(&p->push_lock, NULL);
+    pthread_mutex_init(&p->pull_lock, NULL);
+    pthread_cond_init(&p->cond, NULL);
+    p->nstages = desc->nstages;
+    p->depth = desc->depth ? desc->depth : 3;
+    p->in_capacity = desc->in_bytes;
+    for (i = 0; i < p->nstages; i++) {
+        mgpu__stage *st = &p->stage[i];
+        st->desc = desc->stages[i];
+        st->p = p;
+        st->index = i;
+        st->cuda = mgpu__is_cuda(st->desc.device);
+        if (st->desc.name) snprintf(st->name, sizeof st->name, "%s", st->desc.name);
+        else snprintf(st->name, sizeof st->name, "stage %d", i);
+    }
+    for (i = 0; i < p->depth && r == MGPU_SUCCESS; i++) r = mgpu_malloc_host(&p->in_host[i], p->in_capacity);
+    for (i = 0; i < p->nstages && r == MGPU_SUCCESS; i++) {
+        r = mgpu_run_on_device(p->stage[i].desc.device, mgpu__pipe_stage_main, &p->stage[i], &p->stage[i].thread);
+        if (r == MGPU_SUCCESS) p->started++;
+    }
+    pthread_mutex_lock(&p->lock);
+    while (p->ready < p->started) pthread_cond_wait(&p->cond, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    if (r == MGPU_SUCCESS && p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    if (r != MGPU_SUCCESS) {
+        char message[1024];
+        snprintf(message, sizeof message, "%s", mgpu__tls_error);
+        mgpu_pipeline_destroy(p);
+        snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", message);
+        return r;
+    }
+    *pipeline = p;
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_t bytes, void *tag)
+{
+    static const char *fn = "mgpu_pipeline_push";
+    mgpu_result r = MGPU_SUCCESS;
+    int j;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(p && (data || !bytes), fn, "pipeline is NULL, or data is NULL with bytes > 0");
+    if (bytes > p->in_capacity)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes: the pipeline takes at most %zu", bytes, p->in_capacity);
+    pthread_mutex_lock(&p->push_lock);
+    pthread_mutex_lock(&p->lock);
+    if (p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    else if (p->pushed - p->pulled >= (uint64_t)p->depth) r = MGPU_NOT_READY;
+    j = (int)(p->pushed % (uint64_t)p->depth);
+    pthread_mutex_unlock(&p->lock);
+    if (r == MGPU_SUCCESS) {            /* the slot's last batch was pulled: nothing reads it */
+        if (bytes) memcpy(p->in_host[j], data, bytes);
+        pthread_mutex_lock(&p->lock);
+        p->in_bytes[j] = bytes;
+        p->tags[j] = tag;
+        p->pushed++;
+        pthread_cond_broadcast(&p->cond);
+        pthread_mutex_unlock(&p->lock);
+    }
+    pthread_mutex_unlock(&p->push_lock);
+    return r;
+}
+
+/* Waits (lock held) until the last stage has queued `count` batches or the pipeline failed. */
+static void mgpu__pipe_wait_queued(struct mgpu_pipeline_t *p, uint64_t count)
+{
+    while (p->error == MGPU_SUCCESS && p->stage[p->nstages - 1].queued < count) pthread_cond_wait(&p->cond, &p->lock);
+}
+
+MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capacity, size_t *bytes, void **tag)
+{
+    static const char *fn = "mgpu_pipeline_pull";
+    mgpu_result r = MGPU_SUCCESS;
+    const mgpu__stage *last;
+    uint64_t k;
+    size_t n = 0;
+    int j;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(p && bytes && (out || !capacity), fn, "pipeline or bytes is NULL, or out is NULL with capacity > 0");
+    last = &p->stage[p->nstages - 1];
+    pthread_mutex_lock(&p->pull_lock);
+    pthread_mutex_lock(&p->lock);
+    k = p->pulled;
+    j = (int)(k % (uint64_t)p->depth);
+    if (p->error == MGPU_SUCCESS && p->pushed == k) r = MGPU_NOT_READY;
+    else mgpu__pipe_wait_queued(p, k + 1);
+    if (r == MGPU_SUCCESS && p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    n = last->out_bytes[j];
+    pthread_mutex_unlock(&p->lock);
+    if (r == MGPU_SUCCESS && n > capacity)
+        r = mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "batch %llu has %zu bytes, more than capacity %zu",
+                       (unsigned long long)k, n, capacity);
+    if (r == MGPU_SUCCESS && last->cuda && (r = mgpu_event_synchronize(last->done[j])) != MGPU_SUCCESS) {
+        mgpu__pipe_error(p, p->nstages - 1, k, r, "waiting for the batch");
+        r = mgpu__pipe_failed(p, fn);
+    }
+    if (r == MGPU_SUCCESS) {
+        if (n) memcpy(out, last->host_out[j] ? last->host_out[j] : last->out[j], n);
+        *bytes = n;
+        if (tag) *tag = p->tags[j];
+        pthread_mutex_lock(&p->lock);
+        p->pulled++;
+        pthread_mutex_unlock(&p->lock);
+    }
+    pthread_mutex_unlock(&p->pull_lock);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline p)
+{
+    static const char *fn = "mgpu_pipeline_finish";
+    const mgpu__stage *last;
+    uint64_t pushed;
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(p, fn, "pipeline is NULL");
+    last = &p->stage[p->nstages - 1];
+    pthread_mutex_lock(&p->lock);
+    pushed = p->pushed;
+    mgpu__pipe_wait_queued(p, pushed);
+    if (p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    pthread_mutex_unlock(&p->lock);
+    /* The newest batch's event follows every earlier one on the last stage's stream. */
+    if (r == MGPU_SUCCESS && last->cuda && pushed > p->pulled &&
+        (r = mgpu_event_synchronize(last->done[(pushed - 1) % (uint64_t)p->depth])) != MGPU_SUCCESS) {
+        mgpu__pipe_error(p, p->nstages - 1, pushed - 1, r, "waiting for the batch");
+        r = mgpu__pipe_failed(p, fn);
+    }
+    return r;
 }
 
 #ifdef __cplusplus
