@@ -35,6 +35,7 @@
        MGPU_DEVICE=cpu|cuda     force a backend (cuda fails if no GPU can be used)
        MGPU_CPU_DEVICES=N       number of CPU devices (default 1, at most MGPU_MAX_DEVICES)
        MGPU_CUDA_PATH=path      the driver library to open instead of libcuda.so.1/libcuda.so
+       MGPU_PROFILE=path        profile from mgpu_init, write the trace to path at mgpu_shutdown
 
    THREADING
        mgpu_init and mgpu_shutdown: call from one thread while no other thread uses mgpu.
@@ -132,6 +133,9 @@ typedef struct mgpu_desc {
     const char *driver_path;            /* NULL: MGPU_CUDA_PATH or libcuda.so.1, libcuda.so */
     mgpu_log_fn log;                    /* NULL: no logging */
     void *log_user_data;
+    int profile;                        /* 1: mgpu_profile_start at init (see PROFILER) */
+    const char *profile_path;           /* NULL: MGPU_PROFILE; a path: profile, and write
+                                           the trace there at mgpu_shutdown */
 } mgpu_desc;
 
 /* ---------------------------------------------------------------- lifetime and errors */
@@ -953,6 +957,69 @@ MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline p);
 /* Stops the stages (batches not pulled are dropped), waits for their work, frees it all. */
 MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p);
 
+/* ---------------------------------------------------------------- profiler */
+#define MGPU_HAS_PROFILER 1              /* this mgpu.h has mgpu_profile_start and friends */
+/* PROFILER
+   While on, mgpu records a span for each operation it queues: kernels (built-in and
+   mgpu_launch; a CPU device's mgpu_launch kernel and a CPU pipeline stage's function, by
+   the host clock), copies by direction and path (host to device, device to host, within a
+   device, GPU to GPU direct or staged through pinned memory, host to host) and host waits
+   (mgpu_stream_synchronize, mgpu_event_synchronize, mgpu_device_synchronize on a GPU).
+   GPU spans are timed by CUDA events recorded around the operation on its stream and put
+   on the host clock through one reference event per GPU; host spans by the host clock (a
+   host span inside another on the same thread counts as part of the outer one). CPU
+   devices' built-in operations (reductions, blur, MSM) are not recorded.
+   Turn it on with mgpu_profile_start, mgpu_desc.profile, or MGPU_PROFILE=path (or
+   mgpu_desc.profile_path), which also writes the trace file at mgpu_shutdown. When it is
+   off each hook costs one branch. When it is on, each GPU operation costs two event
+   records (about 2 x 2 us of host time) and each span 120 bytes until the next
+   mgpu_profile_start.
+   Where libnvToolsExt.so.1 (NVTX) can be opened, each span is also an NVTX range (pushed
+   and popped around the host call that queues it) so Nsight Systems shows mgpu's calls;
+   MGPU_NVTX_PATH names another library. Without it nothing changes.
+   mgpu_profile_spans, _summary and _write first wait for the recorded GPU work to finish. */
+typedef enum mgpu_span_kind {
+    MGPU_SPAN_KERNEL = 1,
+    MGPU_SPAN_COPY_H2D = 2,             /* host (pinned or pageable) to a GPU */
+    MGPU_SPAN_COPY_D2H = 3,
+    MGPU_SPAN_COPY_D2D = 4,             /* within one GPU */
+    MGPU_SPAN_COPY_P2P = 5,             /* GPU to GPU, direct */
+    MGPU_SPAN_COPY_STAGED = 6,          /* GPU to GPU through pinned host memory */
+    MGPU_SPAN_COPY_HOST = 7,            /* host to host (CPU devices) */
+    MGPU_SPAN_WAIT = 8                  /* a host thread waiting for a GPU */
+} mgpu_span_kind;
+typedef struct mgpu_span {
+    mgpu_span_kind kind;
+    mgpu_device device;                 /* the stream's device (waits: the awaited one) */
+    int track;                          /* per device: its streams numbered from 0 in order of first
+                                           use; waits: -1 - the waiting host thread's number */
+    const char *name;                   /* the mgpu call that queued it ("mgpu_memcpy_async") */
+    char detail[48];                    /* the kernel's or the pipeline stage's name, or "" */
+    size_t bytes;                       /* copies: bytes moved; else 0 */
+    double start_ms, end_ms;            /* since mgpu_profile_start, on the host clock */
+} mgpu_span;
+/* DotCompute's three numbers, per device: the sums of its spans' durations (spans of
+   several streams overlap, so a sum can exceed the wall time). */
+typedef struct mgpu_profile_device {
+    mgpu_device device;
+    double compute_ms, transfer_ms, sync_ms;
+    uint64_t bytes;                     /* moved by its copies */
+    double transfer_gbs;                /* bytes / transfer_ms, in 10^9 bytes per second; 0 without copies */
+    int kernels, copies, waits;
+} mgpu_profile_device;
+/* Forgets what was recorded and records from now on. */
+MGPU_API mgpu_result mgpu_profile_start(void);
+/* Stops recording; what was recorded stays readable. */
+MGPU_API mgpu_result mgpu_profile_stop(void);
+/* The recorded spans in the order they were queued: *count is how many there are, at most
+   capacity are written (out may be NULL with capacity 0). */
+MGPU_API mgpu_result mgpu_profile_spans(mgpu_span *out, size_t capacity, size_t *count);
+/* One entry per device (out[d] for device d; *count = mgpu's device count, capacity at least that). */
+MGPU_API mgpu_result mgpu_profile_summary(mgpu_profile_device *out, int capacity, int *count);
+/* Writes the spans as a Chrome trace-event JSON file (Perfetto, chrome://tracing): a
+   process per device, a thread per stream and per waiting host thread. */
+MGPU_API mgpu_result mgpu_profile_write(const char *path);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1604,6 +1671,8 @@ static void mgpu__pop(mgpu_device dev, mgpu__CUcontext prev)
 static mgpu_result mgpu__create_builtin_module(void);
 static void mgpu__destroy_module(mgpu_module m);
 static void mgpu__free_staging(mgpu__staging *s, int src, int dst);
+static mgpu_result mgpu__prof_shutdown(void);
+static void mgpu__prof_set_path(const char *path);
 
 static int mgpu__env_int(const char *name, int *out)
 {
@@ -1703,6 +1772,12 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
         mgpu_result r = mgpu__create_builtin_module();
         if (r != MGPU_SUCCESS) { mgpu_shutdown(); return r; }
     }
+    env = d.profile_path ? d.profile_path : getenv("MGPU_PROFILE");
+    if (d.profile || (env && *env)) {
+        mgpu_result r;
+        mgpu__prof_set_path(env);
+        if ((r = mgpu_profile_start()) != MGPU_SUCCESS) { mgpu_shutdown(); return r; }
+    }
     if (mgpu__g.log) {
         char line[900];
         snprintf(line, sizeof line, "mgpu_init: %d device(s), default backend %s; %s", mgpu__g.ndev,
@@ -1719,7 +1794,9 @@ MGPU_API mgpu_result mgpu_shutdown(void)
 {
     int i, j;
     mgpu__CUcontext cur = NULL;
+    mgpu_result trace;
     if (!mgpu__g.initialized) return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_shutdown", "mgpu_init has not been called");
+    trace = mgpu__prof_shutdown();     /* the trace file, if one was asked for */
     mgpu_synchronize_all();
     for (i = 0; i < mgpu__g.ndev; i++)
         for (j = 0; j < mgpu__g.ndev; j++)
@@ -1748,7 +1825,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     mgpu__g.ndev = mgpu__g.ncuda = mgpu__g.ncpu = 0;
     mgpu__g.generation++;
     mgpu__tls_bound = -1;
-    return MGPU_SUCCESS;
+    return trace;
 }
 
 MGPU_API mgpu_result mgpu_cuda_status(const char **message)
@@ -2018,6 +2095,345 @@ static mgpu_result mgpu__run_devices(const mgpu_device *devs, int count, mgpu_de
     return r;
 }
 
+/* >>profiler -------------------------------------------------------------------- */
+/* Each hook: `mgpu__pmark m; mgpu__prof_begin(&m, s, host, name);` before the operation is
+   queued and `mgpu__prof_end(&m, kind, detail, bytes);` after. Off, begin is one branch
+   and end returns at once. */
+typedef struct mgpu__pspan {
+    mgpu_span s;
+    mgpu__CUevent e0, e1;              /* GPU spans until resolved (then start/end_ms are set) */
+} mgpu__pspan;
+typedef struct mgpu__pmark {
+    int on, fold, host;
+    mgpu_stream s;
+    const char *name;
+    mgpu__CUevent e0;
+    double t0;
+} mgpu__pmark;
+#define MGPU__PROF_TRACKS 64
+static struct {
+    int on;                            /* the branch; read without the lock */
+    pthread_mutex_t lock;
+    mgpu__pspan *spans;
+    size_t n, cap;
+    double t0;                         /* host ms at mgpu_profile_start */
+    mgpu__CUevent ref[MGPU_MAX_DEVICES];   /* completed at host time ref_ms */
+    double ref_ms[MGPU_MAX_DEVICES];
+    const void *tracks[MGPU_MAX_DEVICES][MGPU__PROF_TRACKS];   /* streams seen per device: track numbers */
+    const void *threads[MGPU__PROF_TRACKS];                    /* waiting threads seen */
+    char path[512];                    /* write the trace here at mgpu_shutdown */
+    int nvtx_tried;
+    int (*nvtx_push)(const char *);
+    int (*nvtx_pop)(void);
+} mgpu__prof = { 0, PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0.0, { NULL }, { 0.0 }, { { NULL } }, { NULL }, { 0 }, 0, NULL, NULL };
+static MGPU__TLS int mgpu__prof_depth;      /* host spans open on this thread; its address names the thread */
+
+/* host: timed by the host clock (CPU devices, waits, synchronous calls). */
+static void mgpu__prof_begin(mgpu__pmark *m, mgpu_stream s, int host, const char *name)
+{
+    m->on = m->fold = 0;
+    if (!MGPU__LOAD(mgpu__prof.on)) return;
+    m->s = s;
+    m->name = name;
+    m->host = host || !mgpu__is_cuda(s->dev);
+    m->e0 = NULL;
+    if (m->host) {
+        if (mgpu__prof_depth++) { m->fold = 1; return; }    /* inside another host span: part of it */
+        m->t0 = mgpu__now_ms();
+    } else {
+        mgpu__CUcontext prev;
+        if (mgpu__push(s->dev, &prev, name) != MGPU_SUCCESS) return;
+        if (mgpu__cu.cuEventCreate(&m->e0, 0) == 0 && mgpu__cu.cuEventRecord(m->e0, s->cu) != 0) {
+            mgpu__cu.cuEventDestroy(m->e0);
+            m->e0 = NULL;
+        }
+        mgpu__pop(s->dev, prev);
+        if (!m->e0) return;
+    }
+    m->on = 1;
+    if (mgpu__prof.nvtx_push) mgpu__prof.nvtx_push(name);
+}
+
+/* The track of a stream (or, key NULL, of this waiting thread); lock held. */
+static int mgpu__prof_track(const mgpu__pspan *sp, const void *key)
+{
+    const void **list = key ? mgpu__prof.tracks[sp->s.device] : mgpu__prof.threads;
+    int i;
+    if (!key) key = &mgpu__prof_depth;
+    for (i = 0; i < MGPU__PROF_TRACKS - 1 && list[i] && list[i] != key; i++) {}
+    list[i] = key;
+    return key == (const void *)&mgpu__prof_depth ? -1 - i : i;
+}
+
+static void mgpu__prof_end(mgpu__pmark *m, mgpu_span_kind kind, const char *detail, size_t bytes)
+{
+    mgpu__pspan sp;
+    if (!m->on) {
+        if (m->fold) mgpu__prof_depth--;
+        return;
+    }
+    if (mgpu__prof.nvtx_pop) mgpu__prof.nvtx_pop();
+    memset(&sp, 0, sizeof sp);
+    sp.s.kind = kind;
+    sp.s.device = m->s->dev;
+    sp.s.name = m->name;
+    snprintf(sp.s.detail, sizeof sp.s.detail, "%s", detail ? detail : "");
+    sp.s.bytes = bytes;
+    if (m->host) {
+        mgpu__prof_depth--;
+        sp.s.start_ms = m->t0 - mgpu__prof.t0;
+        sp.s.end_ms = mgpu__now_ms() - mgpu__prof.t0;
+    } else {
+        mgpu__CUcontext prev;
+        sp.e0 = m->e0;
+        if (mgpu__push(m->s->dev, &prev, m->name) == MGPU_SUCCESS) {
+            if (mgpu__cu.cuEventCreate(&sp.e1, 0) == 0 && mgpu__cu.cuEventRecord(sp.e1, m->s->cu) != 0) {
+                mgpu__cu.cuEventDestroy(sp.e1);
+                sp.e1 = NULL;
+            }
+            mgpu__pop(m->s->dev, prev);
+        }
+        if (!sp.e1) { mgpu__cu.cuEventDestroy(sp.e0); return; }
+    }
+    pthread_mutex_lock(&mgpu__prof.lock);
+    sp.s.track = mgpu__prof_track(&sp, kind == MGPU_SPAN_WAIT ? NULL : (const void *)m->s);
+    if (mgpu__prof.n == mgpu__prof.cap) {
+        size_t cap = mgpu__prof.cap ? 2 * mgpu__prof.cap : 1024;
+        mgpu__pspan *q = (mgpu__pspan *)realloc(mgpu__prof.spans, cap * sizeof *q);
+        if (q) { mgpu__prof.spans = q; mgpu__prof.cap = cap; }
+    }
+    if (mgpu__prof.n < mgpu__prof.cap) mgpu__prof.spans[mgpu__prof.n++] = sp;
+    else if (sp.e0) {                   /* out of host memory: the span is dropped */
+        mgpu__cu.cuEventDestroy(sp.e0);
+        mgpu__cu.cuEventDestroy(sp.e1);
+    }
+    pthread_mutex_unlock(&mgpu__prof.lock);
+}
+
+/* Turns GPU spans' events into times (waiting for them); lock held. */
+static mgpu_result mgpu__prof_resolve(const char *fn)
+{
+    mgpu_result r = MGPU_SUCCESS;
+    size_t i;
+    for (i = 0; i < mgpu__prof.n; i++) {
+        mgpu__pspan *sp = &mgpu__prof.spans[i];
+        const int d = sp->s.device;
+        float a = 0.0f, b = 0.0f;
+        mgpu__CUresult e;
+        if (!sp->e0) continue;
+        e = mgpu__cu.cuEventSynchronize(sp->e1);
+        if (!e) e = mgpu__cu.cuEventElapsedTime(&a, mgpu__prof.ref[d], sp->e0);
+        if (!e) e = mgpu__cu.cuEventElapsedTime(&b, mgpu__prof.ref[d], sp->e1);
+        if (e && r == MGPU_SUCCESS) r = mgpu__cuda_fail(e, fn, "cuEventElapsedTime", d);
+        sp->s.start_ms = mgpu__prof.ref_ms[d] + a;
+        sp->s.end_ms = mgpu__prof.ref_ms[d] + (b < a ? a : b);
+        mgpu__cu.cuEventDestroy(sp->e0);
+        mgpu__cu.cuEventDestroy(sp->e1);
+        sp->e0 = sp->e1 = NULL;
+    }
+    return r;
+}
+
+/* Forgets every span and reference event; lock held. */
+static void mgpu__prof_clear(void)
+{
+    int d;
+    size_t i;
+    for (i = 0; i < mgpu__prof.n; i++)
+        if (mgpu__prof.spans[i].e0) {
+            mgpu__cu.cuEventDestroy(mgpu__prof.spans[i].e0);
+            mgpu__cu.cuEventDestroy(mgpu__prof.spans[i].e1);
+        }
+    mgpu__prof.n = 0;
+    for (d = 0; d < MGPU_MAX_DEVICES; d++) {
+        if (mgpu__prof.ref[d]) mgpu__cu.cuEventDestroy(mgpu__prof.ref[d]);
+        mgpu__prof.ref[d] = NULL;
+    }
+    memset(mgpu__prof.tracks, 0, sizeof mgpu__prof.tracks);
+    memset(mgpu__prof.threads, 0, sizeof mgpu__prof.threads);
+}
+
+/* NVTX, once per process, if it is there. */
+static void mgpu__prof_open_nvtx(void)
+{
+    const char *path = getenv("MGPU_NVTX_PATH");
+    void *h;
+    if (mgpu__prof.nvtx_tried) return;
+    mgpu__prof.nvtx_tried = 1;
+    h = dlopen(path && *path ? path : "libnvToolsExt.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) return;
+    *(void **)&mgpu__prof.nvtx_push = dlsym(h, "nvtxRangePushA");
+    *(void **)&mgpu__prof.nvtx_pop = dlsym(h, "nvtxRangePop");
+    if (!mgpu__prof.nvtx_push || !mgpu__prof.nvtx_pop) {
+        mgpu__prof.nvtx_push = NULL;
+        mgpu__prof.nvtx_pop = NULL;
+        dlclose(h);
+    }
+}
+
+MGPU_API mgpu_result mgpu_profile_start(void)
+{
+    static const char *fn = "mgpu_profile_start";
+    mgpu_result r = MGPU_SUCCESS;
+    int d;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__STORE(mgpu__prof.on, 0);
+    pthread_mutex_lock(&mgpu__prof.lock);
+    mgpu__prof_clear();
+    mgpu__prof_open_nvtx();
+    mgpu__prof.t0 = mgpu__now_ms();
+    /* A reference event per GPU, completed now: GPU times are measured from it. */
+    for (d = 0; d < mgpu__g.ncuda && r == MGPU_SUCCESS; d++) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        r = mgpu__push(d, &prev, fn);
+        if (r != MGPU_SUCCESS) break;
+        e = mgpu__cu.cuEventCreate(&mgpu__prof.ref[d], 0);
+        if (!e) e = mgpu__cu.cuEventRecord(mgpu__prof.ref[d], NULL);
+        if (!e) e = mgpu__cu.cuEventSynchronize(mgpu__prof.ref[d]);
+        mgpu__prof.ref_ms[d] = mgpu__now_ms() - mgpu__prof.t0;
+        mgpu__pop(d, prev);
+        if (e) r = mgpu__cuda_fail(e, fn, "cuEventRecord", d);
+    }
+    if (r != MGPU_SUCCESS) mgpu__prof_clear();
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    if (r == MGPU_SUCCESS) MGPU__STORE(mgpu__prof.on, 1);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_profile_stop(void)
+{
+    MGPU__REQUIRE_INIT("mgpu_profile_stop");
+    MGPU__STORE(mgpu__prof.on, 0);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_profile_spans(mgpu_span *out, size_t capacity, size_t *count)
+{
+    static const char *fn = "mgpu_profile_spans";
+    mgpu_result r;
+    size_t i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(count && (out || !capacity), fn, "count is NULL, or out is NULL with capacity > 0");
+    pthread_mutex_lock(&mgpu__prof.lock);
+    r = mgpu__prof_resolve(fn);
+    for (i = 0; i < mgpu__prof.n && i < capacity; i++) out[i] = mgpu__prof.spans[i].s;
+    *count = mgpu__prof.n;
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_profile_summary(mgpu_profile_device *out, int capacity, int *count)
+{
+    static const char *fn = "mgpu_profile_summary";
+    mgpu_result r;
+    size_t i;
+    int d;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(out && count, fn, "out or count is NULL");
+    if (capacity < mgpu__g.ndev)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "capacity %d: there are %d devices", capacity, mgpu__g.ndev);
+    memset(out, 0, (size_t)mgpu__g.ndev * sizeof *out);
+    pthread_mutex_lock(&mgpu__prof.lock);
+    r = mgpu__prof_resolve(fn);
+    for (i = 0; i < mgpu__prof.n; i++) {
+        const mgpu_span *s = &mgpu__prof.spans[i].s;
+        mgpu_profile_device *o = &out[s->device];
+        const double ms = s->end_ms - s->start_ms;
+        if (s->kind == MGPU_SPAN_KERNEL) { o->compute_ms += ms; o->kernels++; }
+        else if (s->kind == MGPU_SPAN_WAIT) { o->sync_ms += ms; o->waits++; }
+        else { o->transfer_ms += ms; o->copies++; o->bytes += s->bytes; }
+    }
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    for (d = 0; d < mgpu__g.ndev; d++) {
+        out[d].device = d;
+        if (out[d].transfer_ms > 0) out[d].transfer_gbs = (double)out[d].bytes / (out[d].transfer_ms * 1e6);
+    }
+    *count = mgpu__g.ndev;
+    return r;
+}
+
+/* A JSON string (quotes included). */
+static void mgpu__json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static const char *const mgpu__span_kind_names[] = {
+    "", "kernel", "copy H2D", "copy D2H", "copy D2D", "copy P2P", "copy staged", "copy host", "wait"
+};
+
+MGPU_API mgpu_result mgpu_profile_write(const char *path)
+{
+    static const char *fn = "mgpu_profile_write";
+    mgpu_result r;
+    FILE *f;
+    size_t i;
+    int d, t, first = 1;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(path && *path, fn, "path is NULL or empty");
+    f = fopen(path, "w");
+    if (!f) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "cannot open %s for writing", path);
+    pthread_mutex_lock(&mgpu__prof.lock);
+    r = mgpu__prof_resolve(fn);
+    fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [");
+    for (d = 0; d < mgpu__g.ndev; d++) {
+        char name[160];
+        snprintf(name, sizeof name, "device %d: %s", d, mgpu__g.dev[d].info.name);
+        fprintf(f, "%s\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %d, \"args\": {\"name\": ", first ? "" : ",", d);
+        mgpu__json_string(f, name);
+        fprintf(f, "}}");
+        first = 0;
+        for (t = 0; t < MGPU__PROF_TRACKS && mgpu__prof.tracks[d][t]; t++)
+            fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": \"stream %d\"}}",
+                    d, t, t);
+        for (t = 0; t < MGPU__PROF_TRACKS && mgpu__prof.threads[t]; t++)
+            fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": "
+                    "\"host thread %d waits\"}}", d, 1000 + t, t + 1);
+    }
+    for (i = 0; i < mgpu__prof.n; i++) {
+        const mgpu_span *s = &mgpu__prof.spans[i].s;
+        fprintf(f, ",\n{\"name\": ");
+        mgpu__json_string(f, s->detail[0] ? s->detail : s->name);
+        fprintf(f, ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"ts\": %.3f, \"dur\": %.3f, \"args\": "
+                "{\"call\": \"%s\", \"bytes\": %zu}}", mgpu__span_kind_names[s->kind], s->device,
+                s->track < 0 ? 1000 - 1 - s->track : s->track, s->start_ms * 1e3, (s->end_ms - s->start_ms) * 1e3,
+                s->name, s->bytes);
+    }
+    fprintf(f, "\n]}\n");
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    if (fclose(f) != 0 && r == MGPU_SUCCESS) r = mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "writing %s failed", path);
+    return r;
+}
+
+static void mgpu__prof_set_path(const char *path)
+{
+    snprintf(mgpu__prof.path, sizeof mgpu__prof.path, "%s", path ? path : "");
+}
+
+/* mgpu_shutdown: stop, write the trace if asked, free everything. */
+static mgpu_result mgpu__prof_shutdown(void)
+{
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__STORE(mgpu__prof.on, 0);
+    if (mgpu__prof.path[0]) r = mgpu_profile_write(mgpu__prof.path);
+    pthread_mutex_lock(&mgpu__prof.lock);
+    mgpu__prof_clear();
+    free(mgpu__prof.spans);
+    mgpu__prof.spans = NULL;
+    mgpu__prof.cap = 0;
+    mgpu__prof.path[0] = 0;
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    return r;
+}
+
 /* >>streams -------------------------------------------------------------------- */
 /* CPU devices run stream work at once, in the calling thread: in order, trivially. */
 static mgpu_result mgpu__stream(mgpu_stream s, mgpu_stream *out, const char *fn)
@@ -2104,7 +2520,12 @@ MGPU_API mgpu_result mgpu_stream_synchronize(mgpu_stream stream)
     mgpu_stream s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
-    if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamSynchronize, (s->cu), r);
+    if (mgpu__is_cuda(s->dev)) {
+        mgpu__pmark m;
+        mgpu__prof_begin(&m, s, 1, fn);
+        MGPU__ON_STREAM(fn, s, cuStreamSynchronize, (s->cu), r);
+        mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
+    }
     return r;
 }
 
@@ -2186,7 +2607,14 @@ MGPU_API mgpu_result mgpu_event_synchronize(mgpu_event ev)
     static const char *fn = "mgpu_event_synchronize";
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(ev, fn, "event is NULL");
-    if (ev->cu) MGPU__CU(fn, ev->dev, cuEventSynchronize, (ev->cu));
+    if (ev->cu) {
+        mgpu__pmark m;
+        mgpu__CUresult e;
+        mgpu__prof_begin(&m, &mgpu__g.dev[ev->dev].default_stream, 1, fn);
+        e = mgpu__cu.cuEventSynchronize(ev->cu);
+        mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
+        if (e) return mgpu__cuda_fail(e, fn, "cuEventSynchronize", ev->dev);
+    }
     return MGPU_SUCCESS;
 }
 
@@ -2219,10 +2647,13 @@ MGPU_API mgpu_result mgpu_device_synchronize(mgpu_device dev)
     static const char *fn = "mgpu_device_synchronize";
     mgpu__CUcontext prev;
     mgpu__CUresult e;
+    mgpu__pmark m;
     MGPU__DEVICE(fn, dev);
     if (!mgpu__is_cuda(dev) || !MGPU__LOAD(mgpu__g.dev[dev].ctx)) return MGPU_SUCCESS;  /* nothing queued */
     MGPU__TRY(mgpu__push(dev, &prev, fn));
+    mgpu__prof_begin(&m, &mgpu__g.dev[dev].default_stream, 1, fn);
     e = mgpu__cu.cuCtxSynchronize();
+    mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
     mgpu__pop(dev, prev);
     return e ? mgpu__cuda_fail(e, fn, "cuCtxSynchronize", dev) : MGPU_SUCCESS;
 }
@@ -2516,6 +2947,13 @@ static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgp
 
 static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu_stream s);
 
+/* The kind of a copy between the places d and s (mgpu__locate). */
+static mgpu_span_kind mgpu__copy_kind(const mgpu__where *d, const mgpu__where *s)
+{
+    if (d->cuda && s->cuda) return d->dev == s->dev ? MGPU_SPAN_COPY_D2D : MGPU_SPAN_COPY_P2P;
+    return d->cuda ? MGPU_SPAN_COPY_H2D : s->cuda ? MGPU_SPAN_COPY_D2H : MGPU_SPAN_COPY_HOST;
+}
+
 /* The stream that carries a copy: the caller's, else the default stream of the CUDA
    device involved (destination first), else NULL for a plain host copy. */
 static mgpu_stream mgpu__copy_stream(const mgpu__where *d, const mgpu__where *s)
@@ -2546,8 +2984,11 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
         /* cuMemcpy: synchronous, and ordered after work on the blocking streams. */
         mgpu__CUcontext prev;
         mgpu__CUresult e;
+        mgpu__pmark m;
         MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+        mgpu__prof_begin(&m, s, 1, fn);
         e = mgpu__cu.cuMemcpy(mgpu__dptr(dst), mgpu__dptr(src), bytes);
+        mgpu__prof_end(&m, mgpu__copy_kind(&wd, &ws), NULL, bytes);
         mgpu__pop(s->dev, prev);
         return e ? mgpu__cuda_fail(e, fn, "cuMemcpy", s->dev) : MGPU_SUCCESS;
     }
@@ -2787,11 +3228,14 @@ static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, 
     mgpu__CUcontext prev;
     mgpu__CUresult e;
     mgpu_result r = MGPU_SUCCESS;
+    mgpu__pmark m;
     MGPU__TRY(mgpu__check_range(fn, "dst", &wd, dst, bytes));
     MGPU__TRY(mgpu__check_range(fn, "src", &ws, src, bytes));
     if (!wd.cuda && !ws.cuda) {
         if (mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s));
+        mgpu__prof_begin(&m, s, 1, fn);
         memmove(dst, src, bytes);
+        mgpu__prof_end(&m, MGPU_SPAN_COPY_HOST, NULL, bytes);
         return MGPU_SUCCESS;
     }
     if (!mgpu__is_cuda(s->dev)) {        /* a CPU stream: copy synchronously */
@@ -2800,19 +3244,27 @@ static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, 
         return mgpu_stream_synchronize(cs);
     }
     if (wd.cuda && ws.cuda && wd.dev != ws.dev) {
-        if (mgpu__path(ws.dev, wd.dev, flags) == MGPU_PEER_STAGED)
-            return mgpu__copy_staged(fn, dst, wd.dev, src, ws.dev, bytes, s);
+        if (mgpu__path(ws.dev, wd.dev, flags) == MGPU_PEER_STAGED) {
+            mgpu__prof_begin(&m, s, 0, fn);
+            r = mgpu__copy_staged(fn, dst, wd.dev, src, ws.dev, bytes, s);
+            mgpu__prof_end(&m, MGPU_SPAN_COPY_STAGED, NULL, bytes);
+            return r;
+        }
         MGPU__TRY(mgpu__enable_peer(wd.dev, ws.dev, fn));
         MGPU__TRY(mgpu__enable_peer(ws.dev, wd.dev, fn));
         MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+        mgpu__prof_begin(&m, s, 0, fn);
         e = mgpu__cu.cuMemcpyPeerAsync(mgpu__dptr(dst), mgpu__g.dev[wd.dev].ctx, mgpu__dptr(src),
                                        mgpu__g.dev[ws.dev].ctx, bytes, s->cu);
+        mgpu__prof_end(&m, MGPU_SPAN_COPY_P2P, NULL, bytes);
         mgpu__pop(s->dev, prev);
         if (e) r = mgpu__cuda_fail(e, fn, "cuMemcpyPeerAsync", s->dev);
         return r;
     }
     MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+    mgpu__prof_begin(&m, s, 0, fn);
     e = mgpu__cu.cuMemcpyAsync(mgpu__dptr(dst), mgpu__dptr(src), bytes, s->cu);
+    mgpu__prof_end(&m, mgpu__copy_kind(&wd, &ws), NULL, bytes);
     mgpu__pop(s->dev, prev);
     return e ? mgpu__cuda_fail(e, fn, "cuMemcpyAsync", s->dev) : MGPU_SUCCESS;
 }
@@ -3010,17 +3462,22 @@ static mgpu_result mgpu__launch(const char *fn, mgpu_kernel kernel, const mgpu_l
     mgpu__CUfunction f;
     mgpu__CUcontext prev;
     mgpu__CUresult e;
+    mgpu__pmark m;
     if (!mgpu__is_cuda(s->dev)) {
         if (!kernel->cpu)
             return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "kernel \"%s\" has no CPU implementation (mgpu_kernel_set_cpu) "
                               "for CPU device %d", kernel->name, s->dev);
+        mgpu__prof_begin(&m, s, 1, fn);
         kernel->cpu(dims, args);
+        mgpu__prof_end(&m, MGPU_SPAN_KERNEL, kernel->name, 0);
         return MGPU_SUCCESS;
     }
     MGPU__TRY(mgpu__function(kernel, s->dev, &f, fn));
     MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+    mgpu__prof_begin(&m, s, 0, fn);
     e = mgpu__cu.cuLaunchKernel(f, dims->grid[0], dims->grid[1], dims->grid[2], dims->block[0], dims->block[1],
                                 dims->block[2], (unsigned)dims->shared_bytes, s->cu, args, NULL);
+    mgpu__prof_end(&m, MGPU_SPAN_KERNEL, kernel->name, 0);
     mgpu__pop(s->dev, prev);
     return e ? mgpu__cuda_fail(e, fn, "cuLaunchKernel", s->dev) : MGPU_SUCCESS;
 }
@@ -7350,6 +7807,7 @@ static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *
     const void *src = mgpu__pipe_source(p, i, j);
     mgpu_stage_batch b;
     mgpu_result r;
+    mgpu__pmark m;
     *what = "waiting for the previous stage";
     if (prev && prev->cuda) MGPU__TRY(mgpu_stream_wait_event(st->stream, prev->done[j]));
     *what = "copying the input in";
@@ -7364,7 +7822,9 @@ static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *
     b.tag = tag;
     *what = "the stage function";
     mgpu__tls_error[0] = 0;
+    if (!st->cuda) mgpu__prof_begin(&m, st->stream, 1, "mgpu_pipeline");   /* its host code is the kernel */
     r = st->desc.fn(&b, st->desc.user_data);
+    if (!st->cuda) mgpu__prof_end(&m, MGPU_SPAN_KERNEL, st->name, 0);
     if (r != MGPU_SUCCESS) return r;
     if (b.out_bytes > b.out_capacity)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, st->name, "out_bytes %zu is more than the buffer's %zu",

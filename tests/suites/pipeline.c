@@ -13,7 +13,9 @@
 #include "mgpu.h"
 #include "tests/suites/suite.h"
 
+#include <dlfcn.h>
 #include <math.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- framework */
 static int cur_failed, cur_skipped;
@@ -347,10 +349,315 @@ static void test_bad_args(void)
     CHECK(mgpu__g.nallocs == allocs);
 }
 
+/* ---------------------------------------------------------------- profiler tests */
+/* A minimal JSON reader: 1 if text[*i..] is one valid value (skipping it), else 0. */
+static void json_space(const char *t, size_t *i) { while (t[*i] == ' ' || t[*i] == '\n' || t[*i] == '\t' || t[*i] == '\r') (*i)++; }
+static int json_value(const char *t, size_t *i, int depth)
+{
+    json_space(t, i);
+    if (depth > 32) return 0;
+    if (t[*i] == '{' || t[*i] == '[') {
+        const char close = t[*i] == '{' ? '}' : ']';
+        const int object = close == '}';
+        (*i)++;
+        json_space(t, i);
+        if (t[*i] == close) { (*i)++; return 1; }
+        for (;;) {
+            if (object) {
+                json_space(t, i);
+                if (t[*i] != '"' || !json_value(t, i, depth + 1)) return 0;
+                json_space(t, i);
+                if (t[(*i)++] != ':') return 0;
+            }
+            if (!json_value(t, i, depth + 1)) return 0;
+            json_space(t, i);
+            if (t[*i] == ',') { (*i)++; continue; }
+            if (t[*i] == close) { (*i)++; return 1; }
+            return 0;
+        }
+    }
+    if (t[*i] == '"') {
+        for ((*i)++; t[*i] != '"'; (*i)++) {
+            if (!t[*i] || (unsigned char)t[*i] < 0x20) return 0;
+            if (t[*i] == '\\') {
+                (*i)++;
+                if (t[*i] == 'u') { int k; for (k = 1; k <= 4; k++) if (!strchr("0123456789abcdefABCDEF", t[*i + (size_t)k]) || !t[*i + (size_t)k]) return 0; *i += 4; }
+                else if (!t[*i] || !strchr("\"\\/bfnrt", t[*i])) return 0;
+            }
+        }
+        (*i)++;
+        return 1;
+    }
+    if (!strncmp(t + *i, "true", 4)) { *i += 4; return 1; }
+    if (!strncmp(t + *i, "false", 5)) { *i += 5; return 1; }
+    if (!strncmp(t + *i, "null", 4)) { *i += 4; return 1; }
+    {
+        char *end;
+        strtod(t + *i, &end);
+        if (end == t + *i || t[*i] == '+' || t[*i] == '.') return 0;
+        *i = (size_t)(end - t);
+        return 1;
+    }
+}
+/* Reads the trace at path: 1 if it is one valid JSON value; *complete: how many "ph": "X" events. */
+static int json_file_ok(const char *path, size_t *complete)
+{
+    FILE *f = fopen(path, "rb");
+    char *text, *at;
+    long n;
+    size_t i = 0;
+    int ok;
+    *complete = 0;
+    if (!f) return 0;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    text = (char *)calloc((size_t)n + 1, 1);
+    if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(text); return 0; }
+    fclose(f);
+    ok = json_value(text, &i, 0);
+    json_space(text, &i);
+    ok = ok && text[i] == 0;
+    for (at = text; (at = strstr(at, "\"ph\": \"X\"")) != NULL; at++) (*complete)++;
+    free(text);
+    return ok;
+}
+
+/* The spans are sane (start <= end, known kinds, a stream's spans in order without
+   overlap) and the summary's totals are their sums. Returns the span count. */
+static size_t check_spans(mgpu_span **out)
+{
+    static mgpu_span spans[20000];
+    mgpu_profile_device sum[MGPU_MAX_DEVICES];
+    double compute[MGPU_MAX_DEVICES] = { 0 }, transfer[MGPU_MAX_DEVICES] = { 0 }, sync[MGPU_MAX_DEVICES] = { 0 };
+    uint64_t bytes[MGPU_MAX_DEVICES] = { 0 };
+    size_t n = 0, i, j;
+    int nd = 0, d;
+    *out = spans;
+    CHECK_OK(mgpu_profile_spans(spans, sizeof spans / sizeof spans[0], &n));
+    if (n > sizeof spans / sizeof spans[0]) { fail_at(__FILE__, __LINE__, "%zu spans", n); return 0; }
+    for (i = 0; i < n; i++) {
+        const mgpu_span *s = &spans[i];
+        if (!(s->start_ms <= s->end_ms) || s->start_ms < -1e-3 || s->kind < MGPU_SPAN_KERNEL || s->kind > MGPU_SPAN_WAIT ||
+            s->device < 0 || s->device >= mgpu__g.ndev || !s->name || (s->kind == MGPU_SPAN_WAIT) != (s->track < 0))
+            fail_at(__FILE__, __LINE__, "span %zu: kind %d device %d track %d %s %.6f..%.6f", i, (int)s->kind, s->device,
+                    s->track, s->name ? s->name : "(null)", s->start_ms, s->end_ms);
+        for (j = i + 1; j < n; j++) {       /* spans of one stream, in queue order, do not overlap */
+            const mgpu_span *t = &spans[j];
+            if (t->device == s->device && t->track == s->track && s->track >= 0 && t->start_ms < s->end_ms - 1e-6) {
+                fail_at(__FILE__, __LINE__, "spans %zu (%s %.6f..%.6f) and %zu (%s %.6f..%.6f) overlap on device %d stream %d",
+                        i, s->name, s->start_ms, s->end_ms, j, t->name, t->start_ms, t->end_ms, s->device, s->track);
+                break;
+            }
+        }
+        if (s->kind == MGPU_SPAN_KERNEL) compute[s->device] += s->end_ms - s->start_ms;
+        else if (s->kind == MGPU_SPAN_WAIT) sync[s->device] += s->end_ms - s->start_ms;
+        else { transfer[s->device] += s->end_ms - s->start_ms; bytes[s->device] += s->bytes; }
+    }
+    CHECK_OK(mgpu_profile_summary(sum, MGPU_MAX_DEVICES, &nd));
+    CHECK(nd == mgpu__g.ndev);
+    for (d = 0; d < nd; d++) {
+        CHECK(sum[d].device == d);
+        CHECK(fabs(sum[d].compute_ms - compute[d]) <= 1e-9 * (1 + compute[d]));
+        CHECK(fabs(sum[d].transfer_ms - transfer[d]) <= 1e-9 * (1 + transfer[d]));
+        CHECK(fabs(sum[d].sync_ms - sync[d]) <= 1e-9 * (1 + sync[d]));
+        CHECK(sum[d].bytes == bytes[d]);
+        CHECK(sum[d].transfer_ms > 0 ? fabs(sum[d].transfer_gbs - (double)bytes[d] / (transfer[d] * 1e6)) <= 1e-9 * (1 + sum[d].transfer_gbs)
+                                     : sum[d].transfer_gbs == 0);
+    }
+    return n;
+}
+
+static size_t count_kind(const mgpu_span *s, size_t n, mgpu_span_kind kind, const char *detail)
+{
+    size_t i, c = 0;
+    for (i = 0; i < n; i++) c += s[i].kind == kind && (!detail || !strcmp(s[i].detail, detail));
+    return c;
+}
+
+/* The three-stage pipeline under the profiler: results as without it; spans for what
+   went on (per CPU stage and batch one kernel span named after the stage; on GPUs
+   their kernels, the uploads, downloads and GPU-to-GPU copies, the waits of the pulls);
+   the trace file is JSON with one event per span; stopped, nothing more is recorded. */
+static void test_profile(void)
+{
+    static const int op[3] = { OP_DOUBLE, OP_SQRT, OP_PLUS1 };
+    static const char *const names[3] = { "double", "sqrt", "plus one" };
+    char path[64];
+    mgpu_device devs[3];
+    mgpu_pipeline_stage st[3];
+    mgpu_pipeline_desc d;
+    mgpu_pipeline p = NULL;
+    mgpu_span *spans;
+    size_t n, n2, events = 0;
+    int i, cpu_stages = 0;
+    three_devices(devs);
+    REQUIRE_OK(mgpu_profile_start());
+    memset(st, 0, sizeof st);
+    memset(&d, 0, sizeof d);
+    for (i = 0; i < 3; i++) {
+        ops[i] = op[i];
+        st[i].device = devs[i]; st[i].fn = stage_fns[op[i]]; st[i].out_bytes = MAX_FLOATS * sizeof(float); st[i].name = names[i];
+        cpu_stages += !mgpu__is_cuda(devs[i]);
+    }
+    nops = 3;
+    d.stages = st; d.nstages = 3; d.in_bytes = MAX_FLOATS * sizeof(float); d.depth = 3;
+    REQUIRE_OK(mgpu_pipeline_create(&d, &p));
+    run_and_check(p, 12, 3);
+    CHECK_OK(mgpu_pipeline_destroy(p));
+    CHECK_OK(mgpu_profile_stop());
+    n = check_spans(&spans);
+    CHECK(count_kind(spans, n, MGPU_SPAN_KERNEL, "sqrt") == 12);
+    if (!mgpu__g.ncuda) {
+        CHECK(n == 12 * (size_t)cpu_stages);    /* a CPU stage's inner copies are part of its span */
+        CHECK(count_kind(spans, n, MGPU_SPAN_KERNEL, "double") == 12 && count_kind(spans, n, MGPU_SPAN_KERNEL, "plus one") == 12);
+    } else {
+        mgpu_peer_path path01 = MGPU_PEER_SAME_DEVICE;
+        CHECK(count_kind(spans, n, MGPU_SPAN_KERNEL, "mgpu_combine_f32_sum") + count_kind(spans, n, MGPU_SPAN_KERNEL, NULL) >= 24);
+        CHECK(count_kind(spans, n, MGPU_SPAN_COPY_H2D, NULL) >= 24);    /* the push into stage 0, sqrt's output into stage 2 */
+        CHECK(count_kind(spans, n, MGPU_SPAN_COPY_D2H, NULL) >= 24);    /* stage 0 to sqrt, stage 2 to the pull */
+        CHECK(count_kind(spans, n, MGPU_SPAN_WAIT, NULL) >= 12);        /* the pulls and the CPU stage */
+        if (mgpu__g.ncuda > 1) CHECK_OK(mgpu_peer_path_get(0, 1, &path01));
+        (void)path01;
+    }
+    /* The trace file */
+    snprintf(path, sizeof path, "build/suite_pipeline_trace_%d.json", (int)getpid());
+    CHECK_OK(mgpu_profile_write(path));
+    CHECK(json_file_ok(path, &events));
+    CHECK(events == n);
+    remove(path);
+    /* Stopped: nothing more */
+    {
+        float x = 1.0f, y = 0.0f;
+        void *buf = NULL;
+        REQUIRE_OK(mgpu_malloc(&buf, sizeof x));
+        CHECK_OK(mgpu_memcpy(buf, &x, sizeof x));
+        CHECK_OK(mgpu_memcpy(&y, buf, sizeof x));
+        CHECK_OK(mgpu_free(buf));
+        CHECK_OK(mgpu_profile_spans(NULL, 0, &n2));
+        CHECK(n2 == n && y == x);
+    }
+}
+
+/* Every span kind where the configuration has it, from the plain calls: uploads, downloads,
+   copies within and between devices, kernels, waits. */
+static void test_profile_copies(void)
+{
+    static float host[1024];
+    void *a = NULL, *b = NULL;
+    mgpu_stream s = NULL;
+    mgpu_span *spans;
+    size_t n;
+    int other = mgpu__g.ncuda > 1 ? 1 : mgpu__g.ndev > 1 ? 1 : 0;
+    REQUIRE_OK(mgpu_stream_create(&s));
+    REQUIRE_OK(mgpu_malloc(&a, sizeof host));
+    REQUIRE_OK(mgpu_set_device(other));
+    REQUIRE_OK(mgpu_malloc(&b, sizeof host));
+    REQUIRE_OK(mgpu_set_device(0));
+    REQUIRE_OK(mgpu_profile_start());
+    CHECK_OK(mgpu_memcpy_async(a, host, sizeof host, s));
+    CHECK_OK(mgpu_combine_async(a, a, 1024, MGPU_F32, MGPU_OP_SUM, s));
+    CHECK_OK(mgpu_memcpy_async(b, a, sizeof host, s));
+    CHECK_OK(mgpu_memcpy_async(host, b, sizeof host, s));
+    CHECK_OK(mgpu_stream_synchronize(s));
+    CHECK_OK(mgpu_profile_stop());
+    n = check_spans(&spans);
+    if (mgpu__g.ncuda) {
+        mgpu_peer_path path = MGPU_PEER_SAME_DEVICE;
+        CHECK(mgpu_peer_path_get(0, other, &path) == MGPU_SUCCESS);
+        CHECK(count_kind(spans, n, MGPU_SPAN_COPY_H2D, NULL) == 1 && count_kind(spans, n, MGPU_SPAN_COPY_D2H, NULL) == 1);
+        CHECK(count_kind(spans, n, MGPU_SPAN_KERNEL, NULL) == 1 && count_kind(spans, n, MGPU_SPAN_WAIT, NULL) >= 1);
+        CHECK(count_kind(spans, n, path == MGPU_PEER_STAGED ? MGPU_SPAN_COPY_STAGED : path == MGPU_PEER_DIRECT ?
+                         MGPU_SPAN_COPY_P2P : MGPU_SPAN_COPY_D2D, NULL) == 1);
+        CHECK(n >= 5);
+    } else {
+        CHECK(count_kind(spans, n, MGPU_SPAN_COPY_HOST, NULL) == 3 && n == 3);   /* CPU built-ins are not recorded */
+    }
+    CHECK(spans[0].bytes == sizeof host || !mgpu__g.ncuda);
+    CHECK_OK(mgpu_free(a));
+    CHECK_OK(mgpu_free(b));
+    CHECK_OK(mgpu_stream_destroy(s));
+}
+
+/* Bad arguments: a status, nothing written. */
+static void test_profile_args(void)
+{
+    mgpu_profile_device sum[MGPU_MAX_DEVICES];
+    mgpu_span sp;
+    size_t n;
+    int count = -1;
+    CHECK_ERR(mgpu_profile_summary(sum, mgpu__g.ndev - 1, &count), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK(count == -1);
+    CHECK_ERR(mgpu_profile_summary(NULL, MGPU_MAX_DEVICES, &count), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(mgpu_profile_spans(&sp, 1, NULL), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(mgpu_profile_spans(NULL, 1, &n), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(mgpu_profile_write(NULL), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(mgpu_profile_write("build/no such folder/trace.json"), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(mgpu_last_error(), "no such folder") != NULL);
+}
+
+/* NVTX through build/libfake_nvtx.so (MGPU_NVTX_PATH, set by main before the first
+   mgpu_profile_start): one range pushed and popped per recorded span. */
+static void test_profile_nvtx(void)
+{
+    void *h = dlopen(getenv("MGPU_NVTX_PATH"), RTLD_NOW);
+    int *pushes, *pops, before;
+    float x = 2.0f;
+    void *a = NULL;
+    size_t n0 = 0, n1 = 0;
+    if (!h) { cur_skipped = 1; snprintf(cur_skip, sizeof cur_skip, "build/libfake_nvtx.so is not built (make build/libfake_nvtx.so)"); return; }
+    pushes = (int *)dlsym(h, "fake_nvtx_pushes");
+    pops = (int *)dlsym(h, "fake_nvtx_pops");
+    REQUIRE(pushes && pops);
+    REQUIRE_OK(mgpu_profile_start());
+    REQUIRE(*pushes == *pops);
+    before = *pushes;
+    CHECK_OK(mgpu_profile_spans(NULL, 0, &n0));
+    REQUIRE_OK(mgpu_malloc(&a, sizeof x));
+    CHECK_OK(mgpu_memcpy_async(a, &x, sizeof x, NULL));
+    CHECK_OK(mgpu_memcpy_async(&x, a, sizeof x, NULL));
+    CHECK_OK(mgpu_device_synchronize(0));
+    CHECK_OK(mgpu_free(a));
+    CHECK_OK(mgpu_profile_stop());
+    CHECK_OK(mgpu_profile_spans(NULL, 0, &n1));
+    CHECK(n1 - n0 >= 2);
+    CHECK(*pushes - before == (int)(n1 - n0) && *pops == *pushes);
+    dlclose(h);
+}
+
+/* mgpu_desc.profile_path and MGPU_PROFILE: profiling from mgpu_init, the trace written at
+   mgpu_shutdown (two host copies on the CPU device: two spans). */
+static void test_profile_at_init(void)
+{
+    char path[64];
+    int round;
+    snprintf(path, sizeof path, "build/suite_pipeline_init_%d.json", (int)getpid());
+    for (round = 0; round < 2; round++) {
+        mgpu_desc d;
+        char a[16] = "abc", b[16];
+        size_t events = 0;
+        memset(&d, 0, sizeof d);
+        d.backend = MGPU_BACKEND_CPU;
+        if (round) setenv("MGPU_PROFILE", path, 1);
+        else d.profile_path = path;
+        remove(path);
+        REQUIRE_OK(mgpu_init(&d));
+        CHECK_OK(mgpu_memcpy_async(b, a, sizeof a, NULL));
+        CHECK_OK(mgpu_memcpy_async(a, b, sizeof a, NULL));
+        CHECK_OK(mgpu_shutdown());
+        CHECK(json_file_ok(path, &events));
+        CHECK(events == 2);
+        remove(path);
+    }
+    unsetenv("MGPU_PROFILE");
+}
+
 /* ---------------------------------------------------------------- runner */
 static const struct { const char *name; void (*fn)(void); } tests[] = {
     { "three_stages", test_three_stages }, { "one_device", test_one_device }, { "every_device", test_every_device },
     { "back_pressure", test_back_pressure }, { "errors", test_errors }, { "bad_args", test_bad_args },
+    { "profile", test_profile }, { "profile_copies", test_profile_copies }, { "profile_args", test_profile_args },
+    { "profile_nvtx", test_profile_nvtx },
 };
 
 static int selected(const char *label, int argc, char **argv)
@@ -370,6 +677,7 @@ int main(int argc, char **argv)
     unsigned c, t;
     char label[128];
     printf("seed %llu (MGPU_TEST_SEED=%llu repeats it)\n", seed, seed);
+    setenv("MGPU_NVTX_PATH", "build/libfake_nvtx.so", 1);      /* read at the first mgpu_profile_start */
     for (c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
         mgpu_desc d;
         mgpu_result r;
@@ -391,11 +699,20 @@ int main(int argc, char **argv)
             else {
                 mgpu_set_device(0);
                 tests[t].fn();
-                if (cur_failed) report(0, "%s: %s", label, cur_msg);
+                mgpu_profile_stop();
+                if (cur_skipped) skip("%s: %s", label, cur_skip);
+                else if (cur_failed) report(0, "%s: %s", label, cur_msg);
                 else report(1, "%s", label);
             }
         }
         if (r == MGPU_SUCCESS) mgpu_shutdown();
+    }
+    if (selected("profile_at_init[once]", argc, argv)) {
+        cur_failed = 0;
+        cur_msg[0] = 0;
+        test_profile_at_init();
+        if (cur_failed) report(0, "profile_at_init[once]: %s", cur_msg);
+        else report(1, "profile_at_init[once]");
     }
     return summary();
 }
