@@ -960,15 +960,15 @@ MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p);
 /* ---------------------------------------------------------------- profiler */
 #define MGPU_HAS_PROFILER 1              /* this mgpu.h has mgpu_profile_start and friends */
 /* PROFILER
-   While on, mgpu records a span for each operation it queues: kernels (built-in and
-   mgpu_launch; a CPU device's mgpu_launch kernel and a CPU pipeline stage's function, by
-   the host clock), copies by direction and path (host to device, device to host, within a
-   device, GPU to GPU direct or staged through pinned memory, host to host) and host waits
-   (mgpu_stream_synchronize, mgpu_event_synchronize, mgpu_device_synchronize on a GPU).
-   GPU spans are timed by CUDA events recorded around the operation on its stream and put
-   on the host clock through one reference event per GPU; host spans by the host clock (a
-   host span inside another on the same thread counts as part of the outer one). CPU
-   devices' built-in operations (reductions, blur, MSM) are not recorded.
+   While on, mgpu records a span for each operation it queues: kernels (every GPU kernel,
+   built-in or mgpu_launch; on CPU devices mgpu_launch kernels, reductions, combines, blurs
+   and a CPU pipeline stage's function, by the host clock; not the CPU MSM), copies by
+   direction and path (host to device, device to host, within a device, GPU to GPU direct
+   or staged through pinned memory, host to host) and host waits (mgpu_stream_synchronize,
+   mgpu_event_synchronize, mgpu_device_synchronize on a GPU). GPU spans are timed by CUDA
+   events recorded around the operation on its stream and put on the host clock through one
+   reference event per GPU; host spans by the host clock (a host span inside another on the
+   same thread counts as part of the outer one).
    Turn it on with mgpu_profile_start, mgpu_desc.profile, or MGPU_PROFILE=path (or
    mgpu_desc.profile_path), which also writes the trace file at mgpu_shutdown. When it is
    off each hook costs one branch. When it is on, each GPU operation costs two event
@@ -2373,6 +2373,7 @@ static const char *const mgpu__span_kind_names[] = {
 MGPU_API mgpu_result mgpu_profile_write(const char *path)
 {
     static const char *fn = "mgpu_profile_write";
+    static unsigned char waited[MGPU_MAX_DEVICES][MGPU__PROF_TRACKS];   /* under the lock */
     mgpu_result r;
     FILE *f;
     size_t i;
@@ -2383,6 +2384,9 @@ MGPU_API mgpu_result mgpu_profile_write(const char *path)
     if (!f) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "cannot open %s for writing", path);
     pthread_mutex_lock(&mgpu__prof.lock);
     r = mgpu__prof_resolve(fn);
+    memset(waited, 0, sizeof waited);    /* which threads waited for which device: their tracks */
+    for (i = 0; i < mgpu__prof.n; i++)
+        if (mgpu__prof.spans[i].s.track < 0) waited[mgpu__prof.spans[i].s.device][-1 - mgpu__prof.spans[i].s.track] = 1;
     fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [");
     for (d = 0; d < mgpu__g.ndev; d++) {
         char name[160];
@@ -2394,8 +2398,8 @@ MGPU_API mgpu_result mgpu_profile_write(const char *path)
         for (t = 0; t < MGPU__PROF_TRACKS && mgpu__prof.tracks[d][t]; t++)
             fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": \"stream %d\"}}",
                     d, t, t);
-        for (t = 0; t < MGPU__PROF_TRACKS && mgpu__prof.threads[t]; t++)
-            fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": "
+        for (t = 0; t < MGPU__PROF_TRACKS; t++)
+            if (waited[d][t]) fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": "
                     "\"host thread %d waits\"}}", d, 1000 + t, t + 1);
     }
     for (i = 0; i < mgpu__prof.n; i++) {
@@ -4102,6 +4106,7 @@ static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_
 {
     mgpu_stream s = NULL;
     mgpu__where wr;
+    mgpu__pmark m;
     size_t size;
     unsigned char value[8];
     MGPU__REQUIRE_INIT(fn);
@@ -4118,7 +4123,9 @@ static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_
     if (wr.kind >= 0 && size > wr.size - ((uintptr_t)result - wr.base))
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "result: %zu bytes run past the end of its allocation", size);
     if (mgpu__is_cuda(s->dev)) return mgpu__red_gpu(fn, src, n, t, op, result, &wr, s, wait);
+    mgpu__prof_begin(&m, s, 1, fn);
     mgpu__red_cpu[t](src, n, op, value);
+    mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "reduce (CPU)", 0);
     if (wr.cuda) return mgpu__copy_async(fn, result, value, size, 0, s);   /* synchronous from a CPU stream */
     memcpy(result, value, size);
     return MGPU_SUCCESS;
@@ -4155,7 +4162,10 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
     MGPU__TRY(mgpu__check_buffer(fn, "y", y, bytes, s->dev));
     MGPU__TRY(mgpu__check_buffer(fn, "x", x, bytes, s->dev));
     if (!mgpu__is_cuda(s->dev)) {
+        mgpu__pmark m;
+        mgpu__prof_begin(&m, s, 1, fn);
         mgpu__combine_cpu[t](y, x, n, op);
+        mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "combine (CPU)", 0);
         return MGPU_SUCCESS;
     } else {
         size_t per_block = MGPU__RED_BLOCK * (16 / size), blocks = n / per_block + (n % per_block != 0);
@@ -5598,7 +5608,14 @@ static mgpu_result mgpu__blur_run(const char *fn, mgpu_pixel_format f, mgpu__blu
     mgpu_kernel k = NULL;
     void *params[1];
     int which;
-    if (!mgpu__is_cuda(s->dev)) return mgpu__blur_cpu(a, f);
+    if (!mgpu__is_cuda(s->dev)) {
+        mgpu__pmark m;
+        mgpu_result r;
+        mgpu__prof_begin(&m, s, 1, fn);
+        r = mgpu__blur_cpu(a, f);
+        mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "blur (CPU)", 0);
+        return r;
+    }
     which = mgpu__blur_shape(mgpu__g.dev[s->dev].info.multiprocessors, f, a, &dims);
     MGPU__TRY(mgpu__blur_kernel(fn, which, &k));
     params[0] = a;

@@ -571,7 +571,8 @@ static void test_profile_copies(void)
                          MGPU_SPAN_COPY_P2P : MGPU_SPAN_COPY_D2D, NULL) == 1);
         CHECK(n >= 5);
     } else {
-        CHECK(count_kind(spans, n, MGPU_SPAN_COPY_HOST, NULL) == 3 && n == 3);   /* CPU built-ins are not recorded */
+        CHECK(count_kind(spans, n, MGPU_SPAN_COPY_HOST, NULL) == 3 && n == 4);
+        CHECK(count_kind(spans, n, MGPU_SPAN_KERNEL, "combine (CPU)") == 1);
     }
     CHECK(spans[0].bytes == sizeof host || !mgpu__g.ncuda);
     CHECK_OK(mgpu_free(a));
