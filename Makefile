@@ -12,9 +12,10 @@ ARCHS    = 75 80 90 100 120
 GENCODE  = $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_120,code=compute_120
 
-# blur_image needs Debian's libstb-dev (.ci/run installs it); without it the example is skipped.
+# blur_image and blur_pipeline need Debian's libstb-dev (.ci/run installs it); without it they are skipped.
 STB_FOUND := $(or $(shell pkg-config --exists stb 2> /dev/null && echo yes),$(wildcard /usr/include/stb/stb_image.h))
-EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(if $(STB_FOUND),$(wildcard examples/*.c),$(filter-out examples/blur_image.c,$(wildcard examples/*.c))))
+STB_EXAMPLES = examples/blur_image.c examples/blur_pipeline.c
+EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(if $(STB_FOUND),$(wildcard examples/*.c),$(filter-out $(STB_EXAMPLES),$(wildcard examples/*.c))))
 BENCHES  = $(patsubst bench/%.c,$(BUILD)/bench_%,$(wildcard bench/*.c))
 TEST_SRC = $(wildcard tests/*.c)
 HDRS     = mgpu.h kernels_fatbin.h
@@ -44,6 +45,8 @@ STB_CFLAGS = $(shell pkg-config --cflags stb 2> /dev/null || echo -I/usr/include
 STB_LIBS   = $(shell pkg-config --libs stb 2> /dev/null || echo -lstb)
 EXAMPLE_FLAGS_blur_image = $(STB_CFLAGS)
 EXAMPLE_LIBS_blur_image = $(STB_LIBS)
+EXAMPLE_FLAGS_blur_pipeline = $(STB_CFLAGS)
+EXAMPLE_LIBS_blur_pipeline = $(STB_LIBS)
 EXAMPLE_LIBS_pipeline_stages = -lm
 $(BUILD)/%: examples/%.c $(BUILD)/mgpu.o | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. $(EXAMPLE_FLAGS_$*) -o $@ $< $(BUILD)/mgpu.o $(LIBS) $(EXAMPLE_LIBS_$*)
