@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
+#define SUITE_CHECKS
 #include "tests/suites/suite.h"
 
 #include <dlfcn.h>
@@ -18,27 +19,6 @@
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- framework */
-static int cur_failed, cur_skipped;
-static char cur_msg[2048], cur_skip[1200];
-
-static void fail_at(const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-    size_t used = strlen(cur_msg);
-    if (cur_failed++ < 3 && used < sizeof cur_msg - 64) {
-        snprintf(cur_msg + used, sizeof cur_msg - used, "%s%s:%d: ", used ? "; " : "", file, line);
-        used = strlen(cur_msg);
-        va_start(ap, fmt);
-        vsnprintf(cur_msg + used, sizeof cur_msg - used, fmt, ap);
-        va_end(ap);
-    }
-}
-#define CHECK(c) do { if (!(c)) fail_at(__FILE__, __LINE__, "CHECK(%s)", #c); } while (0)
-#define CHECK_OK(call) do { mgpu_result r_ = (call); if (r_ != MGPU_SUCCESS) \
-    fail_at(__FILE__, __LINE__, "%s returned %s [%s]", #call, mgpu_result_string(r_), mgpu_last_error()); } while (0)
-#define REQUIRE_OK(call) do { mgpu_result r_ = (call); if (r_ != MGPU_SUCCESS) { \
-    fail_at(__FILE__, __LINE__, "%s returned %s [%s]", #call, mgpu_result_string(r_), mgpu_last_error()); return; } } while (0)
-#define REQUIRE(c) do { if (!(c)) { fail_at(__FILE__, __LINE__, "REQUIRE(%s)", #c); return; } } while (0)
 #define CHECK_ERR(call, want) do { mgpu_result r_ = (call); if (r_ != (want)) fail_at(__FILE__, __LINE__, \
     "%s returned %s, expected %s [%s]", #call, mgpu_result_string(r_), mgpu_result_string(want), mgpu_last_error()); } while (0)
 
@@ -606,7 +586,7 @@ static void test_profile_nvtx(void)
     float x = 2.0f;
     void *a = NULL;
     size_t n0 = 0, n1 = 0;
-    if (!h) { cur_skipped = 1; snprintf(cur_skip, sizeof cur_skip, "build/libfake_nvtx.so is not built (make build/libfake_nvtx.so)"); return; }
+    if (!h) SKIP("build/libfake_nvtx.so is not built (make build/libfake_nvtx.so)");
     pushes = (int *)dlsym(h, "fake_nvtx_pushes");
     pops = (int *)dlsym(h, "fake_nvtx_pops");
     REQUIRE(pushes && pops);
