@@ -7739,7 +7739,7 @@ typedef struct mgpu__stage {
 struct mgpu_pipeline_t {
     pthread_mutex_t lock, push_lock, pull_lock;
     pthread_cond_t cond;
-    int nstages, depth, started, ready, stop;
+    int nstages, depth, started, ready, stop, drained;
     size_t in_capacity;
     void *in_host[MGPU_PIPELINE_MAX_DEPTH];     /* pinned push staging */
     size_t in_bytes[MGPU_PIPELINE_MAX_DEPTH];
@@ -7889,6 +7889,13 @@ static mgpu_result mgpu__pipe_stage_main(mgpu_device dev, int index, void *arg)
     }
     pthread_mutex_lock(&p->lock);    /* stay (buffers alive) until destroy: others may read them */
     while (!p->stop) pthread_cond_wait(&p->cond, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    /* Free only once every stage's stream is idle: the next stage may still copy from ours. */
+    if (st->stream) mgpu_stream_synchronize(st->stream);
+    pthread_mutex_lock(&p->lock);
+    p->drained++;
+    pthread_cond_broadcast(&p->cond);
+    while (p->drained < p->started) pthread_cond_wait(&p->cond, &p->lock);
     pthread_mutex_unlock(&p->lock);
     mgpu__pipe_release(st);
     return r;
