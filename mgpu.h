@@ -971,9 +971,9 @@ MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p);
    same thread counts as part of the outer one).
    Turn it on with mgpu_profile_start, mgpu_desc.profile, or MGPU_PROFILE=path (or
    mgpu_desc.profile_path), which also writes the trace file at mgpu_shutdown. When it is
-   off each hook costs one branch. When it is on, each GPU operation costs two event
-   records (about 2 x 2 us of host time) and each span 120 bytes until the next
-   mgpu_profile_start.
+   off each hook costs one branch. When it is on, each GPU operation costs two
+   cuEventCreate + cuEventRecord pairs on the host, and each span about 112 bytes (and its
+   two events, until they are read) until the next mgpu_profile_start or mgpu_shutdown.
    Where libnvToolsExt.so.1 (NVTX) can be opened, each span is also an NVTX range (pushed
    and popped around the host call that queues it) so Nsight Systems shows mgpu's calls;
    MGPU_NVTX_PATH names another library. Without it nothing changes.
