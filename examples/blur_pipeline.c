@@ -12,6 +12,7 @@
 
    usage: blur_pipeline DIR OUTDIR [--sigma S] [--radius R]   prints images/s of both ways
                                      (writes OUTDIR/folder/NAME.png and OUTDIR/pipeline/NAME.png)
+          blur_pipeline --generate DIR COUNT WIDTH HEIGHT   writes COUNT test PNGs (RGBA) into DIR
           blur_pipeline              self-check: generated images, both ways, identical files
    Needs stb (Debian/Ubuntu: libstb-dev); the Makefile builds it like blur_image. */
 #ifndef _POSIX_C_SOURCE
@@ -220,27 +221,35 @@ static int same_file(const char *x, const char *y)
     return same;
 }
 
+/* Writes dir/imageNN.png, a gradient plus noise of w x h pixels of n channels; 0 on success. */
+static int write_test_image(const char *dir, int i, int w, int h, int n)
+{
+    char path[4200];
+    unsigned char *px = (unsigned char *)malloc((size_t)w * h * n);
+    unsigned s = 777u + (unsigned)i;
+    size_t k;
+    int ok;
+    if (!px) return 1;
+    for (k = 0; k < (size_t)w * h * n; k++) { s = s * 1103515245u + 12345u; px[k] = (unsigned char)(k / n % w * 200 / w + (s >> 27)); }
+    snprintf(path, sizeof path, "%s/image%02d.png", dir, i);
+    ok = stbi_write_png(path, w, h, n, px, w * n);
+    free(px);
+    return !ok;
+}
+
 /* No arguments: 12 generated PNGs of different sizes, both ways; the files must agree. */
 static int self_check(void)
 {
     char dir[] = "/tmp/mgpu_blur_pipeline_XXXXXX", path[128], other[128], sub[3][64];
     mgpu_blur_params params;
-    int i, k, bad = 0;
+    int i, bad = 0;
     if (!mkdtemp(dir)) { fprintf(stderr, "blur_pipeline: mkdtemp failed\n"); return 1; }
     snprintf(sub[0], sizeof sub[0], "%s/in", dir);
     snprintf(sub[1], sizeof sub[1], "%s/folder", dir);
     snprintf(sub[2], sizeof sub[2], "%s/pipeline", dir);
     mkdir(sub[0], 0755);
-    for (i = 0; i < 12; i++) {
-        const int w = 97 + 31 * i, h = 64 + 17 * (i % 5), n = 1 + i % 4;
-        unsigned char *px = (unsigned char *)malloc((size_t)w * h * n);
-        unsigned s = 777u + (unsigned)i;
-        if (!px) return 1;
-        for (k = 0; k < w * h * n; k++) { s = s * 1103515245u + 12345u; px[k] = (unsigned char)(k / n % w * 200 / w + (s >> 27)); }
-        snprintf(path, sizeof path, "%s/image%02d.png", sub[0], i);
-        if (!stbi_write_png(path, w, h, n, px, w * n)) return 1;
-        free(px);
-    }
+    for (i = 0; i < 12; i++)
+        if (write_test_image(sub[0], i, 97 + 31 * i, 64 + 17 * (i % 5), 1 + i % 4)) return 1;
     memset(&params, 0, sizeof params);
     if (run(sub[0], sub[1], sub[2], &params)) return 1;
     for (i = 0; i < 12; i++) {
@@ -263,6 +272,14 @@ int main(int argc, char **argv)
     char out_folder[4200], out_pipe[4200];
     int status, i;
     memset(&params, 0, sizeof params);
+    if (argc == 6 && !strcmp(argv[1], "--generate")) {
+        int count = atoi(argv[3]), w = atoi(argv[4]), h = atoi(argv[5]);
+        mkdir(argv[2], 0755);
+        for (i = 0; i < count; i++)
+            if (w < 1 || h < 1 || write_test_image(argv[2], i, w, h, 4)) { fprintf(stderr, "blur_pipeline: cannot write into %s\n", argv[2]); return 1; }
+        printf("wrote %d %d x %d RGBA PNGs into %s\n", count, w, h, argv[2]);
+        return 0;
+    }
     for (i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--sigma")) params.sigma = (float)atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--radius")) params.radius = atoi(argv[i + 1]) ? atoi(argv[i + 1]) : MGPU_BLUR_RADIUS_ZERO;
