@@ -1007,11 +1007,12 @@ typedef struct mgpu_profile_device {
     double transfer_gbs;                /* bytes / transfer_ms, in 10^9 bytes per second; 0 without copies */
     int kernels, copies, waits;
 } mgpu_profile_device;
-/* Forgets what was recorded and records from now on. */
+/* Forgets what was recorded and records from now on. Waits for each GPU's default stream
+   (its reference event is recorded there and waited for). */
 MGPU_API mgpu_result mgpu_profile_start(void);
 /* Stops recording; what was recorded stays readable. */
 MGPU_API mgpu_result mgpu_profile_stop(void);
-/* The recorded spans in the order they were queued: *count is how many there are, at most
+/* The recorded spans in the order their calls returned: *count is how many there are, at most
    capacity are written (out may be NULL with capacity 0). */
 MGPU_API mgpu_result mgpu_profile_spans(mgpu_span *out, size_t capacity, size_t *count);
 /* One entry per device (out[d] for device d; *count = mgpu's device count, capacity at least that). */
