@@ -12,9 +12,10 @@ ARCHS    = 75 80 90 100 120
 GENCODE  = $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_120,code=compute_120
 
-# blur_image needs Debian's libstb-dev (.ci/run installs it); without it the example is skipped.
+# blur_image and blur_pipeline need Debian's libstb-dev (.ci/run installs it); without it they are skipped.
 STB_FOUND := $(or $(shell pkg-config --exists stb 2> /dev/null && echo yes),$(wildcard /usr/include/stb/stb_image.h))
-EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(filter-out examples/mpi_%.c,$(if $(STB_FOUND),$(wildcard examples/*.c),$(filter-out examples/blur_image.c,$(wildcard examples/*.c)))))
+STB_EXAMPLES = examples/blur_image.c examples/blur_pipeline.c
+EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(filter-out examples/mpi_%.c,$(if $(STB_FOUND),$(wildcard examples/*.c),$(filter-out $(STB_EXAMPLES),$(wildcard examples/*.c)))))
 # The MPI examples (examples/mpi_*.c) need mpicc and mpirun (Debian's libopenmpi-dev and
 # openmpi-bin; .ci/run installs them); without them `make test` skips them with a line.
 MPICC   ?= mpicc
@@ -49,6 +50,9 @@ STB_CFLAGS = $(shell pkg-config --cflags stb 2> /dev/null || echo -I/usr/include
 STB_LIBS   = $(shell pkg-config --libs stb 2> /dev/null || echo -lstb)
 EXAMPLE_FLAGS_blur_image = $(STB_CFLAGS)
 EXAMPLE_LIBS_blur_image = $(STB_LIBS)
+EXAMPLE_FLAGS_blur_pipeline = $(STB_CFLAGS)
+EXAMPLE_LIBS_blur_pipeline = $(STB_LIBS)
+EXAMPLE_LIBS_pipeline_stages = -lm
 $(BUILD)/%: examples/%.c $(BUILD)/mgpu.o | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. $(EXAMPLE_FLAGS_$*) -o $@ $< $(BUILD)/mgpu.o $(LIBS) $(EXAMPLE_LIBS_$*)
 
@@ -111,6 +115,10 @@ $(BUILD)/suite_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
 $(BUILD)/suite_asan_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
 	$(CC) $(ASAN) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
 .SECONDARY: $(SUITES) $(addprefix $(BUILD)/suite_asan_,$(SUITE_NAMES))
+# suite_pipeline checks mgpu's NVTX ranges with a stand-in libnvToolsExt (MGPU_NVTX_PATH).
+$(BUILD)/suite_pipeline $(BUILD)/suite_asan_pipeline: $(BUILD)/libfake_nvtx.so
+$(BUILD)/libfake_nvtx.so: tests/fixtures/fake_nvtx.c | $(BUILD)
+	$(CC) -shared -fPIC $(WARN) -o $@ $<
 
 # The core suite (tests/*.c: build/mgpu_tests) and the suites; the core prints its failures,
 # each distinct skip reason once and its last line (N passed, N failed, N skipped).
@@ -193,7 +201,7 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # it (TEST_MSM_QUICK / TEST_BLUR_QUICK: the small ones), suite_reduce and suite_collectives
 # all of theirs; then with FAKE_CUDA_P2P=0 (no peer access: copies staged through pinned
 # memory, all-reduce by its chunked path) suite_blur, suite_collectives and suite_msm's
-# multi-GPU section. Each run must pass and show that it ran on the 2 fake GPUs (its 2-GPU
+# multi-GPU section; suite_pipeline (pipelines and the profiler) with and without peer access. Each run must pass and show that it ran on the 2 fake GPUs (its 2-GPU
 # header, or its [cuda] all-reduce line); logs in build/suite_<name>.fake[.nop2p].log. A run
 # is "suite,[VAR=value,...][ran:PREFIX=N,...][argument,...]" (tests/fake_run.sh):
 # ran:PREFIX=N requires that exactly N different kernels whose names start with PREFIX were
@@ -203,7 +211,8 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
             collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
             collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
             blur,TEST_BLUR_QUICK=1 blur,TEST_BLUR_QUICK=1,FAKE_CUDA_P2P=0 \
-            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi processes
+            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi processes \
+            pipeline pipeline,FAKE_CUDA_P2P=0
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word

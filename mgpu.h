@@ -36,6 +36,7 @@
        MGPU_CPU_DEVICES=N       number of CPU devices (default 1, at most MGPU_MAX_DEVICES)
        MGPU_CUDA_PATH=path      the driver library to open instead of libcuda.so.1/libcuda.so
        MGPU_GPUS=0,2 | local-rank[:K]   this process's GPUs (see SEVERAL PROCESSES below)
+       MGPU_PROFILE=path        profile from mgpu_init, write the trace to path at mgpu_shutdown
 
    THREADING
        mgpu_init and mgpu_shutdown: call from one thread while no other thread uses mgpu.
@@ -140,6 +141,9 @@ typedef struct mgpu_desc {
     const int *gpus;                    /* CUDA ordinals, in this order (ngpus of them) */
     int ngpus;
     int gpus_per_rank;                  /* > 0: this many GPUs chosen by the local rank */
+    int profile;                        /* 1: mgpu_profile_start at init (see PROFILER) */
+    const char *profile_path;           /* NULL: MGPU_PROFILE; a path: profile, and write
+                                           the trace there at mgpu_shutdown */
 } mgpu_desc;
 
 /* ---------------------------------------------------------------- lifetime and errors */
@@ -940,6 +944,153 @@ MGPU_API mgpu_result mgpu_ipc_export_event(mgpu_event ev, mgpu_ipc_handle *handl
 MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_event *ev);
 
 
+/* ---------------------------------------------------------------- pipelines */
+#define MGPU_HAS_PIPELINE 1              /* this mgpu.h has mgpu_pipeline_create and friends */
+/* PIPELINES
+   An ordered list of stages, each bound to a device (CUDA or CPU) with a function that
+   processes one batch. Batches are pushed in (host memory) and pulled out (host memory) in
+   push order; while stage 2 works on batch k, stage 1 works on batch k+1 and stage 0 on
+   k+2, each on its own device, so the time per batch approaches the slowest stage's.
+   - Every stage runs in its own host thread, bound to its device, with its own stream
+     (non-blocking) and `depth` output buffers (slot = batch index % depth), allocated once
+     by mgpu_pipeline_create: memory stays fixed.
+   - Hand-offs: a GPU stage records an event after its work; the next stage waits for it on
+     its own stream (a GPU: on the device, no host synchronize; a CPU stage: in its thread).
+     Between two GPUs the batch moves by mgpu's peer copy (direct, or staged through pinned
+     memory) queued on the consumer's stream; a stage on the same GPU reads its producer's
+     buffer in place. A GPU stage whose output goes to the host (a CPU stage or the pull)
+     copies it into pinned memory on its stream; a GPU stage whose input comes from the
+     host copies it from pinned memory (the push staging or a CPU stage's output, which is
+     pinned) on its stream. CPU stages share host memory without copies.
+   - At most `depth` batches are pushed and not yet pulled: push returns MGPU_NOT_READY
+     (nothing done) when the pipeline is full, so the caller pulls first (push, pull; the
+     usual loop pushes `depth` batches, then pulls one and pushes one). Pull returns
+     MGPU_NOT_READY when no batch is in flight, else waits for the oldest.
+   - An error in a stage (its function's status, an output larger than its buffer, a driver
+     error of a hand-off) stops the pipeline: the stages take no more batches, and that
+     push, pull or finish and every later one returns the error, with a message naming the
+     stage (index, name, device) and the batch index. Destroy it then.
+   Threads: push from one thread at a time, pull from one thread at a time (may be another
+   one). Destroy every pipeline before mgpu_shutdown. */
+#define MGPU_PIPELINE_MAX_STAGES 16
+#define MGPU_PIPELINE_MAX_DEPTH 8
+typedef struct mgpu_pipeline_t *mgpu_pipeline;
+
+/* One stage's view of one batch, handed to its function. */
+typedef struct mgpu_stage_batch {
+    uint64_t index;                     /* the batch: 0 for the first pushed */
+    int stage;                          /* this stage's index */
+    mgpu_device device;                 /* this stage's device */
+    mgpu_stream stream;                 /* this stage's stream: queue the work on it (a GPU
+                                           stage may return before the work is done) */
+    const void *in;                     /* the batch's input, memory of this device (host
+                                           memory for a CPU device); read-only */
+    size_t in_bytes;                    /* the bytes pushed (stage 0) or the previous stage's out_bytes */
+    void *out;                          /* this stage's output buffer for the batch */
+    size_t out_capacity;                /* its size: the stage's out_bytes */
+    size_t out_bytes;                   /* set by the function: the bytes it writes (starts
+                                           at out_capacity; more is an error) */
+    void *tag;                          /* the tag given to mgpu_pipeline_push */
+} mgpu_stage_batch;
+/* Processes one batch: reads b->in, writes b->out (built-in operations, mgpu_launch, copies
+   on b->stream, or host code on a CPU device). Returns MGPU_SUCCESS or an error, which
+   stops the pipeline. */
+typedef mgpu_result (*mgpu_stage_fn)(mgpu_stage_batch *b, void *user_data);
+
+typedef struct mgpu_pipeline_stage {
+    mgpu_device device;
+    mgpu_stage_fn fn;
+    void *user_data;
+    size_t out_bytes;                   /* output buffer per batch, > 0 */
+    const char *name;                   /* for messages and the profiler; NULL: "stage N" */
+} mgpu_pipeline_stage;
+
+typedef struct mgpu_pipeline_desc {
+    const mgpu_pipeline_stage *stages;
+    int nstages;                        /* 1..MGPU_PIPELINE_MAX_STAGES */
+    size_t in_bytes;                    /* the largest batch pushed, > 0 */
+    int depth;                          /* batches in flight, 1..MGPU_PIPELINE_MAX_DEPTH; 0: 3 */
+} mgpu_pipeline_desc;
+
+/* Allocates every buffer and starts the stage threads. Errors: INVALID_ARGUMENT (NULL or
+   bad fields), INVALID_DEVICE, OUT_OF_MEMORY, THREAD, driver errors; nothing is left. */
+MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_pipeline *pipeline);
+/* Copies bytes (<= in_bytes) at data into the pipeline as the next batch; tag comes back
+   with it. MGPU_NOT_READY when `depth` batches are not yet pulled. */
+MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_t bytes, void *tag);
+/* Waits for the oldest batch not yet pulled and copies the last stage's output into out
+   (capacity bytes; *bytes: its size, tag may be NULL). MGPU_NOT_READY when none is in
+   flight; INVALID_ARGUMENT (the batch stays) when capacity is too small. */
+MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capacity, size_t *bytes, void **tag);
+/* Waits until every pushed batch has gone through every stage (they can still be pulled). */
+MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline p);
+/* Stops the stages (batches not pulled are dropped), waits for their work, frees it all. */
+MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p);
+
+/* ---------------------------------------------------------------- profiler */
+#define MGPU_HAS_PROFILER 1              /* this mgpu.h has mgpu_profile_start and friends */
+/* PROFILER
+   While on, mgpu records a span for each operation it queues: kernels (every GPU kernel,
+   built-in or mgpu_launch; on CPU devices mgpu_launch kernels, reductions, combines, blurs
+   and a CPU pipeline stage's function, by the host clock; not the CPU MSM), copies by
+   direction and path (host to device, device to host, within a device, GPU to GPU direct
+   or staged through pinned memory, host to host) and host waits (mgpu_stream_synchronize,
+   mgpu_event_synchronize, mgpu_device_synchronize on a GPU). GPU spans are timed by CUDA
+   events recorded around the operation on its stream and put on the host clock through one
+   reference event per GPU; host spans by the host clock (a host span inside another on the
+   same thread counts as part of the outer one).
+   Turn it on with mgpu_profile_start, mgpu_desc.profile, or MGPU_PROFILE=path (or
+   mgpu_desc.profile_path), which also writes the trace file at mgpu_shutdown. When it is
+   off each hook costs one branch. When it is on, each GPU operation costs two
+   cuEventCreate + cuEventRecord pairs on the host, and each span about 112 bytes (and its
+   two events, until they are read) until the next mgpu_profile_start or mgpu_shutdown.
+   Where libnvToolsExt.so.1 (NVTX) can be opened, each span is also an NVTX range (pushed
+   and popped around the host call that queues it) so Nsight Systems shows mgpu's calls;
+   MGPU_NVTX_PATH names another library. Without it nothing changes.
+   mgpu_profile_spans, _summary and _write first wait for the recorded GPU work to finish. */
+typedef enum mgpu_span_kind {
+    MGPU_SPAN_KERNEL = 1,
+    MGPU_SPAN_COPY_H2D = 2,             /* host (pinned or pageable) to a GPU */
+    MGPU_SPAN_COPY_D2H = 3,
+    MGPU_SPAN_COPY_D2D = 4,             /* within one GPU */
+    MGPU_SPAN_COPY_P2P = 5,             /* GPU to GPU, direct */
+    MGPU_SPAN_COPY_STAGED = 6,          /* GPU to GPU through pinned host memory */
+    MGPU_SPAN_COPY_HOST = 7,            /* host to host (CPU devices) */
+    MGPU_SPAN_WAIT = 8                  /* a host thread waiting for a GPU */
+} mgpu_span_kind;
+typedef struct mgpu_span {
+    mgpu_span_kind kind;
+    mgpu_device device;                 /* the stream's device (waits: the awaited one) */
+    int track;                          /* per device: its streams numbered from 0 in order of first
+                                           use; waits: -1 - the waiting host thread's number */
+    const char *name;                   /* the mgpu call that queued it ("mgpu_memcpy_async") */
+    char detail[48];                    /* the kernel's or the pipeline stage's name, or "" */
+    size_t bytes;                       /* copies: bytes moved; else 0 */
+    double start_ms, end_ms;            /* since mgpu_profile_start, on the host clock */
+} mgpu_span;
+/* DotCompute's three numbers, per device: the sums of its spans' durations (spans of
+   several streams overlap, so a sum can exceed the wall time). */
+typedef struct mgpu_profile_device {
+    mgpu_device device;
+    double compute_ms, transfer_ms, sync_ms;
+    uint64_t bytes;                     /* moved by its copies */
+    double transfer_gbs;                /* bytes / transfer_ms, in 10^9 bytes per second; 0 without copies */
+    int kernels, copies, waits;
+} mgpu_profile_device;
+/* Forgets what was recorded and records from now on. Waits for each GPU's default stream
+   (its reference event is recorded there and waited for). */
+MGPU_API mgpu_result mgpu_profile_start(void);
+/* Stops recording; what was recorded stays readable. */
+MGPU_API mgpu_result mgpu_profile_stop(void);
+/* The recorded spans in the order their calls returned: *count is how many there are, at most
+   capacity are written (out may be NULL with capacity 0). */
+MGPU_API mgpu_result mgpu_profile_spans(mgpu_span *out, size_t capacity, size_t *count);
+/* One entry per device (out[d] for device d; *count = mgpu's device count, capacity at least that). */
+MGPU_API mgpu_result mgpu_profile_summary(mgpu_profile_device *out, int capacity, int *count);
+/* Writes the spans as a Chrome trace-event JSON file (Perfetto, chrome://tracing): a
+   process per device, a thread per stream and per waiting host thread. */
+MGPU_API mgpu_result mgpu_profile_write(const char *path);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1622,6 +1773,8 @@ static mgpu_result mgpu__create_builtin_module(void);
 static void mgpu__destroy_module(mgpu_module m);
 static void mgpu__free_staging(mgpu__staging *s, int src, int dst);
 static mgpu_result mgpu__choose_gpus(const mgpu_desc *d, int visible, int *ordinals, int *count);
+static mgpu_result mgpu__prof_shutdown(void);
+static void mgpu__prof_set_path(const char *path);
 
 static int mgpu__env_int(const char *name, int *out)
 {
@@ -1727,6 +1880,12 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
         mgpu_result r = mgpu__create_builtin_module();
         if (r != MGPU_SUCCESS) { mgpu_shutdown(); return r; }
     }
+    env = d.profile_path ? d.profile_path : getenv("MGPU_PROFILE");
+    if (d.profile || (env && *env)) {
+        mgpu_result r;
+        mgpu__prof_set_path(env);
+        if ((r = mgpu_profile_start()) != MGPU_SUCCESS) { mgpu_shutdown(); return r; }
+    }
     if (mgpu__g.log) {
         char line[900];
         snprintf(line, sizeof line, "mgpu_init: %d device(s), default backend %s; %s", mgpu__g.ndev,
@@ -1743,7 +1902,9 @@ MGPU_API mgpu_result mgpu_shutdown(void)
 {
     int i, j;
     mgpu__CUcontext cur = NULL;
+    mgpu_result trace;
     if (!mgpu__g.initialized) return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_shutdown", "mgpu_init has not been called");
+    trace = mgpu__prof_shutdown();     /* the trace file, if one was asked for */
     mgpu_synchronize_all();
     for (i = 0; i < mgpu__g.ndev; i++)
         for (j = 0; j < mgpu__g.ndev; j++)
@@ -1772,7 +1933,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     mgpu__g.ndev = mgpu__g.ncuda = mgpu__g.ncpu = 0;
     mgpu__g.generation++;
     mgpu__tls_bound = -1;
-    return MGPU_SUCCESS;
+    return trace;
 }
 
 MGPU_API mgpu_result mgpu_cuda_status(const char **message)
@@ -2042,6 +2203,349 @@ static mgpu_result mgpu__run_devices(const mgpu_device *devs, int count, mgpu_de
     return r;
 }
 
+/* >>profiler -------------------------------------------------------------------- */
+/* Each hook: `mgpu__pmark m; mgpu__prof_begin(&m, s, host, name);` before the operation is
+   queued and `mgpu__prof_end(&m, kind, detail, bytes);` after. Off, begin is one branch
+   and end returns at once. */
+typedef struct mgpu__pspan {
+    mgpu_span s;
+    mgpu__CUevent e0, e1;              /* GPU spans until resolved (then start/end_ms are set) */
+} mgpu__pspan;
+typedef struct mgpu__pmark {
+    int on, fold, host;
+    mgpu_stream s;
+    const char *name;
+    mgpu__CUevent e0;
+    double t0;
+} mgpu__pmark;
+#define MGPU__PROF_TRACKS 64
+static struct {
+    int on;                            /* the branch; read without the lock */
+    pthread_mutex_t lock;
+    mgpu__pspan *spans;
+    size_t n, cap;
+    double t0;                         /* host ms at mgpu_profile_start */
+    mgpu__CUevent ref[MGPU_MAX_DEVICES];   /* completed at host time ref_ms */
+    double ref_ms[MGPU_MAX_DEVICES];
+    const void *tracks[MGPU_MAX_DEVICES][MGPU__PROF_TRACKS];   /* streams seen per device: track numbers */
+    const void *threads[MGPU__PROF_TRACKS];                    /* waiting threads seen */
+    char path[512];                    /* write the trace here at mgpu_shutdown */
+    int nvtx_tried;
+    int (*nvtx_push)(const char *);
+    int (*nvtx_pop)(void);
+} mgpu__prof = { 0, PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0.0, { NULL }, { 0.0 }, { { NULL } }, { NULL }, { 0 }, 0, NULL, NULL };
+static MGPU__TLS int mgpu__prof_depth;      /* host spans open on this thread; its address names the thread */
+
+/* host: timed by the host clock (CPU devices, waits, synchronous calls). */
+static void mgpu__prof_begin(mgpu__pmark *m, mgpu_stream s, int host, const char *name)
+{
+    m->on = m->fold = 0;
+    if (!MGPU__LOAD(mgpu__prof.on)) return;
+    m->s = s;
+    m->name = name;
+    m->host = host || !mgpu__is_cuda(s->dev);
+    m->e0 = NULL;
+    if (m->host) {
+        if (mgpu__prof_depth++) { m->fold = 1; return; }    /* inside another host span: part of it */
+        m->t0 = mgpu__now_ms();
+    } else {
+        mgpu__CUcontext prev;
+        if (mgpu__push(s->dev, &prev, name) != MGPU_SUCCESS) return;
+        if (mgpu__cu.cuEventCreate(&m->e0, 0) == 0 && mgpu__cu.cuEventRecord(m->e0, s->cu) != 0) {
+            mgpu__cu.cuEventDestroy(m->e0);
+            m->e0 = NULL;
+        }
+        mgpu__pop(s->dev, prev);
+        if (!m->e0) return;
+    }
+    m->on = 1;
+    if (mgpu__prof.nvtx_push) mgpu__prof.nvtx_push(name);
+}
+
+/* The track of a stream (or, key NULL, of this waiting thread); lock held. */
+static int mgpu__prof_track(const mgpu__pspan *sp, const void *key)
+{
+    const void **list = key ? mgpu__prof.tracks[sp->s.device] : mgpu__prof.threads;
+    int i;
+    if (!key) key = &mgpu__prof_depth;
+    for (i = 0; i < MGPU__PROF_TRACKS - 1 && list[i] && list[i] != key; i++) {}
+    list[i] = key;
+    return key == (const void *)&mgpu__prof_depth ? -1 - i : i;
+}
+
+static void mgpu__prof_end(mgpu__pmark *m, mgpu_span_kind kind, const char *detail, size_t bytes)
+{
+    mgpu__pspan sp;
+    if (!m->on) {
+        if (m->fold) mgpu__prof_depth--;
+        return;
+    }
+    if (mgpu__prof.nvtx_pop) mgpu__prof.nvtx_pop();
+    memset(&sp, 0, sizeof sp);
+    sp.s.kind = kind;
+    sp.s.device = m->s->dev;
+    sp.s.name = m->name;
+    snprintf(sp.s.detail, sizeof sp.s.detail, "%s", detail ? detail : "");
+    sp.s.bytes = bytes;
+    if (m->host) {
+        mgpu__prof_depth--;
+        sp.s.start_ms = m->t0 - mgpu__prof.t0;
+        sp.s.end_ms = mgpu__now_ms() - mgpu__prof.t0;
+    } else {
+        mgpu__CUcontext prev;
+        sp.e0 = m->e0;
+        if (mgpu__push(m->s->dev, &prev, m->name) == MGPU_SUCCESS) {
+            if (mgpu__cu.cuEventCreate(&sp.e1, 0) == 0 && mgpu__cu.cuEventRecord(sp.e1, m->s->cu) != 0) {
+                mgpu__cu.cuEventDestroy(sp.e1);
+                sp.e1 = NULL;
+            }
+            mgpu__pop(m->s->dev, prev);
+        }
+        if (!sp.e1) { mgpu__cu.cuEventDestroy(sp.e0); return; }
+    }
+    pthread_mutex_lock(&mgpu__prof.lock);
+    sp.s.track = mgpu__prof_track(&sp, kind == MGPU_SPAN_WAIT ? NULL : (const void *)m->s);
+    if (mgpu__prof.n == mgpu__prof.cap) {
+        size_t cap = mgpu__prof.cap ? 2 * mgpu__prof.cap : 1024;
+        mgpu__pspan *q = (mgpu__pspan *)realloc(mgpu__prof.spans, cap * sizeof *q);
+        if (q) { mgpu__prof.spans = q; mgpu__prof.cap = cap; }
+    }
+    if (mgpu__prof.n < mgpu__prof.cap) mgpu__prof.spans[mgpu__prof.n++] = sp;
+    else if (sp.e0) {                   /* out of host memory: the span is dropped */
+        mgpu__cu.cuEventDestroy(sp.e0);
+        mgpu__cu.cuEventDestroy(sp.e1);
+    }
+    pthread_mutex_unlock(&mgpu__prof.lock);
+}
+
+/* Turns GPU spans' events into times (waiting for them); lock held. */
+static mgpu_result mgpu__prof_resolve(const char *fn)
+{
+    mgpu_result r = MGPU_SUCCESS;
+    size_t i;
+    for (i = 0; i < mgpu__prof.n; i++) {
+        mgpu__pspan *sp = &mgpu__prof.spans[i];
+        const int d = sp->s.device;
+        float a = 0.0f, b = 0.0f;
+        mgpu__CUresult e;
+        if (!sp->e0) continue;
+        e = mgpu__cu.cuEventSynchronize(sp->e1);
+        if (!e) e = mgpu__cu.cuEventElapsedTime(&a, mgpu__prof.ref[d], sp->e0);
+        if (!e) e = mgpu__cu.cuEventElapsedTime(&b, mgpu__prof.ref[d], sp->e1);
+        if (e && r == MGPU_SUCCESS) r = mgpu__cuda_fail(e, fn, "cuEventElapsedTime", d);
+        sp->s.start_ms = mgpu__prof.ref_ms[d] + a;
+        sp->s.end_ms = mgpu__prof.ref_ms[d] + (b < a ? a : b);
+        mgpu__cu.cuEventDestroy(sp->e0);
+        mgpu__cu.cuEventDestroy(sp->e1);
+        sp->e0 = sp->e1 = NULL;
+    }
+    return r;
+}
+
+/* Forgets every span and reference event; lock held. */
+static void mgpu__prof_clear(void)
+{
+    int d;
+    size_t i;
+    for (i = 0; i < mgpu__prof.n; i++)
+        if (mgpu__prof.spans[i].e0) {
+            mgpu__cu.cuEventDestroy(mgpu__prof.spans[i].e0);
+            mgpu__cu.cuEventDestroy(mgpu__prof.spans[i].e1);
+        }
+    mgpu__prof.n = 0;
+    for (d = 0; d < MGPU_MAX_DEVICES; d++) {
+        if (mgpu__prof.ref[d]) mgpu__cu.cuEventDestroy(mgpu__prof.ref[d]);
+        mgpu__prof.ref[d] = NULL;
+    }
+    memset(mgpu__prof.tracks, 0, sizeof mgpu__prof.tracks);
+    memset(mgpu__prof.threads, 0, sizeof mgpu__prof.threads);
+}
+
+/* NVTX, once per process, if it is there. */
+static void mgpu__prof_open_nvtx(void)
+{
+    const char *path = getenv("MGPU_NVTX_PATH");
+    void *h;
+    if (mgpu__prof.nvtx_tried) return;
+    mgpu__prof.nvtx_tried = 1;
+    h = dlopen(path && *path ? path : "libnvToolsExt.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) return;
+    *(void **)&mgpu__prof.nvtx_push = dlsym(h, "nvtxRangePushA");
+    *(void **)&mgpu__prof.nvtx_pop = dlsym(h, "nvtxRangePop");
+    if (!mgpu__prof.nvtx_push || !mgpu__prof.nvtx_pop) {
+        mgpu__prof.nvtx_push = NULL;
+        mgpu__prof.nvtx_pop = NULL;
+        dlclose(h);
+    }
+}
+
+MGPU_API mgpu_result mgpu_profile_start(void)
+{
+    static const char *fn = "mgpu_profile_start";
+    mgpu_result r = MGPU_SUCCESS;
+    int d;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__STORE(mgpu__prof.on, 0);
+    pthread_mutex_lock(&mgpu__prof.lock);
+    mgpu__prof_clear();
+    mgpu__prof_open_nvtx();
+    mgpu__prof.t0 = mgpu__now_ms();
+    /* A reference event per GPU, completed now: GPU times are measured from it. */
+    for (d = 0; d < mgpu__g.ncuda && r == MGPU_SUCCESS; d++) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        r = mgpu__push(d, &prev, fn);
+        if (r != MGPU_SUCCESS) break;
+        e = mgpu__cu.cuEventCreate(&mgpu__prof.ref[d], 0);
+        if (!e) e = mgpu__cu.cuEventRecord(mgpu__prof.ref[d], NULL);
+        if (!e) e = mgpu__cu.cuEventSynchronize(mgpu__prof.ref[d]);
+        mgpu__prof.ref_ms[d] = mgpu__now_ms() - mgpu__prof.t0;
+        mgpu__pop(d, prev);
+        if (e) r = mgpu__cuda_fail(e, fn, "cuEventRecord", d);
+    }
+    if (r != MGPU_SUCCESS) mgpu__prof_clear();
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    if (r == MGPU_SUCCESS) MGPU__STORE(mgpu__prof.on, 1);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_profile_stop(void)
+{
+    MGPU__REQUIRE_INIT("mgpu_profile_stop");
+    MGPU__STORE(mgpu__prof.on, 0);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_profile_spans(mgpu_span *out, size_t capacity, size_t *count)
+{
+    static const char *fn = "mgpu_profile_spans";
+    mgpu_result r;
+    size_t i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(count && (out || !capacity), fn, "count is NULL, or out is NULL with capacity > 0");
+    pthread_mutex_lock(&mgpu__prof.lock);
+    r = mgpu__prof_resolve(fn);
+    for (i = 0; i < mgpu__prof.n && i < capacity; i++) out[i] = mgpu__prof.spans[i].s;
+    *count = mgpu__prof.n;
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_profile_summary(mgpu_profile_device *out, int capacity, int *count)
+{
+    static const char *fn = "mgpu_profile_summary";
+    mgpu_result r;
+    size_t i;
+    int d;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(out && count, fn, "out or count is NULL");
+    if (capacity < mgpu__g.ndev)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "capacity %d: there are %d devices", capacity, mgpu__g.ndev);
+    memset(out, 0, (size_t)mgpu__g.ndev * sizeof *out);
+    pthread_mutex_lock(&mgpu__prof.lock);
+    r = mgpu__prof_resolve(fn);
+    for (i = 0; i < mgpu__prof.n; i++) {
+        const mgpu_span *s = &mgpu__prof.spans[i].s;
+        mgpu_profile_device *o = &out[s->device];
+        const double ms = s->end_ms - s->start_ms;
+        if (s->kind == MGPU_SPAN_KERNEL) { o->compute_ms += ms; o->kernels++; }
+        else if (s->kind == MGPU_SPAN_WAIT) { o->sync_ms += ms; o->waits++; }
+        else { o->transfer_ms += ms; o->copies++; o->bytes += s->bytes; }
+    }
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    for (d = 0; d < mgpu__g.ndev; d++) {
+        out[d].device = d;
+        if (out[d].transfer_ms > 0) out[d].transfer_gbs = (double)out[d].bytes / (out[d].transfer_ms * 1e6);
+    }
+    *count = mgpu__g.ndev;
+    return r;
+}
+
+/* A JSON string (quotes included). */
+static void mgpu__json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static const char *const mgpu__span_kind_names[] = {
+    "", "kernel", "copy H2D", "copy D2H", "copy D2D", "copy P2P", "copy staged", "copy host", "wait"
+};
+
+MGPU_API mgpu_result mgpu_profile_write(const char *path)
+{
+    static const char *fn = "mgpu_profile_write";
+    static unsigned char waited[MGPU_MAX_DEVICES][MGPU__PROF_TRACKS];   /* under the lock */
+    mgpu_result r;
+    FILE *f;
+    size_t i;
+    int d, t, first = 1;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(path && *path, fn, "path is NULL or empty");
+    f = fopen(path, "w");
+    if (!f) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "cannot open %s for writing", path);
+    pthread_mutex_lock(&mgpu__prof.lock);
+    r = mgpu__prof_resolve(fn);
+    memset(waited, 0, sizeof waited);    /* which threads waited for which device: their tracks */
+    for (i = 0; i < mgpu__prof.n; i++)
+        if (mgpu__prof.spans[i].s.track < 0) waited[mgpu__prof.spans[i].s.device][-1 - mgpu__prof.spans[i].s.track] = 1;
+    fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [");
+    for (d = 0; d < mgpu__g.ndev; d++) {
+        char name[160];
+        snprintf(name, sizeof name, "device %d: %s", d, mgpu__g.dev[d].info.name);
+        fprintf(f, "%s\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %d, \"args\": {\"name\": ", first ? "" : ",", d);
+        mgpu__json_string(f, name);
+        fprintf(f, "}}");
+        first = 0;
+        for (t = 0; t < MGPU__PROF_TRACKS && mgpu__prof.tracks[d][t]; t++)
+            fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": \"stream %d\"}}",
+                    d, t, t);
+        for (t = 0; t < MGPU__PROF_TRACKS; t++)
+            if (waited[d][t]) fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": "
+                    "\"host thread %d waits\"}}", d, 1000 + t, t + 1);
+    }
+    for (i = 0; i < mgpu__prof.n; i++) {
+        const mgpu_span *s = &mgpu__prof.spans[i].s;
+        fprintf(f, ",\n{\"name\": ");
+        mgpu__json_string(f, s->detail[0] ? s->detail : s->name);
+        fprintf(f, ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"ts\": %.3f, \"dur\": %.3f, \"args\": "
+                "{\"call\": \"%s\", \"bytes\": %zu}}", mgpu__span_kind_names[s->kind], s->device,
+                s->track < 0 ? 1000 - 1 - s->track : s->track, s->start_ms * 1e3, (s->end_ms - s->start_ms) * 1e3,
+                s->name, s->bytes);
+    }
+    fprintf(f, "\n]}\n");
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    if (fclose(f) != 0 && r == MGPU_SUCCESS) r = mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "writing %s failed", path);
+    return r;
+}
+
+static void mgpu__prof_set_path(const char *path)
+{
+    snprintf(mgpu__prof.path, sizeof mgpu__prof.path, "%s", path ? path : "");
+}
+
+/* mgpu_shutdown: stop, write the trace if asked, free everything. */
+static mgpu_result mgpu__prof_shutdown(void)
+{
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__STORE(mgpu__prof.on, 0);
+    if (mgpu__prof.path[0]) r = mgpu_profile_write(mgpu__prof.path);
+    pthread_mutex_lock(&mgpu__prof.lock);
+    mgpu__prof_clear();
+    free(mgpu__prof.spans);
+    mgpu__prof.spans = NULL;
+    mgpu__prof.cap = 0;
+    mgpu__prof.path[0] = 0;
+    pthread_mutex_unlock(&mgpu__prof.lock);
+    return r;
+}
+
 /* >>streams -------------------------------------------------------------------- */
 /* CPU devices run stream work at once, in the calling thread: in order, trivially. */
 static mgpu_result mgpu__stream(mgpu_stream s, mgpu_stream *out, const char *fn)
@@ -2128,7 +2632,12 @@ MGPU_API mgpu_result mgpu_stream_synchronize(mgpu_stream stream)
     mgpu_stream s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
-    if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamSynchronize, (s->cu), r);
+    if (mgpu__is_cuda(s->dev)) {
+        mgpu__pmark m;
+        mgpu__prof_begin(&m, s, 1, fn);
+        MGPU__ON_STREAM(fn, s, cuStreamSynchronize, (s->cu), r);
+        mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
+    }
     return r;
 }
 
@@ -2214,7 +2723,14 @@ MGPU_API mgpu_result mgpu_event_synchronize(mgpu_event ev)
     static const char *fn = "mgpu_event_synchronize";
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(ev, fn, "event is NULL");
-    if (ev->cu) MGPU__CU(fn, ev->dev, cuEventSynchronize, (ev->cu));
+    if (ev->cu) {
+        mgpu__pmark m;
+        mgpu__CUresult e;
+        mgpu__prof_begin(&m, &mgpu__g.dev[ev->dev].default_stream, 1, fn);
+        e = mgpu__cu.cuEventSynchronize(ev->cu);
+        mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
+        if (e) return mgpu__cuda_fail(e, fn, "cuEventSynchronize", ev->dev);
+    }
     return MGPU_SUCCESS;
 }
 
@@ -2247,10 +2763,13 @@ MGPU_API mgpu_result mgpu_device_synchronize(mgpu_device dev)
     static const char *fn = "mgpu_device_synchronize";
     mgpu__CUcontext prev;
     mgpu__CUresult e;
+    mgpu__pmark m;
     MGPU__DEVICE(fn, dev);
     if (!mgpu__is_cuda(dev) || !MGPU__LOAD(mgpu__g.dev[dev].ctx)) return MGPU_SUCCESS;  /* nothing queued */
     MGPU__TRY(mgpu__push(dev, &prev, fn));
+    mgpu__prof_begin(&m, &mgpu__g.dev[dev].default_stream, 1, fn);
     e = mgpu__cu.cuCtxSynchronize();
+    mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
     mgpu__pop(dev, prev);
     return e ? mgpu__cuda_fail(e, fn, "cuCtxSynchronize", dev) : MGPU_SUCCESS;
 }
@@ -2556,6 +3075,13 @@ static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgp
 
 static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu_stream s);
 
+/* The kind of a copy between the places d and s (mgpu__locate). */
+static mgpu_span_kind mgpu__copy_kind(const mgpu__where *d, const mgpu__where *s)
+{
+    if (d->cuda && s->cuda) return d->dev == s->dev ? MGPU_SPAN_COPY_D2D : MGPU_SPAN_COPY_P2P;
+    return d->cuda ? MGPU_SPAN_COPY_H2D : s->cuda ? MGPU_SPAN_COPY_D2H : MGPU_SPAN_COPY_HOST;
+}
+
 /* The stream that carries a copy: the caller's, else the default stream of the CUDA
    device involved (destination first), else NULL for a plain host copy. */
 static mgpu_stream mgpu__copy_stream(const mgpu__where *d, const mgpu__where *s)
@@ -2586,8 +3112,11 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
         /* cuMemcpy: synchronous, and ordered after work on the blocking streams. */
         mgpu__CUcontext prev;
         mgpu__CUresult e;
+        mgpu__pmark m;
         MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+        mgpu__prof_begin(&m, s, 1, fn);
         e = mgpu__cu.cuMemcpy(mgpu__dptr(dst), mgpu__dptr(src), bytes);
+        mgpu__prof_end(&m, mgpu__copy_kind(&wd, &ws), NULL, bytes);
         mgpu__pop(s->dev, prev);
         return e ? mgpu__cuda_fail(e, fn, "cuMemcpy", s->dev) : MGPU_SUCCESS;
     }
@@ -2827,11 +3356,14 @@ static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, 
     mgpu__CUcontext prev;
     mgpu__CUresult e;
     mgpu_result r = MGPU_SUCCESS;
+    mgpu__pmark m;
     MGPU__TRY(mgpu__check_range(fn, "dst", &wd, dst, bytes));
     MGPU__TRY(mgpu__check_range(fn, "src", &ws, src, bytes));
     if (!wd.cuda && !ws.cuda) {
         if (mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s));
+        mgpu__prof_begin(&m, s, 1, fn);
         memmove(dst, src, bytes);
+        mgpu__prof_end(&m, MGPU_SPAN_COPY_HOST, NULL, bytes);
         return MGPU_SUCCESS;
     }
     if (!mgpu__is_cuda(s->dev)) {        /* a CPU stream: copy synchronously */
@@ -2840,19 +3372,27 @@ static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, 
         return mgpu_stream_synchronize(cs);
     }
     if (wd.cuda && ws.cuda && wd.dev != ws.dev) {
-        if (mgpu__path(ws.dev, wd.dev, flags) == MGPU_PEER_STAGED)
-            return mgpu__copy_staged(fn, dst, wd.dev, src, ws.dev, bytes, s);
+        if (mgpu__path(ws.dev, wd.dev, flags) == MGPU_PEER_STAGED) {
+            mgpu__prof_begin(&m, s, 0, fn);
+            r = mgpu__copy_staged(fn, dst, wd.dev, src, ws.dev, bytes, s);
+            mgpu__prof_end(&m, MGPU_SPAN_COPY_STAGED, NULL, bytes);
+            return r;
+        }
         MGPU__TRY(mgpu__enable_peer(wd.dev, ws.dev, fn));
         MGPU__TRY(mgpu__enable_peer(ws.dev, wd.dev, fn));
         MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+        mgpu__prof_begin(&m, s, 0, fn);
         e = mgpu__cu.cuMemcpyPeerAsync(mgpu__dptr(dst), mgpu__g.dev[wd.dev].ctx, mgpu__dptr(src),
                                        mgpu__g.dev[ws.dev].ctx, bytes, s->cu);
+        mgpu__prof_end(&m, MGPU_SPAN_COPY_P2P, NULL, bytes);
         mgpu__pop(s->dev, prev);
         if (e) r = mgpu__cuda_fail(e, fn, "cuMemcpyPeerAsync", s->dev);
         return r;
     }
     MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+    mgpu__prof_begin(&m, s, 0, fn);
     e = mgpu__cu.cuMemcpyAsync(mgpu__dptr(dst), mgpu__dptr(src), bytes, s->cu);
+    mgpu__prof_end(&m, mgpu__copy_kind(&wd, &ws), NULL, bytes);
     mgpu__pop(s->dev, prev);
     return e ? mgpu__cuda_fail(e, fn, "cuMemcpyAsync", s->dev) : MGPU_SUCCESS;
 }
@@ -3050,17 +3590,22 @@ static mgpu_result mgpu__launch(const char *fn, mgpu_kernel kernel, const mgpu_l
     mgpu__CUfunction f;
     mgpu__CUcontext prev;
     mgpu__CUresult e;
+    mgpu__pmark m;
     if (!mgpu__is_cuda(s->dev)) {
         if (!kernel->cpu)
             return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "kernel \"%s\" has no CPU implementation (mgpu_kernel_set_cpu) "
                               "for CPU device %d", kernel->name, s->dev);
+        mgpu__prof_begin(&m, s, 1, fn);
         kernel->cpu(dims, args);
+        mgpu__prof_end(&m, MGPU_SPAN_KERNEL, kernel->name, 0);
         return MGPU_SUCCESS;
     }
     MGPU__TRY(mgpu__function(kernel, s->dev, &f, fn));
     MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+    mgpu__prof_begin(&m, s, 0, fn);
     e = mgpu__cu.cuLaunchKernel(f, dims->grid[0], dims->grid[1], dims->grid[2], dims->block[0], dims->block[1],
                                 dims->block[2], (unsigned)dims->shared_bytes, s->cu, args, NULL);
+    mgpu__prof_end(&m, MGPU_SPAN_KERNEL, kernel->name, 0);
     mgpu__pop(s->dev, prev);
     return e ? mgpu__cuda_fail(e, fn, "cuLaunchKernel", s->dev) : MGPU_SUCCESS;
 }
@@ -3685,6 +4230,7 @@ static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_
 {
     mgpu_stream s = NULL;
     mgpu__where wr;
+    mgpu__pmark m;
     size_t size;
     unsigned char value[8];
     MGPU__REQUIRE_INIT(fn);
@@ -3701,7 +4247,9 @@ static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_
     if (wr.kind >= 0 && size > wr.size - ((uintptr_t)result - wr.base))
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "result: %zu bytes run past the end of its allocation", size);
     if (mgpu__is_cuda(s->dev)) return mgpu__red_gpu(fn, src, n, t, op, result, &wr, s, wait);
+    mgpu__prof_begin(&m, s, 1, fn);
     mgpu__red_cpu[t](src, n, op, value);
+    mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "reduce (CPU)", 0);
     if (wr.cuda) return mgpu__copy_async(fn, result, value, size, 0, s);   /* synchronous from a CPU stream */
     memcpy(result, value, size);
     return MGPU_SUCCESS;
@@ -3738,7 +4286,10 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
     MGPU__TRY(mgpu__check_buffer(fn, "y", y, bytes, s->dev));
     MGPU__TRY(mgpu__check_buffer(fn, "x", x, bytes, s->dev));
     if (!mgpu__is_cuda(s->dev)) {
+        mgpu__pmark m;
+        mgpu__prof_begin(&m, s, 1, fn);
         mgpu__combine_cpu[t](y, x, n, op);
+        mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "combine (CPU)", 0);
         return MGPU_SUCCESS;
     } else {
         size_t per_block = MGPU__RED_BLOCK * (16 / size), blocks = n / per_block + (n % per_block != 0);
@@ -5215,7 +5766,14 @@ static mgpu_result mgpu__blur_run(const char *fn, mgpu_pixel_format f, mgpu__blu
     mgpu_kernel k = NULL;
     void *params[1];
     int which;
-    if (!mgpu__is_cuda(s->dev)) return mgpu__blur_cpu(a, f);
+    if (!mgpu__is_cuda(s->dev)) {
+        mgpu__pmark m;
+        mgpu_result r;
+        mgpu__prof_begin(&m, s, 1, fn);
+        r = mgpu__blur_cpu(a, f);
+        mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "blur (CPU)", 0);
+        return r;
+    }
     which = mgpu__blur_shape(mgpu__g.dev[s->dev].info.multiprocessors, f, a, &dims);
     MGPU__TRY(mgpu__blur_kernel(fn, which, &k));
     params[0] = a;
@@ -7696,6 +8254,364 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
     mgpu__list_add(&mgpu__g.events, &e->link);
     *ev = e;
     return MGPU_SUCCESS;
+}
+
+/* >>pipeline -------------------------------------------------------------------- */
+/* One thread per stage. Host-side order: stage i takes batch k once stage i-1 (or the push,
+   for stage 0) has queued it; a slot (k % depth) is reused only after batch k - depth was
+   pulled, and a pull waits for the batch's last event, which follows (through the chain of
+   event waits) every stage's work on it: so no slot is overwritten while a device reads it. */
+typedef struct mgpu__stage {
+    mgpu_pipeline_stage desc;
+    char name[64];
+    int cuda;
+    mgpu_stream stream;
+    void *in[MGPU_PIPELINE_MAX_DEPTH];          /* the input copied onto this GPU (NULL: read in place) */
+    void *out[MGPU_PIPELINE_MAX_DEPTH];         /* device memory (GPU), pinned host memory (CPU) */
+    void *host_out[MGPU_PIPELINE_MAX_DEPTH];    /* GPU stage feeding the host: pinned copy of out */
+    mgpu_event done[MGPU_PIPELINE_MAX_DEPTH];   /* GPU stage: its work (and copy) on the slot */
+    size_t out_bytes[MGPU_PIPELINE_MAX_DEPTH];  /* what it wrote, per slot (under the lock) */
+    uint64_t queued;                            /* batches it has queued (under the lock) */
+    mgpu_thread thread;
+    struct mgpu_pipeline_t *p;
+    int index;
+} mgpu__stage;
+
+struct mgpu_pipeline_t {
+    pthread_mutex_t lock, push_lock, pull_lock;
+    pthread_cond_t cond;
+    int nstages, depth, started, ready, stop, drained;
+    size_t in_capacity;
+    void *in_host[MGPU_PIPELINE_MAX_DEPTH];     /* pinned push staging */
+    size_t in_bytes[MGPU_PIPELINE_MAX_DEPTH];
+    void *tags[MGPU_PIPELINE_MAX_DEPTH];
+    uint64_t pushed, pulled;
+    mgpu_result error;                          /* the first stage error (stops the pipeline) */
+    char message[1024];
+    mgpu__stage stage[MGPU_PIPELINE_MAX_STAGES];
+};
+
+/* Records the first error (under the lock) and wakes everyone. */
+static void mgpu__pipe_error(struct mgpu_pipeline_t *p, int stage, uint64_t batch, mgpu_result r, const char *what)
+{
+    pthread_mutex_lock(&p->lock);
+    if (p->error == MGPU_SUCCESS) {
+        const mgpu__stage *st = &p->stage[stage];
+        const char *detail = mgpu_last_error();
+        p->error = r;
+        snprintf(p->message, sizeof p->message, "stage %d (\"%s\", device %d), batch %llu: %.40s%s%.900s", stage, st->name,
+                 st->desc.device, (unsigned long long)batch, what, *detail ? ": " : "",
+                 *detail ? detail : mgpu_result_string(r));
+    }
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+}
+static mgpu_result mgpu__pipe_failed(struct mgpu_pipeline_t *p, const char *fn)
+{
+    return mgpu__fail(p->error, fn, "%s", p->message);
+}
+
+/* Where stage i reads slot j from: the producer's buffer as this stage's device sees it. */
+static const void *mgpu__pipe_source(struct mgpu_pipeline_t *p, int i, int j)
+{
+    const mgpu__stage *prev;
+    if (i == 0) return p->in_host[j];
+    prev = &p->stage[i - 1];
+    return prev->host_out[j] ? prev->host_out[j] : prev->out[j];
+}
+
+/* Allocates a stage's buffers, on its own (bound) thread; freed by mgpu__pipe_release. */
+static mgpu_result mgpu__pipe_allocate(struct mgpu_pipeline_t *p, mgpu__stage *st)
+{
+    const int i = st->index, last = i == p->nstages - 1;
+    const mgpu__stage *prev = i ? &p->stage[i - 1] : NULL, *next = last ? NULL : &p->stage[i + 1];
+    /* A GPU copies its input in unless it comes from its own device. */
+    const int copy_in = st->cuda && !(prev && prev->cuda && prev->desc.device == st->desc.device);
+    const int to_host = st->cuda && (last || !next->cuda);
+    const size_t in_cap = prev ? prev->desc.out_bytes : p->in_capacity;
+    int j;
+    MGPU__TRY(mgpu_stream_create_flags(&st->stream, MGPU_STREAM_NON_BLOCKING));
+    for (j = 0; j < p->depth; j++) {
+        if (st->cuda) {
+            MGPU__TRY(mgpu_malloc(&st->out[j], st->desc.out_bytes));
+            MGPU__TRY(mgpu_event_create_flags(&st->done[j], MGPU_EVENT_DISABLE_TIMING));
+        } else {
+            MGPU__TRY(mgpu_malloc_host(&st->out[j], st->desc.out_bytes));
+        }
+        if (copy_in) MGPU__TRY(mgpu_malloc(&st->in[j], in_cap));
+        if (to_host) MGPU__TRY(mgpu_malloc_host(&st->host_out[j], st->desc.out_bytes));
+    }
+    return MGPU_SUCCESS;
+}
+static void mgpu__pipe_release(mgpu__stage *st)
+{
+    int j;
+    if (st->stream) mgpu_stream_destroy(st->stream);    /* waits for its work */
+    for (j = 0; j < MGPU_PIPELINE_MAX_DEPTH; j++) {
+        if (st->cuda) mgpu_free(st->out[j]); else mgpu_free_host(st->out[j]);
+        mgpu_free(st->in[j]);
+        mgpu_free_host(st->host_out[j]);
+        if (st->done[j]) mgpu_event_destroy(st->done[j]);
+    }
+}
+
+/* Queues stage i's work on batch k: wait for the producer, bring the input here, run the
+   function, copy the output to the host if the host reads it, mark the slot done. */
+static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *st, uint64_t k, size_t in_bytes,
+                                        void *tag, const char **what)
+{
+    const int i = st->index, j = (int)(k % (uint64_t)p->depth);
+    const mgpu__stage *prev = i ? &p->stage[i - 1] : NULL;
+    const void *src = mgpu__pipe_source(p, i, j);
+    mgpu_stage_batch b;
+    mgpu_result r;
+    mgpu__pmark m;
+    *what = "waiting for the previous stage";
+    if (prev && prev->cuda) MGPU__TRY(mgpu_stream_wait_event(st->stream, prev->done[j]));
+    *what = "copying the input in";
+    if (st->in[j]) {
+        MGPU__TRY(mgpu_memcpy_async(st->in[j], src, in_bytes, st->stream));
+        src = st->in[j];
+    }
+    memset(&b, 0, sizeof b);
+    b.index = k; b.stage = i; b.device = st->desc.device; b.stream = st->stream;
+    b.in = src; b.in_bytes = in_bytes;
+    b.out = st->out[j]; b.out_capacity = b.out_bytes = st->desc.out_bytes;
+    b.tag = tag;
+    *what = "the stage function";
+    mgpu__tls_error[0] = 0;
+    if (!st->cuda) mgpu__prof_begin(&m, st->stream, 1, "mgpu_pipeline");   /* its host code is the kernel */
+    r = st->desc.fn(&b, st->desc.user_data);
+    if (!st->cuda) mgpu__prof_end(&m, MGPU_SPAN_KERNEL, st->name, 0);
+    if (r != MGPU_SUCCESS) return r;
+    if (b.out_bytes > b.out_capacity)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, st->name, "out_bytes %zu is more than the buffer's %zu",
+                          b.out_bytes, b.out_capacity);
+    *what = "copying the output out";
+    if (st->host_out[j]) MGPU__TRY(mgpu_memcpy_async(st->host_out[j], st->out[j], b.out_bytes, st->stream));
+    if (st->cuda) MGPU__TRY(mgpu_event_record(st->done[j], st->stream));
+    pthread_mutex_lock(&p->lock);
+    st->out_bytes[j] = b.out_bytes;
+    pthread_mutex_unlock(&p->lock);
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__pipe_stage_main(mgpu_device dev, int index, void *arg)
+{
+    mgpu__stage *st = (mgpu__stage *)arg;
+    struct mgpu_pipeline_t *p = st->p;
+    const int i = st->index;
+    uint64_t k;
+    mgpu_result r = mgpu__pipe_allocate(p, st);
+    (void)dev; (void)index;
+    if (r != MGPU_SUCCESS) mgpu__pipe_error(p, i, 0, r, "allocating its buffers");
+    pthread_mutex_lock(&p->lock);
+    p->ready++;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    for (k = 0; r == MGPU_SUCCESS; k++) {
+        const int j = (int)(k % (uint64_t)p->depth);
+        const char *what = "";
+        size_t in_bytes;
+        void *tag;
+        pthread_mutex_lock(&p->lock);
+        while (!p->stop && p->error == MGPU_SUCCESS && (i ? p->stage[i - 1].queued : p->pushed) <= k)
+            pthread_cond_wait(&p->cond, &p->lock);
+        if (p->stop || p->error != MGPU_SUCCESS) { pthread_mutex_unlock(&p->lock); break; }
+        in_bytes = i ? p->stage[i - 1].out_bytes[j] : p->in_bytes[j];
+        tag = p->tags[j];
+        pthread_mutex_unlock(&p->lock);
+        r = mgpu__pipe_run_batch(p, st, k, in_bytes, tag, &what);
+        if (r != MGPU_SUCCESS) { mgpu__pipe_error(p, i, k, r, what); break; }
+        pthread_mutex_lock(&p->lock);
+        st->queued = k + 1;
+        pthread_cond_broadcast(&p->cond);
+        pthread_mutex_unlock(&p->lock);
+    }
+    pthread_mutex_lock(&p->lock);    /* stay (buffers alive) until destroy: others may read them */
+    while (!p->stop) pthread_cond_wait(&p->cond, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    /* Free only once every stage's stream is idle: the next stage may still copy from ours. */
+    if (st->stream) mgpu_stream_synchronize(st->stream);
+    pthread_mutex_lock(&p->lock);
+    p->drained++;
+    pthread_cond_broadcast(&p->cond);
+    while (p->drained < p->started) pthread_cond_wait(&p->cond, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    mgpu__pipe_release(st);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p)
+{
+    int i;
+    MGPU__REQUIRE_INIT("mgpu_pipeline_destroy");
+    if (!p) return MGPU_SUCCESS;
+    pthread_mutex_lock(&p->lock);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    for (i = 0; i < p->started; i++) mgpu_thread_join(p->stage[i].thread, NULL);
+    for (i = 0; i < p->depth; i++) mgpu_free_host(p->in_host[i]);
+    pthread_cond_destroy(&p->cond);
+    pthread_mutex_destroy(&p->lock);
+    pthread_mutex_destroy(&p->push_lock);
+    pthread_mutex_destroy(&p->pull_lock);
+    free(p);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_pipeline *pipeline)
+{
+    static const char *fn = "mgpu_pipeline_create";
+    struct mgpu_pipeline_t *p;
+    mgpu_result r = MGPU_SUCCESS;
+    int i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(desc && pipeline && desc->stages, fn, "desc, desc->stages or pipeline is NULL");
+    if (desc->nstages < 1 || desc->nstages > MGPU_PIPELINE_MAX_STAGES)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "nstages = %d: use 1..%d", desc->nstages, MGPU_PIPELINE_MAX_STAGES);
+    if (desc->depth < 0 || desc->depth > MGPU_PIPELINE_MAX_DEPTH)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "depth = %d: use 0..%d", desc->depth, MGPU_PIPELINE_MAX_DEPTH);
+    MGPU__REQUIRE(desc->in_bytes > 0, fn, "in_bytes is 0");
+    for (i = 0; i < desc->nstages; i++) {
+        const mgpu_pipeline_stage *s = &desc->stages[i];
+        MGPU__DEVICE(fn, s->device);
+        if (!s->fn || !s->out_bytes)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "stage %d: fn is NULL or out_bytes is 0", i);
+    }
+    p = (struct mgpu_pipeline_t *)calloc(1, sizeof *p);
+    if (!p) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_mutex_init(&p->push_lock, NULL);
+    pthread_mutex_init(&p->pull_lock, NULL);
+    pthread_cond_init(&p->cond, NULL);
+    p->nstages = desc->nstages;
+    p->depth = desc->depth ? desc->depth : 3;
+    p->in_capacity = desc->in_bytes;
+    for (i = 0; i < p->nstages; i++) {
+        mgpu__stage *st = &p->stage[i];
+        st->desc = desc->stages[i];
+        st->p = p;
+        st->index = i;
+        st->cuda = mgpu__is_cuda(st->desc.device);
+        if (st->desc.name) snprintf(st->name, sizeof st->name, "%s", st->desc.name);
+        else snprintf(st->name, sizeof st->name, "stage %d", i);
+    }
+    for (i = 0; i < p->depth && r == MGPU_SUCCESS; i++) r = mgpu_malloc_host(&p->in_host[i], p->in_capacity);
+    for (i = 0; i < p->nstages && r == MGPU_SUCCESS; i++) {
+        r = mgpu_run_on_device(p->stage[i].desc.device, mgpu__pipe_stage_main, &p->stage[i], &p->stage[i].thread);
+        if (r == MGPU_SUCCESS) p->started++;
+    }
+    pthread_mutex_lock(&p->lock);
+    while (p->ready < p->started) pthread_cond_wait(&p->cond, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    if (r == MGPU_SUCCESS && p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    if (r != MGPU_SUCCESS) {
+        char message[1024];
+        snprintf(message, sizeof message, "%s", mgpu__tls_error);
+        mgpu_pipeline_destroy(p);
+        snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", message);
+        return r;
+    }
+    *pipeline = p;
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_t bytes, void *tag)
+{
+    static const char *fn = "mgpu_pipeline_push";
+    mgpu_result r = MGPU_SUCCESS;
+    int j;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(p && (data || !bytes), fn, "pipeline is NULL, or data is NULL with bytes > 0");
+    if (bytes > p->in_capacity)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes: the pipeline takes at most %zu", bytes, p->in_capacity);
+    pthread_mutex_lock(&p->push_lock);
+    pthread_mutex_lock(&p->lock);
+    if (p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    else if (p->pushed - p->pulled >= (uint64_t)p->depth) r = MGPU_NOT_READY;
+    j = (int)(p->pushed % (uint64_t)p->depth);
+    pthread_mutex_unlock(&p->lock);
+    if (r == MGPU_SUCCESS) {            /* the slot's last batch was pulled: nothing reads it */
+        if (bytes) memcpy(p->in_host[j], data, bytes);
+        pthread_mutex_lock(&p->lock);
+        p->in_bytes[j] = bytes;
+        p->tags[j] = tag;
+        p->pushed++;
+        pthread_cond_broadcast(&p->cond);
+        pthread_mutex_unlock(&p->lock);
+    }
+    pthread_mutex_unlock(&p->push_lock);
+    return r;
+}
+
+/* Waits (lock held) until the last stage has queued `count` batches or the pipeline failed. */
+static void mgpu__pipe_wait_queued(struct mgpu_pipeline_t *p, uint64_t count)
+{
+    while (p->error == MGPU_SUCCESS && p->stage[p->nstages - 1].queued < count) pthread_cond_wait(&p->cond, &p->lock);
+}
+
+MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capacity, size_t *bytes, void **tag)
+{
+    static const char *fn = "mgpu_pipeline_pull";
+    mgpu_result r = MGPU_SUCCESS;
+    const mgpu__stage *last;
+    uint64_t k;
+    size_t n = 0;
+    int j;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(p && bytes && (out || !capacity), fn, "pipeline or bytes is NULL, or out is NULL with capacity > 0");
+    last = &p->stage[p->nstages - 1];
+    pthread_mutex_lock(&p->pull_lock);
+    pthread_mutex_lock(&p->lock);
+    k = p->pulled;
+    j = (int)(k % (uint64_t)p->depth);
+    if (p->error == MGPU_SUCCESS && p->pushed == k) r = MGPU_NOT_READY;
+    else mgpu__pipe_wait_queued(p, k + 1);
+    if (r == MGPU_SUCCESS && p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    n = last->out_bytes[j];
+    pthread_mutex_unlock(&p->lock);
+    if (r == MGPU_SUCCESS && n > capacity)
+        r = mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "batch %llu has %zu bytes, more than capacity %zu",
+                       (unsigned long long)k, n, capacity);
+    if (r == MGPU_SUCCESS && last->cuda && (r = mgpu_event_synchronize(last->done[j])) != MGPU_SUCCESS) {
+        mgpu__pipe_error(p, p->nstages - 1, k, r, "waiting for the batch");
+        r = mgpu__pipe_failed(p, fn);
+    }
+    if (r == MGPU_SUCCESS) {
+        if (n) memcpy(out, last->host_out[j] ? last->host_out[j] : last->out[j], n);
+        *bytes = n;
+        if (tag) *tag = p->tags[j];
+        pthread_mutex_lock(&p->lock);
+        p->pulled++;
+        pthread_mutex_unlock(&p->lock);
+    }
+    pthread_mutex_unlock(&p->pull_lock);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline p)
+{
+    static const char *fn = "mgpu_pipeline_finish";
+    const mgpu__stage *last;
+    uint64_t pushed;
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(p, fn, "pipeline is NULL");
+    last = &p->stage[p->nstages - 1];
+    pthread_mutex_lock(&p->lock);
+    pushed = p->pushed;
+    mgpu__pipe_wait_queued(p, pushed);
+    if (p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    pthread_mutex_unlock(&p->lock);
+    /* The newest batch's event follows every earlier one on the last stage's stream. */
+    if (r == MGPU_SUCCESS && last->cuda && pushed > p->pulled &&
+        (r = mgpu_event_synchronize(last->done[(pushed - 1) % (uint64_t)p->depth])) != MGPU_SUCCESS) {
+        mgpu__pipe_error(p, p->nstages - 1, pushed - 1, r, "waiting for the batch");
+        r = mgpu__pipe_failed(p, fn);
+    }
+    return r;
 }
 
 #ifdef __cplusplus

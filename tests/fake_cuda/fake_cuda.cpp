@@ -62,7 +62,9 @@
 
 #include <deque>
 #include <functional>
+#include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -76,7 +78,8 @@ enum { K_DEVICE, K_HOST, K_MANAGED };
 struct Ctx { int dev; std::set<int> peers; };
 struct Op { std::function<void()> run; };
 struct Stream { int dev; std::deque<Op> q; unsigned long long next = 0, done = 0; };
-struct Event { Stream *s = nullptr; unsigned long long seq = 0; };
+struct Event { Stream *s = nullptr; unsigned long long seq = 0; std::shared_ptr<double> ms; };   /* ms: host time the
+                                                        record ran (its stream got there), for cuEventElapsedTime */
 struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; int fd = -1; size_t mapped = 0; };
 
 static std::recursive_mutex lock;
@@ -427,10 +430,30 @@ static R cuStreamWaitEvent(mgpu__CUstream s, mgpu__CUevent e, unsigned)
 }
 static R cuEventCreate(mgpu__CUevent *e, unsigned) { *e = (mgpu__CUevent)(void *)new Event(); return OK; }
 static R cuEventDestroy(mgpu__CUevent e) { delete (Event *)(void *)e; return OK; }
-static R cuEventRecord(mgpu__CUevent e, mgpu__CUstream s) { G; Event *ev = (Event *)(void *)e; ev->s = stream_of(s); ev->seq = ev->s->next; return OK; }
+static double now_ms() { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+static R cuEventRecord(mgpu__CUevent e, mgpu__CUstream s)
+{
+    G;
+    Event *ev = (Event *)(void *)e;
+    std::shared_ptr<double> ms = std::make_shared<double>(-1.0);
+    ev->s = stream_of(s);
+    push(ev->s, [ms]() { *ms = now_ms(); });
+    ev->seq = ev->s->next;
+    ev->ms = ms;
+    return OK;
+}
 static R cuEventSynchronize(mgpu__CUevent e) { G; Event *ev = (Event *)(void *)e; if (ev->s) flush_upto(ev->s, ev->seq); return OK; }
 static R cuEventQuery(mgpu__CUevent e) { return cuEventSynchronize(e); }
-static R cuEventElapsedTime(float *ms, mgpu__CUevent, mgpu__CUevent) { *ms = 0.0f; return OK; }
+/* Both must have been recorded; like the real driver, waits for neither. */
+static R cuEventElapsedTime(float *ms, mgpu__CUevent a, mgpu__CUevent b)
+{
+    G;
+    const Event *x = (const Event *)(void *)a, *y = (const Event *)(void *)b;
+    if (!x->ms || !y->ms) return 400;                  /* CUDA_ERROR_INVALID_HANDLE */
+    if (*x->ms < 0 || *y->ms < 0) return 600;          /* CUDA_ERROR_NOT_READY */
+    *ms = (float)(*y->ms - *x->ms);
+    return OK;
+}
 static R cuModuleLoadData(mgpu__CUmodule *m, const void *) { static int token; *m = (mgpu__CUmodule)(void *)&token; return OK; }
 static R cuModuleUnload(mgpu__CUmodule) { return OK; }
 static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *name)
