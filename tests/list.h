@@ -63,3 +63,9 @@ T(default_stream_semantics, T_CUDA)
 T(wait_event_orders, T_CUDA)
 /* test_visible.c */
 T(cuda_visible_devices, T_CUDA)
+/* test_handles.c */
+T(handles_streams, T_DEV)
+T(handles_events, T_DEV)
+T(handles_modules, T_CPU)
+T(handles_threads, T_CPU)
+T(handles_across_cycles, T_CPU)
