@@ -1315,6 +1315,24 @@ static int mgpu__is_cuda(mgpu_device d) { return mgpu__g.dev[d].info.backend == 
     return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "device %d does not exist (%d devices)", (int)(d), mgpu__g.ndev); } while (0)
 static mgpu__CUdeviceptr mgpu__dptr(const void *p) { return (mgpu__CUdeviceptr)(uintptr_t)p; }
 
+/* bytes = n elements of `size` bytes, or SIZE_OVERFLOW where no array can be that large
+   (above PTRDIFF_MAX, the most a C object may span). */
+static mgpu_result mgpu__array_bytes(const char *fn, const char *what, size_t n, size_t size, size_t *bytes)
+{
+    if (n > (size_t)PTRDIFF_MAX / size)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %zu elements of %zu bytes overflow", what, n, size);
+    *bytes = n * size;
+    return MGPU_SUCCESS;
+}
+
+/* Typed data must sit on a multiple of its element size (as kernels and C need). */
+static mgpu_result mgpu__check_aligned(const char *fn, const char *what, const void *p, size_t size)
+{
+    if ((uintptr_t)p % size)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s (%p) is not aligned to its %zu-byte elements", what, p, size);
+    return MGPU_SUCCESS;
+}
+
 /* Host memory for CPU devices: 256-byte aligned like device allocations. */
 static void *mgpu__aligned_alloc(size_t bytes, void **raw)
 {
@@ -1814,7 +1832,7 @@ MGPU_API mgpu_result mgpu_cuda_status(const char **message)
     if (message) *message = mgpu__g.cuda_message;
     if (!mgpu__g.initialized) {
         if (message) *message = "mgpu_init has not been called";
-        return MGPU_ERROR_NOT_INITIALIZED;
+        return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_cuda_status", "mgpu_init has not been called");
     }
     return mgpu__g.cuda_status;
 }
@@ -2495,6 +2513,8 @@ static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, siz
     mgpu__CUcontext prev = NULL;
     mgpu__CUresult e = MGPU__CUDA_SUCCESS;
     const char *call = "";
+    if (bytes > (size_t)PTRDIFF_MAX)     /* larger than any object: not the driver's to judge */
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%zu bytes: more than any allocation can hold", bytes);
     memset(&a, 0, sizeof a);
     a.dev = kind == MGPU__ALLOC_HOST ? -1 : dev;
     a.kind = kind;
@@ -2620,12 +2640,15 @@ MGPU_API mgpu_result mgpu_free_async(void *ptr, mgpu_stream stream)
 }
 
 /* >>copies --------------------------------------------------------------------- */
-/* A copy or fill of `bytes` at p must stay inside p's allocation (when mgpu knows it). */
+/* A copy or fill of `bytes` at p must stay inside p's allocation when mgpu knows it, and
+   else at least inside the address space (no wrap; at most PTRDIFF_MAX, as memmove needs). */
 static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgpu__where *w, const void *p, size_t bytes)
 {
     if (w->kind >= 0 && bytes > w->size - ((uintptr_t)p - w->base))
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s: %zu bytes from %p run past the end of its allocation "
                           "(%zu bytes at %p)", what, bytes, p, w->size, (void *)w->base);
+    if (bytes > (size_t)PTRDIFF_MAX || bytes > UINTPTR_MAX - (uintptr_t)p)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %zu bytes from %p overflow the address space", what, bytes, p);
     return MGPU_SUCCESS;
 }
 
@@ -3291,11 +3314,14 @@ MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, 
 {
     static const char *fn = "mgpu_axpy_f32";
     mgpu__stream_obj *s = NULL;
+    size_t bytes = 0;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n == 0) return MGPU_SUCCESS;
-    if (n > SIZE_MAX / sizeof(float)) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu overflows", n);
-    MGPU__TRY(mgpu__check_buffer(fn, "x", x, n * sizeof(float), s->dev));
-    MGPU__TRY(mgpu__check_buffer(fn, "y", y, n * sizeof(float), s->dev));
+    MGPU__TRY(mgpu__array_bytes(fn, "x and y", n, sizeof(float), &bytes));
+    MGPU__TRY(mgpu__check_buffer(fn, "x", x, bytes, s->dev));
+    MGPU__TRY(mgpu__check_buffer(fn, "y", y, bytes, s->dev));
+    MGPU__TRY(mgpu__check_aligned(fn, "x", x, sizeof(float)));
+    MGPU__TRY(mgpu__check_aligned(fn, "y", y, sizeof(float)));
     if (mgpu__is_cuda(s->dev)) {
         unsigned long long nn = n;
         void *args[4];
@@ -3312,10 +3338,12 @@ MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_str
 {
     static const char *fn = "mgpu_iota_u32";
     mgpu__stream_obj *s = NULL;
+    size_t bytes = 0;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n == 0) return MGPU_SUCCESS;
-    if (n > SIZE_MAX / sizeof(uint32_t)) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu overflows", n);
-    MGPU__TRY(mgpu__check_buffer(fn, "out", out, n * sizeof(uint32_t), s->dev));
+    MGPU__TRY(mgpu__array_bytes(fn, "out", n, sizeof(uint32_t), &bytes));
+    MGPU__TRY(mgpu__check_buffer(fn, "out", out, bytes, s->dev));
+    MGPU__TRY(mgpu__check_aligned(fn, "out", out, sizeof(uint32_t)));
     if (mgpu__is_cuda(s->dev)) {
         unsigned long long nn = n;
         unsigned vv = v;
@@ -3766,13 +3794,6 @@ static mgpu_result mgpu__red_args(const char *fn, mgpu_dtype t, mgpu_op op)
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__red_aligned(const char *fn, const char *what, const void *p, size_t size)
-{
-    if ((uintptr_t)p % size)
-        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s (%p) is not aligned to its %zu-byte elements", what, p, size);
-    return MGPU_SUCCESS;
-}
-
 static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
                                 mgpu_stream stream, int wait)
 {
@@ -3787,7 +3808,7 @@ static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_
     size = mgpu_dtype_size(t);
     if (n > SIZE_MAX / size)
         return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu elements of %zu bytes overflow size_t", n, size);
-    if (n) MGPU__TRY(mgpu__red_aligned(fn, "src", src, size));
+    if (n) MGPU__TRY(mgpu__check_aligned(fn, "src", src, size));
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n) MGPU__TRY(mgpu__check_buffer(fn, "src", src, n * size, s->dev));
     wr = mgpu__locate(result);
@@ -3824,8 +3845,8 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
     bytes = n * size;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (!n) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__red_aligned(fn, "y", y, size));
-    MGPU__TRY(mgpu__red_aligned(fn, "x", x, size));
+    MGPU__TRY(mgpu__check_aligned(fn, "y", y, size));
+    MGPU__TRY(mgpu__check_aligned(fn, "x", x, size));
     if (x != y && (uintptr_t)x < (uintptr_t)y + bytes && (uintptr_t)y < (uintptr_t)x + bytes)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "x and y overlap (and are not the same array)");
     MGPU__TRY(mgpu__check_buffer(fn, "y", y, bytes, s->dev));
@@ -4075,14 +4096,20 @@ static size_t mgpu__coll_chunk(size_t total, size_t es, size_t align, size_t tar
 }
 
 /* ---- work splitting */
-/* Gives R units to the devices: proportional to w (those with w > 0), none above cap,
-   largest remainders first, ties to the lower index. Caller made sure the caps suffice. */
-static void mgpu__coll_distribute(size_t R, const double *w, const size_t *cap, size_t *k, int nd)
+/* Gives R units to the devices: proportional to weight (those with weight > 0), none above
+   cap, largest remainders first, ties to the lower index. Caller made sure the caps suffice.
+   The weights count relative to the largest, so that their sum stays finite (finite weights
+   such as two DBL_MAX would sum to infinity: every share 0, one unit handed out a pass). */
+static void mgpu__coll_distribute(size_t R, const double *weight, const size_t *cap, size_t *k, int nd)
 {
-    double share[MGPU_MAX_DEVICES];
+    double share[MGPU_MAX_DEVICES], w[MGPU_MAX_DEVICES], wmax = 0;
     int active[MGPU_MAX_DEVICES], i, changed;
     size_t sum = 0;
-    for (i = 0; i < nd; i++) { k[i] = 0; share[i] = 0; active[i] = w[i] > 0 && cap[i] > 0; }
+    for (i = 0; i < nd; i++) if (weight[i] > wmax) wmax = weight[i];
+    for (i = 0; i < nd; i++) {
+        w[i] = weight[i] > 0 ? weight[i] / wmax : 0;
+        k[i] = 0; share[i] = 0; active[i] = w[i] > 0 && cap[i] > 0;
+    }
     do {                                 /* devices whose share exceeds the cap take the cap */
         double W = 0;
         changed = 0;
@@ -5514,6 +5541,45 @@ static mgpu_result mgpu__blur_devices(const char *fn, const mgpu_device *devs, i
     return MGPU_SUCCESS;
 }
 
+/* The byte spans of a batch's images, for the overlap check: image `index`, dst or src. */
+typedef struct mgpu__blur_span { uintptr_t lo, hi; int index, dst; } mgpu__blur_span;
+static int mgpu__blur_span_cmp(const void *a, const void *b)
+{
+    uintptr_t x = ((const mgpu__blur_span *)a)->lo, y = ((const mgpu__blur_span *)b)->lo;
+    return x < y ? -1 : x > y;
+}
+
+/* No dst of a batch overlaps another image's src or dst (each pair was checked already;
+   sources may share bytes): sorted by start, a span overlaps an earlier one exactly when
+   it starts before the furthest end so far, of any span for a dst, of a dst for a src. */
+static mgpu_result mgpu__blur_batch_disjoint(const char *fn, const mgpu_image *src, const mgpu_image *dst,
+                                             const mgpu__blur_geom *gs, const mgpu__blur_geom *gd, int count)
+{
+    mgpu__blur_span *sp = (mgpu__blur_span *)malloc(2 * (size_t)count * sizeof *sp), far_any, far_dst;
+    mgpu_result r = MGPU_SUCCESS;
+    int i;
+    if (!sp) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    for (i = 0; i < count; i++) {
+        sp[2 * i].lo = (uintptr_t)src[i].data; sp[2 * i].hi = sp[2 * i].lo + gs[i].span;
+        sp[2 * i].index = i; sp[2 * i].dst = 0;
+        sp[2 * i + 1].lo = (uintptr_t)dst[i].data; sp[2 * i + 1].hi = sp[2 * i + 1].lo + gd[i].span;
+        sp[2 * i + 1].index = i; sp[2 * i + 1].dst = 1;
+    }
+    qsort(sp, 2 * (size_t)count, sizeof *sp, mgpu__blur_span_cmp);
+    memset(&far_any, 0, sizeof far_any);
+    far_dst = far_any;
+    for (i = 0; i < 2 * count && r == MGPU_SUCCESS; i++) {
+        const mgpu__blur_span *hit = sp[i].dst ? &far_any : &far_dst;
+        if (sp[i].lo < hit->hi)
+            r = mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s[%d] and %s[%d] overlap: no dst may share bytes with "
+                           "another image", sp[i].dst ? "dst" : "src", sp[i].index, hit->dst ? "dst" : "src", hit->index);
+        if (sp[i].hi > far_any.hi) far_any = sp[i];
+        if (sp[i].dst && sp[i].hi > far_dst.hi) far_dst = sp[i];
+    }
+    free(sp);
+    return r;
+}
+
 MGPU_API mgpu_result mgpu_blur_batch(const mgpu_image *src, const mgpu_image *dst, int count,
                                      const mgpu_blur_params *params, const mgpu_device *devs, int ndevs)
 {
@@ -5560,6 +5626,7 @@ MGPU_API mgpu_result mgpu_blur_batch(const mgpu_image *src, const mgpu_image *ds
             if (k < nd) job.home_n[k]++;
         }
     }
+    if ((r = mgpu__blur_batch_disjoint(fn, src, dst, job.gs, job.gd, count)) != MGPU_SUCCESS) goto done;
     for (k = 0; k < nd; k++) { job.home[k] = store + pos; pos += job.home_n[k]; job.home_n[k] = 0; }
     for (i = 0; i < count; i++) if (owner[i] >= 0) job.home[owner[i]][job.home_n[owner[i]]++] = i;
     job.gpu_only = store + pos;
@@ -6743,8 +6810,9 @@ static void mgpu__bn_random_below_r(uint64_t k[4], uint64_t *state)
 
 MGPU_API mgpu_result mgpu_bn254_random_scalars(mgpu_bn254_scalar *scalars, size_t n, uint64_t seed)
 {
-    size_t i;
+    size_t i, bytes;
     MGPU__REQUIRE(scalars || !n, "mgpu_bn254_random_scalars", "scalars is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes("mgpu_bn254_random_scalars", "scalars", n, sizeof *scalars, &bytes));
     for (i = 0; i < n; i++) mgpu__bn_random_below_r(scalars[i].limb, &seed);
     return MGPU_SUCCESS;
 }
@@ -6796,7 +6864,9 @@ MGPU_API mgpu_result mgpu_bn254_random_points(mgpu_bn254_affine *points, size_t 
     mgpu__bn_xyzz dg;
     uint64_t state = seed ^ 0x6a09e667f3bcc909ull;  /* not the stream random_scalars(seed) draws */
     uint64_t prefix[1][4];
+    size_t bytes = 0;
     MGPU__REQUIRE(points || !n, fn, "points is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes(fn, "points", n, sizeof *points, &bytes));
     if (!n) return MGPU_SUCCESS;
     memset(&job, 0, sizeof job);
     job.out = points;

@@ -69,3 +69,6 @@ T(handles_events, T_DEV)
 T(handles_modules, T_CPU)
 T(handles_threads, T_CPU)
 T(handles_across_cycles, T_CPU)
+/* test_bad_input.c */
+T(bad_input_lifetime, T_ONCE)
+T(bad_input_table, T_DEV)
