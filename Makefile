@@ -184,11 +184,16 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # ran:PREFIX=N requires that exactly N different kernels whose names start with PREFIX were
 # launched (the fake's FAKE_CUDA_REPORT lines), so every dtype x op of the reduction kernels
 # runs where it should and the one-pass all-reduce does not run without peer access.
+# suite_faults (tests/suites/faults.c) fails every driver call of its programs in turn
+# (under ASan/UBSan, with and without peer access; the MSM program, slow on the emulator,
+# in the plain build): each must end cleanly, leave mgpu usable and the fake holding nothing.
 FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
             collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
             collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
             blur,TEST_BLUR_QUICK=1 blur,TEST_BLUR_QUICK=1,FAKE_CUDA_P2P=0 \
-            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi
+            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi \
+            asan_faults,init,memory,streams,reduce,collectives,blur \
+            asan_faults,FAKE_CUDA_P2P=0,memory,streams,collectives,blur faults,msm
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word

@@ -1656,11 +1656,12 @@ static void mgpu__pop(mgpu_device dev, mgpu__CUcontext prev)
 
 /* >>lifetime ------------------------------------------------------------------- */
 static mgpu_result mgpu__create_builtin_module(void);
-static void mgpu__destroy_module(mgpu__module_obj *m);
+static mgpu_result mgpu__destroy_module(mgpu__module_obj *m, int last_try);
 static void mgpu__free_staging(mgpu__staging *s, int src, int dst);
 static mgpu_result mgpu__init_undo(mgpu_result r);
-static void mgpu__stream_free(mgpu__stream_obj *s);
-static void mgpu__event_free(mgpu__event_obj *ev);
+static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host);
+static mgpu_result mgpu__stream_free(mgpu__stream_obj *s, int last_try);
+static mgpu_result mgpu__event_free(mgpu__event_obj *ev, int last_try);
 
 static int mgpu__env_int(const char *name, int *out)
 {
@@ -1797,16 +1798,24 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     for (i = 0; i < mgpu__g.ndev; i++)
         for (j = 0; j < mgpu__g.ndev; j++)
             if (mgpu__g.staging[i][j]) { mgpu__free_staging(mgpu__g.staging[i][j], i, j); mgpu__g.staging[i][j] = NULL; }
-    while ((m = (mgpu__module_obj *)mgpu__handle_any(MGPU__H_MODULE)) != NULL) mgpu__destroy_module(m);
+    /* What is left is released with a second try for each failed release (a failed driver
+       release changes nothing), then let go. */
+    while ((m = (mgpu__module_obj *)mgpu__handle_any(MGPU__H_MODULE)) != NULL)
+        if (mgpu__destroy_module(m, 0) != MGPU_SUCCESS) mgpu__destroy_module(m, 1);
     mgpu__g.builtin = NULL;
     memset(mgpu__g.builtin_kernel, 0, sizeof mgpu__g.builtin_kernel);
     for (i = 0; i < mgpu__g.ndev; i++)
         if (mgpu__g.dev[i].default_stream.h) { mgpu__handle_release(mgpu__g.dev[i].default_stream.h); mgpu__g.dev[i].default_stream.h = NULL; }
-    while ((s = (mgpu__stream_obj *)mgpu__handle_any(MGPU__H_STREAM)) != NULL) mgpu__stream_free(s);
-    while ((ev = (mgpu__event_obj *)mgpu__handle_any(MGPU__H_EVENT)) != NULL) mgpu__event_free(ev);
+    while ((s = (mgpu__stream_obj *)mgpu__handle_any(MGPU__H_STREAM)) != NULL)
+        if (mgpu__stream_free(s, 0) != MGPU_SUCCESS) mgpu__stream_free(s, 1);
+    while ((ev = (mgpu__event_obj *)mgpu__handle_any(MGPU__H_EVENT)) != NULL)
+        if (mgpu__event_free(ev, 0) != MGPU_SUCCESS) mgpu__event_free(ev, 1);
     while (mgpu__g.nallocs) {           /* what the user did not free */
-        mgpu__alloc *a = &mgpu__g.allocs[mgpu__g.nallocs - 1];
-        if (a->kind == MGPU__ALLOC_HOST) mgpu_free_host((void *)a->base); else mgpu_free((void *)a->base);
+        mgpu__alloc a = mgpu__g.allocs[mgpu__g.nallocs - 1];
+        int host = a.kind == MGPU__ALLOC_HOST;
+        mgpu_result (*release)(void *) = host ? mgpu_free_host : mgpu_free;
+        if (release((void *)a.base) != MGPU_SUCCESS && release((void *)a.base) != MGPU_SUCCESS)
+            mgpu__unregister(a.base, &a, host);   /* device memory: the context release below frees it */
     }
     free(mgpu__g.allocs);
     mgpu__g.allocs = NULL;
@@ -1815,7 +1824,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     for (i = 0; i < mgpu__g.ncuda; i++)
         if (mgpu__g.dev[i].ctx) {
             if (cur == mgpu__g.dev[i].ctx) mgpu__cu.cuCtxSetCurrent(NULL);
-            mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu);
+            if (mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu)) mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu);
             mgpu__g.dev[i].ctx = NULL;
         }
     mgpu__g.initialized = 0;
@@ -2177,19 +2186,24 @@ MGPU_API mgpu_result mgpu_stream_create_flags(mgpu_stream *stream, unsigned flag
     return MGPU_SUCCESS;
 }
 
-/* Waits for a stream's work, then frees it and its handle. */
-static void mgpu__stream_free(mgpu__stream_obj *s)
+/* Waits for a stream's work, then destroys it and frees its handle: only once the driver
+   destroyed it (a failure leaves the handle live, to destroy again), except on the last
+   try (mgpu_shutdown's second), which lets go whatever the driver says. */
+static mgpu_result mgpu__stream_free(mgpu__stream_obj *s, int last_try)
 {
     if (s->cu) {
         mgpu__CUcontext prev;
+        mgpu__CUresult e;
         if (mgpu__push(s->dev, &prev, "mgpu_stream_destroy") == MGPU_SUCCESS) {
             mgpu__cu.cuStreamSynchronize(s->cu);
             mgpu__pop(s->dev, prev);
         }
-        mgpu__cu.cuStreamDestroy(s->cu);
+        e = mgpu__cu.cuStreamDestroy(s->cu);
+        if (e && !last_try) return mgpu__cuda_fail(e, "mgpu_stream_destroy", "cuStreamDestroy", s->dev);
     }
     mgpu__handle_release(s->h);
     free(s);
+    return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream stream)
@@ -2198,8 +2212,7 @@ MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream stream)
     mgpu__stream_obj *s;
     MGPU__TRY(mgpu__stream_get(stream, &s, fn));
     MGPU__REQUIRE(s != &mgpu__g.dev[s->dev].default_stream, fn, "stream is a default stream");
-    mgpu__stream_free(s);
-    return MGPU_SUCCESS;
+    return mgpu__stream_free(s, 0);
 }
 
 /* Runs one driver call that takes the stream, in the stream's context. */
@@ -2276,19 +2289,21 @@ MGPU_API mgpu_result mgpu_event_create_flags(mgpu_event *ev, unsigned flags)
     return MGPU_SUCCESS;
 }
 
-static void mgpu__event_free(mgpu__event_obj *ev)
+/* As mgpu__stream_free. */
+static mgpu_result mgpu__event_free(mgpu__event_obj *ev, int last_try)
 {
-    if (ev->cu) mgpu__cu.cuEventDestroy(ev->cu);
+    mgpu__CUresult e = ev->cu ? mgpu__cu.cuEventDestroy(ev->cu) : MGPU__CUDA_SUCCESS;
+    if (e && !last_try) return mgpu__cuda_fail(e, "mgpu_event_destroy", "cuEventDestroy", ev->dev);
     mgpu__handle_release(ev->h);
     free(ev);
+    return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_event_destroy(mgpu_event event)
 {
     mgpu__event_obj *ev;
     MGPU__TRY(mgpu__event_get(event, &ev, "mgpu_event_destroy"));
-    mgpu__event_free(ev);
-    return MGPU_SUCCESS;
+    return mgpu__event_free(ev, 0);
 }
 
 static mgpu_result mgpu__event_record(const char *fn, mgpu__event_obj *ev, mgpu__stream_obj *s)
@@ -2612,6 +2627,7 @@ MGPU_API mgpu_result mgpu_malloc_async(void **ptr, size_t bytes, mgpu_stream str
 static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu__stream_obj *s)
 {
     mgpu__alloc a;
+    mgpu_result r;
     if (!ptr) return MGPU_SUCCESS;
     MGPU__REQUIRE_INIT(fn);
     if (!mgpu__unregister((uintptr_t)ptr, &a, host)) {
@@ -2621,7 +2637,11 @@ static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu__stream_
                               host ? "device memory" : "pinned host memory", host ? "mgpu_free" : "mgpu_free_host");
         return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is not the start of a live mgpu allocation", ptr);
     }
-    return mgpu__release(fn, &a, s && a.kind == MGPU__ALLOC_POOL ? s : NULL);
+    r = mgpu__release(fn, &a, s && a.kind == MGPU__ALLOC_POOL ? s : NULL);
+    /* Forgotten only once the driver freed it: after a failed release it stays mgpu's, to be
+       freed again (by the caller, or at the latest by mgpu_shutdown). */
+    if (r != MGPU_SUCCESS) (void)mgpu__register(&a);
+    return r;
 }
 MGPU_API mgpu_result mgpu_free(void *ptr) { return mgpu__free("mgpu_free", ptr, 0, NULL); }
 MGPU_API mgpu_result mgpu_free_host(void *ptr) { return mgpu__free("mgpu_free_host", ptr, 1, NULL); }
@@ -3047,21 +3067,32 @@ MGPU_API mgpu_result mgpu_module_create(const void *image, size_t bytes, mgpu_mo
     return MGPU_SUCCESS;
 }
 
-/* Unloads a module and frees it, its kernels and their handles. */
-static void mgpu__destroy_module(mgpu__module_obj *m)
+/* Unloads a module and frees it, its kernels and their handles (as mgpu__stream_free: a
+   failed unload keeps the module, loaded where that failed, unless last_try). */
+static mgpu_result mgpu__destroy_module(mgpu__module_obj *m, int last_try)
 {
     int d;
     mgpu__kernel_obj *k = m->kernels;
     mgpu__CUcontext prev = NULL;
-    if (mgpu__g.ncuda) mgpu__cu.cuCtxGetCurrent(&prev);
-    for (d = 0; d < mgpu__g.ncuda; d++)
-        if (m->cu[d]) { mgpu__cu.cuCtxSetCurrent(mgpu__g.dev[d].ctx); mgpu__cu.cuModuleUnload(m->cu[d]); }
-    if (mgpu__g.ncuda) mgpu__cu.cuCtxSetCurrent(prev);
+    mgpu__CUresult e, first = MGPU__CUDA_SUCCESS;
+    int first_dev = -1;
+    for (d = 0; d < mgpu__g.ncuda; d++) {
+        if (!m->cu[d]) continue;
+        e = mgpu__push(d, &prev, "mgpu_module_destroy") == MGPU_SUCCESS ? mgpu__cu.cuModuleUnload(m->cu[d]) : (mgpu__CUresult)-1;
+        if (e != (mgpu__CUresult)-1) mgpu__pop(d, prev);
+        if (e == MGPU__CUDA_SUCCESS) m->cu[d] = NULL;
+        else if (first_dev < 0) { first = e; first_dev = d; }
+    }
+    if (first_dev >= 0 && !last_try) {
+        if (first == (mgpu__CUresult)-1) return MGPU_ERROR_CUDA;       /* mgpu__push said why */
+        return mgpu__cuda_fail(first, "mgpu_module_destroy", "cuModuleUnload", first_dev);
+    }
     while (k) { mgpu__kernel_obj *next = k->next; mgpu__handle_release(k->h); free(k); k = next; }
     mgpu__handle_release(m->h);
     pthread_mutex_destroy(&m->lock);
     if (m->owns_image) free(m->image);
     free(m);
+    return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_module_destroy(mgpu_module module)
@@ -3069,8 +3100,7 @@ MGPU_API mgpu_result mgpu_module_destroy(mgpu_module module)
     mgpu__module_obj *m;
     MGPU__TRY(mgpu__module_get(module, &m, "mgpu_module_destroy"));
     MGPU__REQUIRE(m != mgpu__g.builtin, "mgpu_module_destroy", "module is the built-in module");
-    mgpu__destroy_module(m);
-    return MGPU_SUCCESS;
+    return mgpu__destroy_module(m, 0);
 }
 
 /* Loads the module on a CUDA device exactly once. */
@@ -3937,9 +3967,12 @@ static mgpu_result mgpu__coll_scratch(const char *fn, mgpu__stream_obj *s, size_
     int pool = !mgpu__is_cuda(s->dev) || mgpu__g.dev[s->dev].info.memory_pools;
     return mgpu__allocate(fn, s->dev, pool ? MGPU__ALLOC_POOL : MGPU__ALLOC_DEVICE, bytes, s, p);
 }
-static void mgpu__coll_release(const char *fn, void *p, mgpu__stream_obj *s)
+/* Frees scratch p after the work queued on s; r: the call's status so far, returned unless
+   it was a success and the release failed (the scratch then stays mgpu's: see mgpu__free). */
+static mgpu_result mgpu__coll_release(const char *fn, void *p, mgpu__stream_obj *s, mgpu_result r)
 {
-    if (p) (void)mgpu__free(fn, p, 0, s);
+    mgpu_result q = p ? mgpu__free(fn, p, 0, s) : MGPU_SUCCESS;
+    return r != MGPU_SUCCESS ? r : q;
 }
 
 /* ---- types: the rules of mgpu_reduce_async / mgpu_combine_async (>>reductions) */
@@ -4287,10 +4320,9 @@ static mgpu_result mgpu__rm_worker(mgpu_device dev, int index, void *arg)
         (void)mgpu_stream_synchronize(B->h);
         (void)mgpu_stream_synchronize(A->h);
     }
-    mgpu__coll_release(fn, dbuf[0], A);
-    mgpu__coll_release(fn, dbuf[1], A);
-    mgpu__coll_release(fn, dpart, A);
-    return r;
+    r = mgpu__coll_release(fn, dbuf[0], A, r);
+    r = mgpu__coll_release(fn, dbuf[1], A, r);
+    return mgpu__coll_release(fn, dpart, A, r);
 }
 
 MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
@@ -4440,7 +4472,7 @@ MGPU_API mgpu_result mgpu_reduce_resident(const void *const *bufs, const size_t 
         }
     for (i = 0; i < nd; i++) {
         if (r != MGPU_SUCCESS && dres[i]) (void)mgpu_stream_synchronize(S[i]->h);
-        mgpu__coll_release(fn, dres[i], S[i]);
+        r = mgpu__coll_release(fn, dres[i], S[i], r);
     }
     mgpu__coll_leave();
     if (r != MGPU_SUCCESS) return r;
@@ -4786,13 +4818,10 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
     for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_DONE), push[r]->h));
     for (r = 0; r < N; r++)
         for (p = 0; p < N; p++) MGPU__STEP(mgpu_stream_wait_event(S[r]->h, MGPU__EV(p, MGPU__EV_DONE)));
-    for (r = 0; r < N; r++) {
-        if (res != MGPU_SUCCESS && scratch[r]) {     /* nothing may still use it */
-            if (pull[r]) (void)mgpu_stream_synchronize(pull[r]->h);
-            (void)mgpu_stream_synchronize(S[r]->h);
-        }
-        mgpu__coll_release(fn, scratch[r], S[r]);
-    }
+    /* After a failure nothing may still use the scratch: not the pull streams, nor the
+       staging streams of a copy without peer access that the failure left queued. */
+    if (res != MGPU_SUCCESS) (void)mgpu__coll_sync_devices(L, N, NULL);
+    for (r = 0; r < N; r++) res = mgpu__coll_release(fn, scratch[r], S[r], res);
 #undef MGPU__STEP
 #undef MGPU__EV
     mgpu__coll_leave();
