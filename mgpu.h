@@ -210,6 +210,9 @@ MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result
 MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg);
 
 /* ---------------------------------------------------------------- streams and events */
+/* Streams, events, modules, kernels and threads are checked handles (numbers, not pointers):
+   a destroyed one, one of another kind, one from before mgpu_shutdown, zero (where NULL does
+   not mean the default stream) or junk is MGPU_ERROR_INVALID_HANDLE in every call. */
 typedef struct mgpu_stream_t *mgpu_stream;
 typedef struct mgpu_event_t *mgpu_event;
 /* A NULL stream argument means the current device's default stream: the CUDA context's
@@ -2256,23 +2259,18 @@ static mgpu_result mgpu__event_synchronize(const char *fn, const mgpu__event_obj
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__stream_wait_event(const char *fn, mgpu__stream_obj *s, const mgpu__event_obj *ev)
-{
-    mgpu_result r = MGPU_SUCCESS;
-    if (!mgpu__is_cuda(ev->dev)) return MGPU_SUCCESS;    /* CPU work is already complete */
-    if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamWaitEvent, (s->cu, ev->cu, 0), r);
-    else r = mgpu__event_synchronize(fn, ev);             /* a CPU stream waits on the host */
-    return r;
-}
-
 MGPU_API mgpu_result mgpu_stream_wait_event(mgpu_stream stream, mgpu_event event)
 {
     static const char *fn = "mgpu_stream_wait_event";
     mgpu__stream_obj *s = NULL;
     mgpu__event_obj *ev = NULL;
+    mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     MGPU__TRY(mgpu__event_get(event, &ev, fn));
-    return mgpu__stream_wait_event(fn, s, ev);
+    if (!mgpu__is_cuda(ev->dev)) return MGPU_SUCCESS;    /* CPU work is already complete */
+    if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamWaitEvent, (s->cu, ev->cu, 0), r);
+    else r = mgpu__event_synchronize(fn, ev);             /* a CPU stream waits on the host */
+    return r;
 }
 
 MGPU_API mgpu_result mgpu_event_create(mgpu_event *ev) { return mgpu_event_create_flags(ev, 0); }
@@ -2306,24 +2304,19 @@ MGPU_API mgpu_result mgpu_event_destroy(mgpu_event event)
     return mgpu__event_free(ev, 0);
 }
 
-static mgpu_result mgpu__event_record(const char *fn, mgpu__event_obj *ev, mgpu__stream_obj *s)
-{
-    mgpu_result r = MGPU_SUCCESS;
-    if (mgpu__is_cuda(ev->dev) != mgpu__is_cuda(s->dev) || (mgpu__is_cuda(s->dev) && ev->dev != s->dev))
-        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "event of device %d recorded on a stream of device %d", ev->dev, s->dev);
-    if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuEventRecord, (ev->cu, s->cu), r);
-    else { ev->cpu_ms = mgpu__now_ms(); ev->recorded = 1; }
-    return r;
-}
-
 MGPU_API mgpu_result mgpu_event_record(mgpu_event event, mgpu_stream stream)
 {
     static const char *fn = "mgpu_event_record";
     mgpu__stream_obj *s = NULL;
     mgpu__event_obj *ev = NULL;
+    mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__event_get(event, &ev, fn));
     MGPU__TRY(mgpu__stream(stream, &s, fn));
-    return mgpu__event_record(fn, ev, s);
+    if (mgpu__is_cuda(ev->dev) != mgpu__is_cuda(s->dev) || (mgpu__is_cuda(s->dev) && ev->dev != s->dev))
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "event of device %d recorded on a stream of device %d", ev->dev, s->dev);
+    if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuEventRecord, (ev->cu, s->cu), r);
+    else { ev->cpu_ms = mgpu__now_ms(); ev->recorded = 1; }
+    return r;
 }
 
 MGPU_API mgpu_result mgpu_event_synchronize(mgpu_event event)
@@ -3128,7 +3121,7 @@ MGPU_API mgpu_result mgpu_module_load(mgpu_module module, mgpu_device dev)
 {
     static const char *fn = "mgpu_module_load";
     mgpu__module_obj *m;
-    mgpu__CUmodule cu;
+    mgpu__CUmodule cu = NULL;
     MGPU__DEVICE(fn, dev);
     MGPU__TRY(mgpu__module_get(module, &m, fn));
     if (!mgpu__is_cuda(dev)) return MGPU_SUCCESS;
@@ -3139,7 +3132,7 @@ MGPU_API mgpu_result mgpu_module_load(mgpu_module module, mgpu_device dev)
 static mgpu_result mgpu__function(mgpu__kernel_obj *k, mgpu_device dev, mgpu__CUfunction *out, const char *fn)
 {
     mgpu__CUfunction f = MGPU__LOAD(k->fn[dev]);
-    mgpu__CUmodule cu;
+    mgpu__CUmodule cu = NULL;
     mgpu__CUresult e;
     if (f) { *out = f; return MGPU_SUCCESS; }
     MGPU__TRY(mgpu__module_on(k->module, dev, &cu, fn));
