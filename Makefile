@@ -116,6 +116,17 @@ run/asan_%: $(BUILD)/suite_asan_% FORCE
 run/core_asan: $(BUILD)/mgpu_tests_asan $(BUILD)/libfake_old_cuda.so FORCE
 	$(RUN) core_asan $(BUILD)/mgpu_tests_asan.log $(ASAN_ENV) $(OLD_DRV) ./$(BUILD)/mgpu_tests_asan
 
+# ThreadSanitizer build of the core suite running its concurrency tests (16 threads making,
+# using and destroying handles, allocating, binding and reducing at once; threads per device)
+# on the CPU devices and the 2 fake GPUs; any report fails the run.
+TSAN       = -O1 -g -fsanitize=thread
+TSAN_TESTS = handles_concurrent concurrent_alloc run_on_device
+$(BUILD)/mgpu_tests_tsan: $(TEST_SRC) tests/*.h tools/sha256.h $(HDRS) mgpu.c | $(BUILD)
+	$(CC) $(TSAN) $(WARN) -std=c99 -I. -o $@ $(TEST_SRC) mgpu.c $(LIBS) -lm
+run/core_tsan: $(BUILD)/mgpu_tests_tsan $(BUILD)/libfake_cuda.so FORCE
+	$(RUN) core_tsan $(BUILD)/mgpu_tests_tsan.log TSAN_OPTIONS=halt_on_error=1 \
+	  MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so ./$(BUILD)/mgpu_tests_tsan $(TSAN_TESTS)
+
 # gcc and clang; C99, C11 and C++17; -Wall -Wextra -pedantic -Werror; plus MGPU_STATIC twice
 # in one program and the real cuda.h checked against mgpu's mirror (one run per compiler
 # and standard; tests/compile_matrix.sh).
@@ -211,7 +222,7 @@ run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_ru
 # reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
-TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan run/core_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core
 test:

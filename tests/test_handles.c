@@ -227,3 +227,109 @@ TEST(handles_across_cycles)
     CHECK_OK(mgpu_event_destroy(ev2));
     CHECK_OK(mgpu_shutdown());
 }
+
+/* Many threads make, use and destroy handles at once (the handle table and allocation table
+   under one lock), and each also tries its neighbours' destroyed handles. Runs in the
+   ThreadSanitizer build too (make test: run/core_tsan). */
+typedef struct handles_churn { mgpu_stream gone[16]; } handles_churn;
+static mgpu_result handles_churn_fn(mgpu_device dev, int index, void *arg)
+{
+    handles_churn *c = (handles_churn *)arg;
+    int round;
+    (void)dev;
+    for (round = 0; round < 30; round++) {
+        mgpu_stream s = NULL, other;
+        mgpu_event e = NULL;
+        uint32_t *p = NULL, got = 0;
+        mgpu_result r;
+        if ((r = mgpu_stream_create(&s)) != MGPU_SUCCESS || (r = mgpu_event_create(&e)) != MGPU_SUCCESS) return r;
+        if ((r = mgpu_malloc((void **)&p, 64 * sizeof *p)) != MGPU_SUCCESS) return r;
+        if ((r = mgpu_memset_async(p, 1, 64 * sizeof *p, s)) != MGPU_SUCCESS) return r;
+        if ((r = mgpu_event_record(e, s)) != MGPU_SUCCESS || (r = mgpu_stream_wait_event(NULL, e)) != MGPU_SUCCESS) return r;
+        if ((r = mgpu_reduce(p, 64, MGPU_U32, MGPU_OP_MAX, &got, s)) != MGPU_SUCCESS) return r;
+        if (got != 0x01010101u) return MGPU_ERROR_CUDA;
+        if ((r = mgpu_free(p)) != MGPU_SUCCESS || (r = mgpu_event_destroy(e)) != MGPU_SUCCESS) return r;
+        if ((r = mgpu_stream_destroy(s)) != MGPU_SUCCESS) return r;
+        __atomic_store_n(&c->gone[index], s, __ATOMIC_RELAXED);
+        other = __atomic_load_n(&c->gone[(index + 1) % 16], __ATOMIC_RELAXED);
+        if (other && mgpu_stream_synchronize(other) != MGPU_ERROR_INVALID_HANDLE) return MGPU_ERROR_CUDA;
+    }
+    return MGPU_SUCCESS;
+}
+
+TEST(handles_concurrent)
+{
+    mgpu_device devs[MGPU_MAX_DEVICES], list[16];
+    handles_churn c;
+    int n, i;
+    TINIT();
+    memset(&c, 0, sizeof c);
+    n = t_all_devices(devs);
+    for (i = 0; i < 16; i++) list[i] = devs[i % n];
+    CHECK_OK(mgpu_run_on_devices(list, 16, handles_churn_fn, &c));
+    CHECK_OK(mgpu_shutdown());
+}
+
+/* A random walk over the API (fuzz-style, reproducible from the run's seed): streams and
+   events made, used and destroyed in random order, each call given a live, destroyed, junk
+   or another kind's handle and random (sometimes too large) sizes. Every call must answer
+   as its arguments say: success with live handles and sizes that fit, INVALID_HANDLE for a
+   dead or foreign handle, INVALID_ARGUMENT for a size past the buffer. */
+TEST(handles_random_walk)
+{
+    enum { SLOTS = 8, STEPS = 3000, BYTES = 4096 };
+    mgpu_stream st[SLOTS];
+    mgpu_event ev[SLOTS];
+    int st_live[SLOTS], ev_live[SLOTS], step;
+    unsigned char *buf = NULL, host[BYTES];
+    TINIT();
+    memset(st, 0, sizeof st); memset(ev, 0, sizeof ev);
+    memset(st_live, 0, sizeof st_live); memset(ev_live, 0, sizeof ev_live);
+    REQUIRE_OK(mgpu_malloc((void **)&buf, BYTES));
+    for (step = 0; step < STEPS && !t_failed(); step++) {
+        unsigned op = t_rand_u32() % 6, i = t_rand_u32() % SLOTS, j = t_rand_u32() % SLOTS, pick = t_rand_u32() % 4;
+        size_t bytes = (size_t)(t_rand_u32() % (BYTES + BYTES / 8));
+        /* the handle used: a slot's (live or not), junk, or the event slot's as a stream */
+        mgpu_stream s = pick == 2 ? (mgpu_stream)(uintptr_t)(t_rand() | 1) : pick == 3 ? (mgpu_stream)(void *)ev[i] : st[i];
+        int s_ok = pick < 2 && st_live[i];
+        mgpu_result want = s_ok ? MGPU_SUCCESS : MGPU_ERROR_INVALID_HANDLE;
+        if (!s) { s_ok = 1; want = MGPU_SUCCESS; }      /* a slot never filled: NULL, the default stream */
+        switch (op) {
+        case 0:                                          /* make a stream or an event in slot i */
+            if (!st_live[i]) { CHECK_OK(mgpu_stream_create(&st[i])); st_live[i] = 1; }
+            else if (!ev_live[i]) { CHECK_OK(mgpu_event_create(&ev[i])); ev_live[i] = 1; }
+            break;
+        case 1:                                          /* destroy (maybe again) */
+            if (t_rand_u32() & 1) {
+                CHECK_EQ_INT(mgpu_stream_destroy(st[i]), st_live[i] ? MGPU_SUCCESS : MGPU_ERROR_INVALID_HANDLE);
+                st_live[i] = 0;
+            } else {
+                CHECK_EQ_INT(mgpu_event_destroy(ev[i]), ev_live[i] ? MGPU_SUCCESS : MGPU_ERROR_INVALID_HANDLE);
+                ev_live[i] = 0;
+            }
+            break;
+        case 2:                                          /* record event j on s */
+            CHECK_EQ_INT(mgpu_event_record(ev[j], s), !ev_live[j] ? MGPU_ERROR_INVALID_HANDLE : want);
+            break;
+        case 3:                                          /* s waits for event j */
+            CHECK_EQ_INT(mgpu_stream_wait_event(s, ev[j]), !s_ok ? MGPU_ERROR_INVALID_HANDLE
+                         : ev_live[j] ? MGPU_SUCCESS : MGPU_ERROR_INVALID_HANDLE);
+            break;
+        case 4:                                          /* a fill, maybe past the end */
+            CHECK_EQ_INT(mgpu_memset_async(buf, (int)step, bytes, s), !s_ok ? MGPU_ERROR_INVALID_HANDLE
+                         : bytes > BYTES ? MGPU_ERROR_INVALID_ARGUMENT : MGPU_SUCCESS);
+            break;
+        default:                                         /* a copy back, then synchronize */
+            CHECK_EQ_INT(mgpu_memcpy_async(host, buf, bytes, s), !s_ok ? MGPU_ERROR_INVALID_HANDLE
+                         : bytes > BYTES ? MGPU_ERROR_INVALID_ARGUMENT : MGPU_SUCCESS);
+            CHECK_EQ_INT(mgpu_stream_synchronize(s), want);
+            break;
+        }
+    }
+    for (step = 0; step < SLOTS; step++) {
+        if (st_live[step]) CHECK_OK(mgpu_stream_destroy(st[step]));
+        if (ev_live[step]) CHECK_OK(mgpu_event_destroy(ev[step]));
+    }
+    CHECK_OK(mgpu_free(buf));
+    CHECK_OK(mgpu_shutdown());
+}
