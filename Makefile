@@ -137,6 +137,17 @@ run/asan_%: $(BUILD)/suite_asan_% FORCE
 run/core_asan: $(BUILD)/mgpu_tests_asan $(BUILD)/libfake_old_cuda.so FORCE
 	$(RUN) core_asan $(BUILD)/mgpu_tests_asan.log $(ASAN_ENV) $(OLD_DRV) ./$(BUILD)/mgpu_tests_asan
 
+# ThreadSanitizer build of the core suite running its concurrency tests (16 threads making,
+# using and destroying handles, allocating, binding and reducing at once; threads per device)
+# on the CPU devices and the 2 fake GPUs; any report fails the run.
+TSAN       = -O1 -g -fsanitize=thread
+TSAN_TESTS = handles_concurrent concurrent_alloc run_on_device
+$(BUILD)/mgpu_tests_tsan: $(TEST_SRC) tests/*.h tools/sha256.h $(HDRS) mgpu.c | $(BUILD)
+	$(CC) $(TSAN) $(WARN) -std=c99 -I. -o $@ $(TEST_SRC) mgpu.c $(LIBS) -lm
+run/core_tsan: $(BUILD)/mgpu_tests_tsan $(BUILD)/libfake_cuda.so FORCE
+	$(RUN) core_tsan $(BUILD)/mgpu_tests_tsan.log TSAN_OPTIONS=halt_on_error=1 \
+	  MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so ./$(BUILD)/mgpu_tests_tsan $(TSAN_TESTS)
+
 # gcc and clang; C99, C11 and C++17; -Wall -Wextra -pedantic -Werror; plus MGPU_STATIC twice
 # in one program and the real cuda.h checked against mgpu's mirror (one run per compiler
 # and standard; tests/compile_matrix.sh).
@@ -207,12 +218,17 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # ran:PREFIX=N requires that exactly N different kernels whose names start with PREFIX were
 # launched (the fake's FAKE_CUDA_REPORT lines), so every dtype x op of the reduction kernels
 # runs where it should and the one-pass all-reduce does not run without peer access.
+# suite_faults (tests/suites/faults.c) fails every driver call of its programs in turn
+# (under ASan/UBSan, with and without peer access; the MSM program, slow on the emulator,
+# in the plain build): each must end cleanly, leave mgpu usable and the fake holding nothing.
 FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
             collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
             collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
             blur,TEST_BLUR_QUICK=1 blur,TEST_BLUR_QUICK=1,FAKE_CUDA_P2P=0 \
             msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi processes \
-            pipeline pipeline,FAKE_CUDA_P2P=0
+            pipeline pipeline,FAKE_CUDA_P2P=0 \
+            asan_faults,init,memory,streams,reduce,collectives,blur \
+            asan_faults,FAKE_CUDA_P2P=0,memory,streams,collectives,blur faults,msm
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
@@ -230,7 +246,7 @@ run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_ru
 # reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
-TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan run/core_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/mpi run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core
 test:

@@ -97,6 +97,8 @@ typedef enum mgpu_result {
     MGPU_ERROR_SIZE_OVERFLOW = -2,      /* a size or count that overflows size_t or limits */
     MGPU_ERROR_NOT_INITIALIZED = -3,    /* mgpu_init not called (or shut down) */
     MGPU_ERROR_ALREADY_INITIALIZED = -4,
+    MGPU_ERROR_INVALID_HANDLE = -5,     /* stream, event, module, kernel or thread handle that is zero,
+                                           destroyed, of another kind, or from before mgpu_shutdown */
     MGPU_ERROR_NO_DRIVER = -10,         /* libcuda could not be opened */
     MGPU_ERROR_DRIVER_TOO_OLD = -11,    /* driver older than MGPU_MIN_DRIVER_VERSION */
     MGPU_ERROR_NO_DEVICE = -12,         /* driver present but no usable GPU */
@@ -220,6 +222,9 @@ MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result
 MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg);
 
 /* ---------------------------------------------------------------- streams and events */
+/* Streams, events, modules, kernels and threads are checked handles (numbers, not pointers):
+   a destroyed one, one of another kind, one from before mgpu_shutdown, zero (where NULL does
+   not mean the default stream) or junk is MGPU_ERROR_INVALID_HANDLE in every call. */
 typedef struct mgpu_stream_t *mgpu_stream;
 typedef struct mgpu_event_t *mgpu_event;
 /* A NULL stream argument means the current device's default stream: the CUDA context's
@@ -1362,36 +1367,39 @@ typedef struct mgpu__alloc {           /* one live allocation made by mgpu */
     size_t mapped;                     /* CPU shared memory: bytes mapped at base (else 0) */
 } mgpu__alloc;
 
-typedef struct mgpu__list { struct mgpu__list *prev, *next; } mgpu__list;
-
-struct mgpu_stream_t {
-    mgpu__list link;                   /* in mgpu__g.streams (not the default streams) */
+/* The objects behind the public handles (see >>handles): each knows its own handle h. */
+typedef struct mgpu__stream_obj {
+    mgpu_stream h;
     mgpu_device dev;
     mgpu__CUstream cu;                 /* NULL: the context's legacy default stream */
-};
-struct mgpu_event_t {
-    mgpu__list link;
+} mgpu__stream_obj;
+typedef struct mgpu__event_obj {
+    mgpu_event h;
     mgpu_device dev;
     mgpu__CUevent cu;
-    double cpu_ms;                     /* CPU devices: host time of the record */
+    double cpu_ms;                     /* CPU devices: host time of the last record */
+    int recorded;                      /* CPU devices: recorded at least once */
     unsigned flags;                    /* MGPU_EVENT_* it was made with */
-};
-struct mgpu_kernel_t {
-    struct mgpu_kernel_t *next;
-    mgpu_module module;
+} mgpu__event_obj;
+typedef struct mgpu__module_obj mgpu__module_obj;
+typedef struct mgpu__kernel_obj {
+    mgpu_kernel h;
+    struct mgpu__kernel_obj *next;
+    mgpu__module_obj *module;
     mgpu__CUfunction fn[MGPU_MAX_DEVICES];
     mgpu_cpu_kernel_fn cpu;
     char name[1];                      /* allocated longer */
-};
-struct mgpu_module_t {
-    mgpu__list link;
+} mgpu__kernel_obj;
+struct mgpu__module_obj {
+    mgpu_module h;
     void *image;                       /* owned copy (NUL-terminated for PTX) */
     int owns_image;
     pthread_mutex_t lock;              /* serializes loading */
     mgpu__CUmodule cu[MGPU_MAX_DEVICES];
-    struct mgpu_kernel_t *kernels;
+    mgpu__kernel_obj *kernels;
 };
-struct mgpu_thread_t {
+typedef struct mgpu__thread_obj {
+    mgpu_thread h;
     pthread_t thread;
     mgpu_device dev;
     int index;
@@ -1399,7 +1407,15 @@ struct mgpu_thread_t {
     void *arg;
     mgpu_result result;
     char message[1024];                /* the thread's mgpu_last_error() if fn failed */
-};
+} mgpu__thread_obj;
+
+/* One slot of the handle table (>>handles). */
+typedef struct mgpu__slot {
+    uintptr_t serial;                  /* the serial of the object in it; its handle's high bits */
+    void *obj;                         /* NULL: free */
+    int kind;                          /* MGPU__H_* */
+    size_t next_free;
+} mgpu__slot;
 
 /* A pinned, multi-buffered bounce path between two GPUs without peer access. */
 #define MGPU__STAGE_BUFFERS 4
@@ -1419,7 +1435,7 @@ typedef struct mgpu__device {
     mgpu__CUdevice cu;
     mgpu__CUcontext ctx;               /* primary context, retained on first use */
     mgpu__CUmemoryPool pool;
-    struct mgpu_stream_t default_stream;
+    mgpu__stream_obj default_stream;
 } mgpu__device;
 
 static struct {
@@ -1443,12 +1459,14 @@ static struct {
     /* allocations, sorted by base */
     mgpu__alloc *allocs;
     size_t nallocs, cap_allocs;
-    /* objects released at shutdown */
-    mgpu__list streams, events, modules;
-    mgpu_module builtin;
-    mgpu_kernel builtin_kernel[3];
+    /* handles (>>handles); the slots outlive a shutdown only while a thread is unjoined */
+    mgpu__slot *slots;
+    size_t nslots, cap_slots, free_slot;   /* free_slot: first free slot + 1, 0 if none */
+    uintptr_t serial;                  /* never reset: no handle of an earlier cycle matches */
+    mgpu__module_obj *builtin;
+    mgpu__kernel_obj *builtin_kernel[3];
 } mgpu__g;
-/* Guards what changes after init: allocations, object lists, lazy contexts, peer state. */
+/* Guards what changes after init: allocations, handles, lazy contexts, peer state. */
 static pthread_mutex_t mgpu__lock = PTHREAD_MUTEX_INITIALIZER;
 
 static MGPU__TLS char mgpu__tls_error[1024];
@@ -1515,7 +1533,7 @@ MGPU_API const char *mgpu_result_string(mgpu_result r)
 #define MGPU__NAME(x) case x: return #x;
     MGPU__NAME(MGPU_SUCCESS) MGPU__NAME(MGPU_NOT_READY) MGPU__NAME(MGPU_ERROR_INVALID_ARGUMENT)
     MGPU__NAME(MGPU_ERROR_SIZE_OVERFLOW) MGPU__NAME(MGPU_ERROR_NOT_INITIALIZED)
-    MGPU__NAME(MGPU_ERROR_ALREADY_INITIALIZED) MGPU__NAME(MGPU_ERROR_NO_DRIVER)
+    MGPU__NAME(MGPU_ERROR_ALREADY_INITIALIZED) MGPU__NAME(MGPU_ERROR_INVALID_HANDLE) MGPU__NAME(MGPU_ERROR_NO_DRIVER)
     MGPU__NAME(MGPU_ERROR_DRIVER_TOO_OLD) MGPU__NAME(MGPU_ERROR_NO_DEVICE)
     MGPU__NAME(MGPU_ERROR_INVALID_DEVICE) MGPU__NAME(MGPU_ERROR_NOT_BOUND)
     MGPU__NAME(MGPU_ERROR_WRONG_DEVICE) MGPU__NAME(MGPU_ERROR_OUT_OF_MEMORY)
@@ -1538,19 +1556,6 @@ static double mgpu__now_ms(void)
     gettimeofday(&tv, NULL);
     return (double)tv.tv_sec * 1e3 + (double)tv.tv_usec * 1e-3;
 }
-static void mgpu__list_init(mgpu__list *l) { l->prev = l->next = l; }
-static void mgpu__list_add(mgpu__list *head, mgpu__list *n)
-{
-    pthread_mutex_lock(&mgpu__lock);
-    n->next = head->next; n->prev = head; head->next->prev = n; head->next = n;
-    pthread_mutex_unlock(&mgpu__lock);
-}
-static void mgpu__list_remove(mgpu__list *n)
-{
-    pthread_mutex_lock(&mgpu__lock);
-    n->prev->next = n->next; n->next->prev = n->prev; n->prev = n->next = n;
-    pthread_mutex_unlock(&mgpu__lock);
-}
 static int mgpu__valid_device(mgpu_device d) { return mgpu__g.initialized && d >= 0 && d < mgpu__g.ndev; }
 static int mgpu__is_cuda(mgpu_device d) { return mgpu__g.dev[d].info.backend == MGPU_BACKEND_CUDA; }
 /* The device of this process that is CUDA ordinal `ordinal`, or -1 (see mgpu_desc.gpus). */
@@ -1564,6 +1569,24 @@ static int mgpu__cuda_index(int ordinal)
     return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "device %d does not exist (%d devices)", (int)(d), mgpu__g.ndev); } while (0)
 static mgpu__CUdeviceptr mgpu__dptr(const void *p) { return (mgpu__CUdeviceptr)(uintptr_t)p; }
 
+/* bytes = n elements of `size` bytes, or SIZE_OVERFLOW where no array can be that large
+   (above PTRDIFF_MAX, the most a C object may span). */
+static mgpu_result mgpu__array_bytes(const char *fn, const char *what, size_t n, size_t size, size_t *bytes)
+{
+    if (n > (size_t)PTRDIFF_MAX / size)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %zu elements of %zu bytes overflow", what, n, size);
+    *bytes = n * size;
+    return MGPU_SUCCESS;
+}
+
+/* Typed data must sit on a multiple of its element size (as kernels and C need). */
+static mgpu_result mgpu__check_aligned(const char *fn, const char *what, const void *p, size_t size)
+{
+    if ((uintptr_t)p % size)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s (%p) is not aligned to its %zu-byte elements", what, p, size);
+    return MGPU_SUCCESS;
+}
+
 /* Host memory for CPU devices: 256-byte aligned like device allocations. */
 static void *mgpu__aligned_alloc(size_t bytes, void **raw)
 {
@@ -1573,6 +1596,123 @@ static void *mgpu__aligned_alloc(size_t bytes, void **raw)
     if (!*raw) return NULL;
     p = ((uintptr_t)*raw + 256) & ~(uintptr_t)255;
     return (void *)p;
+}
+
+/* >>handles -------------------------------------------------------------------- */
+/* Streams, events, modules, kernels and threads reach the user as numbers, not pointers:
+   handle = serial << MGPU__SLOT_BITS | (slot + 1), where serial comes from one counter for
+   every kind that no init cycle resets. A handle counts only while its slot holds an object
+   of its kind made with its serial, so a destroyed handle, another kind's, one from before
+   mgpu_shutdown, zero or junk matches nothing: every public call looks its handles up under
+   mgpu__lock (O(1)) and answers MGPU_ERROR_INVALID_HANDLE, never dereferencing them.
+   Destroying a handle while another thread still uses it remains a race, as in CUDA. */
+enum { MGPU__H_STREAM, MGPU__H_EVENT, MGPU__H_MODULE, MGPU__H_KERNEL, MGPU__H_THREAD };
+static const char *const mgpu__kind_name[] = { "stream", "event", "module", "kernel", "thread" };
+#define MGPU__SLOT_BITS (sizeof(uintptr_t) > 4 ? 24 : 12)
+#define MGPU__SLOT_MAX (((size_t)1 << MGPU__SLOT_BITS) - 1)
+
+/* Registers obj of a kind; its handle in *h. */
+static mgpu_result mgpu__handle_new(int kind, void *obj, uintptr_t *h, const char *fn)
+{
+    size_t i;
+    mgpu__slot *s;
+    pthread_mutex_lock(&mgpu__lock);
+    if (mgpu__g.free_slot) {
+        i = mgpu__g.free_slot - 1;
+        mgpu__g.free_slot = mgpu__g.slots[i].next_free;
+    } else {
+        if (mgpu__g.nslots == mgpu__g.cap_slots) {
+            size_t cap = mgpu__g.cap_slots ? mgpu__g.cap_slots * 2 : 64;
+            mgpu__slot *grown = NULL;
+            if (cap > MGPU__SLOT_MAX) cap = MGPU__SLOT_MAX;
+            if (cap > mgpu__g.nslots) grown = (mgpu__slot *)realloc(mgpu__g.slots, cap * sizeof *grown);
+            if (!grown) {
+                pthread_mutex_unlock(&mgpu__lock);
+                return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "no room for another handle (%zu live)", mgpu__g.nslots);
+            }
+            mgpu__g.slots = grown;
+            mgpu__g.cap_slots = cap;
+        }
+        i = mgpu__g.nslots++;
+    }
+    s = &mgpu__g.slots[i];
+    s->serial = ++mgpu__g.serial & ((uintptr_t)-1 >> MGPU__SLOT_BITS);
+    s->obj = obj;
+    s->kind = kind;
+    *h = s->serial << MGPU__SLOT_BITS | (uintptr_t)(i + 1);
+    pthread_mutex_unlock(&mgpu__lock);
+    return MGPU_SUCCESS;
+}
+
+/* The object of a live handle of that kind, or NULL. Caller holds mgpu__lock. */
+static void *mgpu__handle_obj_locked(int kind, uintptr_t h)
+{
+    size_t i = (size_t)(h & MGPU__SLOT_MAX);
+    const mgpu__slot *s;
+    if (i == 0 || i > mgpu__g.nslots) return NULL;
+    s = &mgpu__g.slots[i - 1];
+    return s->obj && s->kind == kind && s->serial == h >> MGPU__SLOT_BITS ? s->obj : NULL;
+}
+
+/* The object behind handle h, or MGPU_ERROR_INVALID_HANDLE naming it. */
+static mgpu_result mgpu__handle_get(int kind, const void *h, void **obj, const char *fn)
+{
+    pthread_mutex_lock(&mgpu__lock);
+    *obj = mgpu__handle_obj_locked(kind, (uintptr_t)h);
+    pthread_mutex_unlock(&mgpu__lock);
+    if (!*obj)
+        return mgpu__fail(MGPU_ERROR_INVALID_HANDLE, fn, "%s handle %p is not live (zero, destroyed, from before "
+                          "mgpu_shutdown, or of another kind)", mgpu__kind_name[kind], h);
+    return MGPU_SUCCESS;
+}
+
+/* Forgets handle h (its object is the caller's to free). */
+static void mgpu__handle_release(const void *h)
+{
+    size_t i = (size_t)((uintptr_t)h & MGPU__SLOT_MAX) - 1;
+    pthread_mutex_lock(&mgpu__lock);
+    mgpu__g.slots[i].obj = NULL;
+    mgpu__g.slots[i].next_free = mgpu__g.free_slot;
+    mgpu__g.free_slot = i + 1;
+    pthread_mutex_unlock(&mgpu__lock);
+}
+
+/* Typed lookups: mgpu__stream_get(handle, &object, fn) and so on; all but threads need init. */
+#define MGPU__HANDLE_GET(name, kind, type, handle, needs_init) \
+    static mgpu_result name(handle h, type **out, const char *fn) { void *obj = NULL; mgpu_result r; \
+        *out = NULL; \
+        if (needs_init) MGPU__REQUIRE_INIT(fn); \
+        r = mgpu__handle_get(kind, (const void *)h, &obj, fn); *out = (type *)obj; return r; }
+MGPU__HANDLE_GET(mgpu__stream_get, MGPU__H_STREAM, mgpu__stream_obj, mgpu_stream, 1)
+MGPU__HANDLE_GET(mgpu__event_get, MGPU__H_EVENT, mgpu__event_obj, mgpu_event, 1)
+MGPU__HANDLE_GET(mgpu__module_get, MGPU__H_MODULE, mgpu__module_obj, mgpu_module, 1)
+MGPU__HANDLE_GET(mgpu__kernel_get, MGPU__H_KERNEL, mgpu__kernel_obj, mgpu_kernel, 1)
+MGPU__HANDLE_GET(mgpu__thread_get, MGPU__H_THREAD, mgpu__thread_obj, mgpu_thread, 0)
+
+/* A live object of a kind (for mgpu_shutdown), or NULL when none is left. */
+static void *mgpu__handle_any(int kind)
+{
+    size_t i;
+    void *obj = NULL;
+    pthread_mutex_lock(&mgpu__lock);
+    for (i = 0; i < mgpu__g.nslots && !obj; i++)
+        if (mgpu__g.slots[i].obj && mgpu__g.slots[i].kind == kind) obj = mgpu__g.slots[i].obj;
+    pthread_mutex_unlock(&mgpu__lock);
+    return obj;
+}
+
+/* Frees the table once no handle is left (threads may outlive a shutdown until joined). */
+static void mgpu__handle_table_trim(void)
+{
+    size_t i, live = 0;
+    pthread_mutex_lock(&mgpu__lock);
+    for (i = 0; i < mgpu__g.nslots; i++) live += mgpu__g.slots[i].obj != NULL;
+    if (!live) {
+        free(mgpu__g.slots);
+        mgpu__g.slots = NULL;
+        mgpu__g.nslots = mgpu__g.cap_slots = mgpu__g.free_slot = 0;
+    }
+    pthread_mutex_unlock(&mgpu__lock);
 }
 
 /* >>driver --------------------------------------------------------------------- */
@@ -1770,11 +1910,15 @@ static void mgpu__pop(mgpu_device dev, mgpu__CUcontext prev)
 
 /* >>lifetime ------------------------------------------------------------------- */
 static mgpu_result mgpu__create_builtin_module(void);
-static void mgpu__destroy_module(mgpu_module m);
+static mgpu_result mgpu__destroy_module(mgpu__module_obj *m, int last_try);
 static void mgpu__free_staging(mgpu__staging *s, int src, int dst);
 static mgpu_result mgpu__choose_gpus(const mgpu_desc *d, int visible, int *ordinals, int *count);
 static mgpu_result mgpu__prof_shutdown(void);
 static void mgpu__prof_set_path(const char *path);
+static mgpu_result mgpu__init_undo(mgpu_result r);
+static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host);
+static mgpu_result mgpu__stream_free(mgpu__stream_obj *s, int last_try);
+static mgpu_result mgpu__event_free(mgpu__event_obj *ev, int last_try);
 
 static int mgpu__env_int(const char *name, int *out)
 {
@@ -1795,7 +1939,7 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
     const char *env, *path;
     mgpu_backend backend;
     int i, j, ncpu = 1;
-    mgpu_result cuda;
+    mgpu_result cuda, r;
 
     if (mgpu__g.initialized) return mgpu__fail(MGPU_ERROR_ALREADY_INITIALIZED, fn, "mgpu is already initialized");
     memset(&d, 0, sizeof d);
@@ -1869,22 +2013,23 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
             mgpu__g.can_peer[mgpu__g.first_cpu + i][mgpu__g.first_cpu + j] = (signed char)(i != j);
         if (ncpu > 1) mgpu__g.dev[mgpu__g.first_cpu + i].info.p2p_supported = 1;
     }
-    for (i = 0; i < mgpu__g.ndev; i++) mgpu__g.dev[i].default_stream.dev = i;
-    mgpu__list_init(&mgpu__g.streams);
-    mgpu__list_init(&mgpu__g.events);
-    mgpu__list_init(&mgpu__g.modules);
     mgpu__g.nallocs = 0;
     mgpu__g.generation++;
     mgpu__g.initialized = 1;
-    if (mgpu__g.ncuda) {
-        mgpu_result r = mgpu__create_builtin_module();
-        if (r != MGPU_SUCCESS) { mgpu_shutdown(); return r; }
+    /* From here a failed step undoes the whole init (mgpu_shutdown), so a failed mgpu_init
+       never leaves mgpu half-initialized. */
+    for (i = 0; i < mgpu__g.ndev; i++) {
+        uintptr_t h = 0;
+        mgpu__g.dev[i].default_stream.dev = i;
+        r = mgpu__handle_new(MGPU__H_STREAM, &mgpu__g.dev[i].default_stream, &h, fn);
+        if (r != MGPU_SUCCESS) return mgpu__init_undo(r);
+        mgpu__g.dev[i].default_stream.h = (mgpu_stream)h;
     }
+    if (mgpu__g.ncuda && (r = mgpu__create_builtin_module()) != MGPU_SUCCESS) return mgpu__init_undo(r);
     env = d.profile_path ? d.profile_path : getenv("MGPU_PROFILE");
     if (d.profile || (env && *env)) {
-        mgpu_result r;
         mgpu__prof_set_path(env);
-        if ((r = mgpu_profile_start()) != MGPU_SUCCESS) { mgpu_shutdown(); return r; }
+        if ((r = mgpu_profile_start()) != MGPU_SUCCESS) return mgpu__init_undo(r);
     }
     if (mgpu__g.log) {
         char line[900];
@@ -1895,12 +2040,26 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
 #ifdef MGPU_USE_CUDA_H
     mgpu__check_cuda_h();
 #endif
-    return mgpu_set_device(0);
+    r = mgpu_set_device(0);
+    return r == MGPU_SUCCESS ? r : mgpu__init_undo(r);
+}
+
+/* A failed last step of mgpu_init: shut down, keeping the step's status and message. */
+static mgpu_result mgpu__init_undo(mgpu_result r)
+{
+    char why[sizeof mgpu__tls_error];
+    snprintf(why, sizeof why, "%s", mgpu__tls_error);
+    mgpu_shutdown();
+    snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", why);
+    return r;
 }
 
 MGPU_API mgpu_result mgpu_shutdown(void)
 {
     int i, j;
+    mgpu__module_obj *m;
+    mgpu__stream_obj *s;
+    mgpu__event_obj *ev;
     mgpu__CUcontext cur = NULL;
     mgpu_result trace;
     if (!mgpu__g.initialized) return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_shutdown", "mgpu_init has not been called");
@@ -1909,14 +2068,24 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     for (i = 0; i < mgpu__g.ndev; i++)
         for (j = 0; j < mgpu__g.ndev; j++)
             if (mgpu__g.staging[i][j]) { mgpu__free_staging(mgpu__g.staging[i][j], i, j); mgpu__g.staging[i][j] = NULL; }
-    while (mgpu__g.modules.next != &mgpu__g.modules) mgpu__destroy_module((mgpu_module)(void *)mgpu__g.modules.next);
-    if (mgpu__g.builtin) { mgpu__destroy_module(mgpu__g.builtin); mgpu__g.builtin = NULL; }
+    /* What is left is released with a second try for each failed release (a failed driver
+       release changes nothing), then let go. */
+    while ((m = (mgpu__module_obj *)mgpu__handle_any(MGPU__H_MODULE)) != NULL)
+        if (mgpu__destroy_module(m, 0) != MGPU_SUCCESS) mgpu__destroy_module(m, 1);
+    mgpu__g.builtin = NULL;
     memset(mgpu__g.builtin_kernel, 0, sizeof mgpu__g.builtin_kernel);
-    while (mgpu__g.streams.next != &mgpu__g.streams) mgpu_stream_destroy((mgpu_stream)(void *)mgpu__g.streams.next);
-    while (mgpu__g.events.next != &mgpu__g.events) mgpu_event_destroy((mgpu_event)(void *)mgpu__g.events.next);
+    for (i = 0; i < mgpu__g.ndev; i++)
+        if (mgpu__g.dev[i].default_stream.h) { mgpu__handle_release(mgpu__g.dev[i].default_stream.h); mgpu__g.dev[i].default_stream.h = NULL; }
+    while ((s = (mgpu__stream_obj *)mgpu__handle_any(MGPU__H_STREAM)) != NULL)
+        if (mgpu__stream_free(s, 0) != MGPU_SUCCESS) mgpu__stream_free(s, 1);
+    while ((ev = (mgpu__event_obj *)mgpu__handle_any(MGPU__H_EVENT)) != NULL)
+        if (mgpu__event_free(ev, 0) != MGPU_SUCCESS) mgpu__event_free(ev, 1);
     while (mgpu__g.nallocs) {           /* what the user did not free */
-        mgpu__alloc *a = &mgpu__g.allocs[mgpu__g.nallocs - 1];
-        if (a->kind == MGPU__ALLOC_HOST) mgpu_free_host((void *)a->base); else mgpu_free((void *)a->base);
+        mgpu__alloc a = mgpu__g.allocs[mgpu__g.nallocs - 1];
+        int host = a.kind == MGPU__ALLOC_HOST;
+        mgpu_result (*release)(void *) = host ? mgpu_free_host : mgpu_free;
+        if (release((void *)a.base) != MGPU_SUCCESS && release((void *)a.base) != MGPU_SUCCESS)
+            mgpu__unregister(a.base, &a, host);   /* device memory: the context release below frees it */
     }
     free(mgpu__g.allocs);
     mgpu__g.allocs = NULL;
@@ -1925,7 +2094,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     for (i = 0; i < mgpu__g.ncuda; i++)
         if (mgpu__g.dev[i].ctx) {
             if (cur == mgpu__g.dev[i].ctx) mgpu__cu.cuCtxSetCurrent(NULL);
-            mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu);
+            if (mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu)) mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu);
             mgpu__g.dev[i].ctx = NULL;
         }
     mgpu__g.initialized = 0;
@@ -1933,6 +2102,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     mgpu__g.ndev = mgpu__g.ncuda = mgpu__g.ncpu = 0;
     mgpu__g.generation++;
     mgpu__tls_bound = -1;
+    mgpu__handle_table_trim();
     return trace;
 }
 
@@ -1941,7 +2111,7 @@ MGPU_API mgpu_result mgpu_cuda_status(const char **message)
     if (message) *message = mgpu__g.cuda_message;
     if (!mgpu__g.initialized) {
         if (message) *message = "mgpu_init has not been called";
-        return MGPU_ERROR_NOT_INITIALIZED;
+        return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_cuda_status", "mgpu_init has not been called");
     }
     return mgpu__g.cuda_status;
 }
@@ -2110,7 +2280,7 @@ MGPU_API mgpu_result mgpu_unbind(void)
 
 static void *mgpu__thread_main(void *p)
 {
-    struct mgpu_thread_t *t = (struct mgpu_thread_t *)p;
+    mgpu__thread_obj *t = (mgpu__thread_obj *)p;
     t->result = mgpu_set_device(t->dev);
     if (t->result == MGPU_SUCCESS) t->result = t->fn(t->dev, t->index, t->arg);
     if (t->result != MGPU_SUCCESS) snprintf(t->message, sizeof t->message, "%s", mgpu__tls_error);
@@ -2118,13 +2288,13 @@ static void *mgpu__thread_main(void *p)
     return NULL;
 }
 
-static mgpu_result mgpu__spawn(mgpu_device dev, int index, mgpu_device_fn fn, void *arg, mgpu_thread *thread, const char *name)
+static mgpu_result mgpu__spawn(mgpu_device dev, int index, mgpu_device_fn fn, void *arg, mgpu__thread_obj **thread, const char *name)
 {
-    struct mgpu_thread_t *t;
+    mgpu__thread_obj *t;
     int err;
     MGPU__DEVICE(name, dev);
     MGPU__REQUIRE(fn && thread, name, "fn or thread is NULL");
-    t = (struct mgpu_thread_t *)calloc(1, sizeof *t);
+    t = (mgpu__thread_obj *)calloc(1, sizeof *t);
     if (!t) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, name, "out of host memory");
     t->dev = dev; t->index = index; t->fn = fn; t->arg = arg;
     err = pthread_create(&t->thread, NULL, mgpu__thread_main, t);
@@ -2133,27 +2303,42 @@ static mgpu_result mgpu__spawn(mgpu_device dev, int index, mgpu_device_fn fn, vo
     return MGPU_SUCCESS;
 }
 
+/* Joins a thread, then frees it; its function's status in *fn_result. */
+static mgpu_result mgpu__join(mgpu__thread_obj *t, mgpu_result *fn_result)
+{
+    mgpu_result r = pthread_join(t->thread, NULL) ? MGPU_ERROR_THREAD : t->result;
+    if (fn_result) *fn_result = r;
+    free(t);
+    return r == MGPU_ERROR_THREAD ? mgpu__fail(r, "mgpu_thread_join", "pthread_join failed") : MGPU_SUCCESS;
+}
+
 MGPU_API mgpu_result mgpu_run_on_device(mgpu_device dev, mgpu_device_fn fn, void *arg, mgpu_thread *thread)
 {
-    return mgpu__spawn(dev, 0, fn, arg, thread, "mgpu_run_on_device");
+    static const char *name = "mgpu_run_on_device";
+    mgpu__thread_obj *t;
+    uintptr_t h = 0;
+    mgpu_result r;
+    MGPU__REQUIRE(thread, name, "thread is NULL");
+    MGPU__TRY(mgpu__spawn(dev, 0, fn, arg, &t, name));
+    r = mgpu__handle_new(MGPU__H_THREAD, t, &h, name);
+    if (r != MGPU_SUCCESS) { mgpu__join(t, NULL); return r; }
+    *thread = t->h = (mgpu_thread)h;
+    return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result)
 {
-    mgpu_result r;
-    MGPU__REQUIRE(thread, "mgpu_thread_join", "thread is NULL");
-    if (pthread_join(thread->thread, NULL))
-        return mgpu__fail(MGPU_ERROR_THREAD, "mgpu_thread_join", "pthread_join failed");
-    r = thread->result;
-    free(thread);
-    if (fn_result) *fn_result = r;
-    return MGPU_SUCCESS;
+    mgpu__thread_obj *t;
+    MGPU__TRY(mgpu__thread_get(thread, &t, "mgpu_thread_join"));
+    mgpu__handle_release(thread);       /* first: a second join of the same handle fails */
+    if (!mgpu__g.initialized) mgpu__handle_table_trim();
+    return mgpu__join(t, fn_result);
 }
 
 MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg)
 {
     static const char *fn_name = "mgpu_run_on_devices";
-    mgpu_thread threads[MGPU_MAX_DEVICES];
+    mgpu__thread_obj *threads[MGPU_MAX_DEVICES];
     mgpu_result first = MGPU_SUCCESS;
     int i, started = 0, failed = -1;
     MGPU__REQUIRE_INIT(fn_name);
@@ -2170,7 +2355,7 @@ MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgp
         started++;
     }
     for (i = 0; i < started; i++) {      /* join all; report the first failure by index */
-        mgpu_thread t = threads[i];
+        mgpu__thread_obj *t = threads[i];
         if (pthread_join(t->thread, NULL) != 0) t->result = MGPU_ERROR_THREAD;
         if (t->result != MGPU_SUCCESS && failed < 0 && first == MGPU_SUCCESS) {
             failed = i;
@@ -2213,7 +2398,7 @@ typedef struct mgpu__pspan {
 } mgpu__pspan;
 typedef struct mgpu__pmark {
     int on, fold, host;
-    mgpu_stream s;
+    const mgpu__stream_obj *s;
     const char *name;
     mgpu__CUevent e0;
     double t0;
@@ -2237,7 +2422,7 @@ static struct {
 static MGPU__TLS int mgpu__prof_depth;      /* host spans open on this thread; its address names the thread */
 
 /* host: timed by the host clock (CPU devices, waits, synchronous calls). */
-static void mgpu__prof_begin(mgpu__pmark *m, mgpu_stream s, int host, const char *name)
+static void mgpu__prof_begin(mgpu__pmark *m, const mgpu__stream_obj *s, int host, const char *name)
 {
     m->on = m->fold = 0;
     if (!MGPU__LOAD(mgpu__prof.on)) return;
@@ -2548,15 +2733,10 @@ static mgpu_result mgpu__prof_shutdown(void)
 
 /* >>streams -------------------------------------------------------------------- */
 /* CPU devices run stream work at once, in the calling thread: in order, trivially. */
-static mgpu_result mgpu__stream(mgpu_stream s, mgpu_stream *out, const char *fn)
+static mgpu_result mgpu__stream(mgpu_stream h, mgpu__stream_obj **out, const char *fn)
 {
     mgpu_device d = -1;
-    if (s) {
-        MGPU__REQUIRE_INIT(fn);
-        if (!mgpu__valid_device(s->dev)) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "stream is not valid");
-        *out = s;
-        return MGPU_SUCCESS;
-    }
+    if (h) return mgpu__stream_get(h, out, fn);
     MGPU__TRY(mgpu__current(fn, &d));
     *out = &mgpu__g.dev[d].default_stream;
     return MGPU_SUCCESS;
@@ -2566,58 +2746,86 @@ MGPU_API mgpu_result mgpu_default_stream(mgpu_device dev, mgpu_stream *stream)
 {
     MGPU__DEVICE("mgpu_default_stream", dev);
     MGPU__REQUIRE(stream, "mgpu_default_stream", "stream is NULL");
-    *stream = &mgpu__g.dev[dev].default_stream;
+    *stream = mgpu__g.dev[dev].default_stream.h;
     return MGPU_SUCCESS;
 }
 
-/* The driver stream or event behind a new mgpu stream or event on the current device
-   (none for a CPU device), made in that device's context. */
-static mgpu_result mgpu__new_handle(const char *fn, int stream, unsigned flags, mgpu_device *dev,
-                                    mgpu__CUstream *cs, mgpu__CUevent *ce)
+/* A new stream (stream != 0) or event on device dev with its handle: the driver's stream or
+   event made in dev's context (none for a CPU device). For mgpu's own streams and events too,
+   so that mgpu_shutdown releases them with the user's. */
+static mgpu_result mgpu__stream_event_new(const char *fn, mgpu_device dev, int stream, unsigned flags, void **out)
 {
+    mgpu__stream_obj *s = NULL;
+    mgpu__event_obj *ev = NULL;
     mgpu__CUcontext prev;
-    mgpu__CUresult e;
-    MGPU__TRY(mgpu__current(fn, dev));
-    if (!mgpu__is_cuda(*dev)) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__push(*dev, &prev, fn));
-    e = stream ? mgpu__cu.cuStreamCreate(cs, flags) : mgpu__cu.cuEventCreate(ce, flags);
-    mgpu__pop(*dev, prev);
-    return e ? mgpu__cuda_fail(e, fn, stream ? "cuStreamCreate" : "cuEventCreate", *dev) : MGPU_SUCCESS;
+    mgpu__CUresult e = MGPU__CUDA_SUCCESS;
+    mgpu_result r;
+    uintptr_t h = 0;
+    void *obj = stream ? calloc(1, sizeof *s) : calloc(1, sizeof *ev);
+    if (!obj) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    if (stream) { s = (mgpu__stream_obj *)obj; s->dev = dev; }
+    else { ev = (mgpu__event_obj *)obj; ev->dev = dev; }
+    if (mgpu__is_cuda(dev)) {
+        r = mgpu__push(dev, &prev, fn);
+        if (r != MGPU_SUCCESS) { free(obj); return r; }
+        e = stream ? mgpu__cu.cuStreamCreate(&s->cu, flags) : mgpu__cu.cuEventCreate(&ev->cu, flags);
+        mgpu__pop(dev, prev);
+        if (e) { free(obj); return mgpu__cuda_fail(e, fn, stream ? "cuStreamCreate" : "cuEventCreate", dev); }
+    }
+    r = mgpu__handle_new(stream ? MGPU__H_STREAM : MGPU__H_EVENT, obj, &h, fn);
+    if (r != MGPU_SUCCESS) {
+        if (s && s->cu) mgpu__cu.cuStreamDestroy(s->cu);
+        if (ev && ev->cu) mgpu__cu.cuEventDestroy(ev->cu);
+        free(obj);
+        return r;
+    }
+    if (s) s->h = (mgpu_stream)h; else ev->h = (mgpu_event)h;
+    *out = obj;
+    return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_stream_create(mgpu_stream *stream) { return mgpu_stream_create_flags(stream, 0); }
 MGPU_API mgpu_result mgpu_stream_create_flags(mgpu_stream *stream, unsigned flags)
 {
     static const char *fn = "mgpu_stream_create_flags";
-    struct mgpu_stream_t *s;
-    mgpu_result r;
+    mgpu_device d = -1;
+    void *s;
     MGPU__REQUIRE(stream, fn, "stream is NULL");
     if (flags & ~MGPU_STREAM_NON_BLOCKING) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
-    s = (struct mgpu_stream_t *)calloc(1, sizeof *s);
-    if (!s) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    MGPU__TRY(mgpu__current(fn, &d));
     /* Blocking by default, like cudaStreamCreate: synchronous mgpu_memcpy/memset order with it. */
-    r = mgpu__new_handle(fn, 1, flags & MGPU_STREAM_NON_BLOCKING ? MGPU__STREAM_NON_BLOCKING : 0u, &s->dev, &s->cu, NULL);
-    if (r != MGPU_SUCCESS) { free(s); return r; }
-    mgpu__list_add(&mgpu__g.streams, &s->link);
-    *stream = s;
+    MGPU__TRY(mgpu__stream_event_new(fn, d, 1, flags & MGPU_STREAM_NON_BLOCKING ? MGPU__STREAM_NON_BLOCKING : 0u, &s));
+    *stream = ((mgpu__stream_obj *)s)->h;
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream s)
+/* Waits for a stream's work, then destroys it and frees its handle: only once the driver
+   destroyed it (a failure leaves the handle live, to destroy again), except on the last
+   try (mgpu_shutdown's second), which lets go whatever the driver says. */
+static mgpu_result mgpu__stream_free(mgpu__stream_obj *s, int last_try)
 {
-    static const char *fn = "mgpu_stream_destroy";
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(s && s != &mgpu__g.dev[s->dev].default_stream, fn, "stream is NULL or a default stream");
     if (s->cu) {
         mgpu__CUcontext prev;
-        MGPU__TRY(mgpu__push(s->dev, &prev, fn));
-        mgpu__cu.cuStreamSynchronize(s->cu);
-        mgpu__cu.cuStreamDestroy(s->cu);
-        mgpu__pop(s->dev, prev);
+        mgpu__CUresult e;
+        if (mgpu__push(s->dev, &prev, "mgpu_stream_destroy") == MGPU_SUCCESS) {
+            mgpu__cu.cuStreamSynchronize(s->cu);
+            mgpu__pop(s->dev, prev);
+        }
+        e = mgpu__cu.cuStreamDestroy(s->cu);
+        if (e && !last_try) return mgpu__cuda_fail(e, "mgpu_stream_destroy", "cuStreamDestroy", s->dev);
     }
-    mgpu__list_remove(&s->link);
+    mgpu__handle_release(s->h);
     free(s);
     return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream stream)
+{
+    static const char *fn = "mgpu_stream_destroy";
+    mgpu__stream_obj *s;
+    MGPU__TRY(mgpu__stream_get(stream, &s, fn));
+    MGPU__REQUIRE(s != &mgpu__g.dev[s->dev].default_stream, fn, "stream is a default stream");
+    return mgpu__stream_free(s, 0);
 }
 
 /* Runs one driver call that takes the stream, in the stream's context. */
@@ -2629,7 +2837,7 @@ MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream s)
 MGPU_API mgpu_result mgpu_stream_synchronize(mgpu_stream stream)
 {
     static const char *fn = "mgpu_stream_synchronize";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (mgpu__is_cuda(s->dev)) {
@@ -2644,7 +2852,7 @@ MGPU_API mgpu_result mgpu_stream_synchronize(mgpu_stream stream)
 MGPU_API mgpu_result mgpu_stream_query(mgpu_stream stream)
 {
     static const char *fn = "mgpu_stream_query";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamQuery, (s->cu), r);
@@ -2653,23 +2861,30 @@ MGPU_API mgpu_result mgpu_stream_query(mgpu_stream stream)
 
 MGPU_API mgpu_result mgpu_stream_device(mgpu_stream stream, mgpu_device *dev)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE(dev, "mgpu_stream_device", "dev is NULL");
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_stream_device"));
     *dev = s->dev;
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_stream_wait_event(mgpu_stream stream, mgpu_event ev)
+static mgpu_result mgpu__event_synchronize(const char *fn, const mgpu__event_obj *ev)
+{
+    if (ev->cu) MGPU__CU(fn, ev->dev, cuEventSynchronize, (ev->cu));
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_stream_wait_event(mgpu_stream stream, mgpu_event event)
 {
     static const char *fn = "mgpu_stream_wait_event";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
+    mgpu__event_obj *ev = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
-    MGPU__REQUIRE(ev, fn, "event is NULL");
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
     if (!mgpu__is_cuda(ev->dev)) return MGPU_SUCCESS;    /* CPU work is already complete */
     if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamWaitEvent, (s->cu, ev->cu, 0), r);
-    else r = mgpu_event_synchronize(ev);                  /* a CPU stream waits on the host */
+    else r = mgpu__event_synchronize(fn, ev);             /* a CPU stream waits on the host */
     return r;
 }
 
@@ -2677,83 +2892,90 @@ MGPU_API mgpu_result mgpu_event_create(mgpu_event *ev) { return mgpu_event_creat
 MGPU_API mgpu_result mgpu_event_create_flags(mgpu_event *ev, unsigned flags)
 {
     static const char *fn = "mgpu_event_create_flags";
-    struct mgpu_event_t *e;
-    mgpu_result r;
+    mgpu_device d = -1;
+    void *e;
     MGPU__REQUIRE(ev, fn, "ev is NULL");
     if (flags & ~(MGPU_EVENT_DISABLE_TIMING | MGPU_EVENT_INTERPROCESS))
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
     if (flags & MGPU_EVENT_INTERPROCESS) flags |= MGPU_EVENT_DISABLE_TIMING;   /* CUDA requires it */
-    e = (struct mgpu_event_t *)calloc(1, sizeof *e);
-    if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-    e->flags = flags;
-    r = mgpu__new_handle(fn, 0, (flags & MGPU_EVENT_DISABLE_TIMING ? MGPU__EVENT_DISABLE_TIMING : 0u) |
-                         (flags & MGPU_EVENT_INTERPROCESS ? MGPU__EVENT_INTERPROCESS : 0u), &e->dev, NULL, &e->cu);
-    if (r != MGPU_SUCCESS) { free(e); return r; }
-    mgpu__list_add(&mgpu__g.events, &e->link);
-    *ev = e;
+    MGPU__TRY(mgpu__current(fn, &d));
+    MGPU__TRY(mgpu__stream_event_new(fn, d, 0, (flags & MGPU_EVENT_DISABLE_TIMING ? MGPU__EVENT_DISABLE_TIMING : 0u) |
+                                     (flags & MGPU_EVENT_INTERPROCESS ? MGPU__EVENT_INTERPROCESS : 0u), &e));
+    ((mgpu__event_obj *)e)->flags = flags;
+    *ev = ((mgpu__event_obj *)e)->h;
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_event_destroy(mgpu_event ev)
+/* As mgpu__stream_free. */
+static mgpu_result mgpu__event_free(mgpu__event_obj *ev, int last_try)
 {
-    MGPU__REQUIRE_INIT("mgpu_event_destroy");
-    MGPU__REQUIRE(ev, "mgpu_event_destroy", "event is NULL");
-    if (ev->cu) mgpu__cu.cuEventDestroy(ev->cu);
-    mgpu__list_remove(&ev->link);
+    mgpu__CUresult e = ev->cu ? mgpu__cu.cuEventDestroy(ev->cu) : MGPU__CUDA_SUCCESS;
+    if (e && !last_try) return mgpu__cuda_fail(e, "mgpu_event_destroy", "cuEventDestroy", ev->dev);
+    mgpu__handle_release(ev->h);
     free(ev);
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_event_record(mgpu_event ev, mgpu_stream stream)
+MGPU_API mgpu_result mgpu_event_destroy(mgpu_event event)
+{
+    mgpu__event_obj *ev;
+    MGPU__TRY(mgpu__event_get(event, &ev, "mgpu_event_destroy"));
+    return mgpu__event_free(ev, 0);
+}
+
+MGPU_API mgpu_result mgpu_event_record(mgpu_event event, mgpu_stream stream)
 {
     static const char *fn = "mgpu_event_record";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
+    mgpu__event_obj *ev = NULL;
     mgpu_result r = MGPU_SUCCESS;
-    MGPU__REQUIRE(ev, fn, "event is NULL");
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (mgpu__is_cuda(ev->dev) != mgpu__is_cuda(s->dev) || (mgpu__is_cuda(s->dev) && ev->dev != s->dev))
         return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "event of device %d recorded on a stream of device %d", ev->dev, s->dev);
     if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuEventRecord, (ev->cu, s->cu), r);
-    else ev->cpu_ms = mgpu__now_ms();
+    else { ev->cpu_ms = mgpu__now_ms(); ev->recorded = 1; }
     return r;
 }
 
-MGPU_API mgpu_result mgpu_event_synchronize(mgpu_event ev)
+MGPU_API mgpu_result mgpu_event_synchronize(mgpu_event event)
 {
     static const char *fn = "mgpu_event_synchronize";
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(ev, fn, "event is NULL");
-    if (ev->cu) {
-        mgpu__pmark m;
-        mgpu__CUresult e;
-        mgpu__prof_begin(&m, &mgpu__g.dev[ev->dev].default_stream, 1, fn);
-        e = mgpu__cu.cuEventSynchronize(ev->cu);
-        mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
-        if (e) return mgpu__cuda_fail(e, fn, "cuEventSynchronize", ev->dev);
-    }
-    return MGPU_SUCCESS;
+    mgpu__event_obj *ev = NULL;
+    mgpu__pmark m;
+    mgpu_result r;
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
+    if (!ev->cu) return mgpu__event_synchronize(fn, ev);
+    mgpu__prof_begin(&m, &mgpu__g.dev[ev->dev].default_stream, 1, fn);
+    r = mgpu__event_synchronize(fn, ev);
+    mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
+    return r;
 }
 
-MGPU_API mgpu_result mgpu_event_query(mgpu_event ev)
+MGPU_API mgpu_result mgpu_event_query(mgpu_event event)
 {
     static const char *fn = "mgpu_event_query";
+    mgpu__event_obj *ev = NULL;
     mgpu__CUresult e;
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(ev, fn, "event is NULL");
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
     if (!ev->cu) return MGPU_SUCCESS;
     e = mgpu__cu.cuEventQuery(ev->cu);
     if (e == MGPU__CUDA_ERROR_NOT_READY) return MGPU_NOT_READY;
     return e ? mgpu__cuda_fail(e, fn, "cuEventQuery", ev->dev) : MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_event_elapsed_ms(mgpu_event start, mgpu_event end, float *ms)
+MGPU_API mgpu_result mgpu_event_elapsed_ms(mgpu_event start_event, mgpu_event end_event, float *ms)
 {
     static const char *fn = "mgpu_event_elapsed_ms";
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(start && end && ms, fn, "start, end or ms is NULL");
+    mgpu__event_obj *start = NULL, *end = NULL;
+    MGPU__TRY(mgpu__event_get(start_event, &start, fn));
+    MGPU__TRY(mgpu__event_get(end_event, &end, fn));
+    MGPU__REQUIRE(ms, fn, "ms is NULL");
     if (start->dev != end->dev && (start->cu || end->cu))
         return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "events of devices %d and %d", start->dev, end->dev);
     if (start->cu) MGPU__CU(fn, start->dev, cuEventElapsedTime, (ms, start->cu, end->cu));
+    else if (!start->recorded || !end->recorded)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "the %s event was never recorded", start->recorded ? "end" : "start");
     else *ms = (float)(end->cpu_ms - start->cpu_ms);
     return MGPU_SUCCESS;
 }
@@ -2788,7 +3010,7 @@ MGPU_API mgpu_result mgpu_synchronize_all(void)
 
 MGPU_API mgpu_result mgpu_native_stream(mgpu_stream stream, void **custream)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE(custream, "mgpu_native_stream", "custream is NULL");
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_native_stream"));
     if (!mgpu__is_cuda(s->dev)) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, "mgpu_native_stream", "device %d is a CPU device", s->dev);
@@ -2928,12 +3150,14 @@ static void *mgpu__shared_alloc(size_t bytes, mgpu__alloc *a);
 static mgpu_result mgpu__release_cpu_or_ipc(const char *fn, const mgpu__alloc *a);
 
 /* Allocates on dev, registers, and undoes the allocation if registering fails. */
-static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, size_t bytes, mgpu_stream s, void **ptr)
+static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, size_t bytes, mgpu__stream_obj *s, void **ptr)
 {
     mgpu__alloc a;
     mgpu__CUcontext prev = NULL;
     mgpu__CUresult e = MGPU__CUDA_SUCCESS;
     const char *call = "";
+    if (bytes > (size_t)PTRDIFF_MAX)     /* larger than any object: not the driver's to judge */
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%zu bytes: more than any allocation can hold", bytes);
     memset(&a, 0, sizeof a);
     a.fd = -1;
     a.dev = kind == MGPU__ALLOC_HOST ? -1 : dev;
@@ -2984,7 +3208,7 @@ static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, siz
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__release(const char *fn, const mgpu__alloc *a, mgpu_stream s)
+static mgpu_result mgpu__release(const char *fn, const mgpu__alloc *a, mgpu__stream_obj *s)
 {
     mgpu__CUcontext prev;
     mgpu__CUresult e;
@@ -3024,7 +3248,7 @@ MGPU_API mgpu_result mgpu_malloc_host(void **ptr, size_t bytes)
 MGPU_API mgpu_result mgpu_malloc_async(void **ptr, size_t bytes, mgpu_stream stream)
 {
     static const char *fn = "mgpu_malloc_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE(ptr, fn, "ptr is NULL");
     MGPU__REQUIRE(bytes > 0, fn, "bytes is 0");
     MGPU__TRY(mgpu__stream(stream, &s, fn));
@@ -3033,9 +3257,10 @@ MGPU_API mgpu_result mgpu_malloc_async(void **ptr, size_t bytes, mgpu_stream str
     return mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, bytes, s, ptr);
 }
 
-static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu_stream s)
+static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu__stream_obj *s)
 {
     mgpu__alloc a;
+    mgpu_result r;
     if (!ptr) return MGPU_SUCCESS;
     MGPU__REQUIRE_INIT(fn);
     if (!mgpu__unregister((uintptr_t)ptr, &a, host)) {
@@ -3045,7 +3270,11 @@ static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu_stream s
                               host ? "device memory" : "pinned host memory", host ? "mgpu_free" : "mgpu_free_host");
         return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is not the start of a live mgpu allocation", ptr);
     }
-    return mgpu__release(fn, &a, s && a.kind == MGPU__ALLOC_POOL ? s : NULL);
+    r = mgpu__release(fn, &a, s && a.kind == MGPU__ALLOC_POOL ? s : NULL);
+    /* Forgotten only once the driver freed it: after a failed release it stays mgpu's, to be
+       freed again (by the caller, or at the latest by mgpu_shutdown). */
+    if (r != MGPU_SUCCESS) (void)mgpu__register(&a);
+    return r;
 }
 MGPU_API mgpu_result mgpu_free(void *ptr) { return mgpu__free("mgpu_free", ptr, 0, NULL); }
 MGPU_API mgpu_result mgpu_free_host(void *ptr) { return mgpu__free("mgpu_free_host", ptr, 1, NULL); }
@@ -3053,7 +3282,7 @@ MGPU_API mgpu_result mgpu_free_host(void *ptr) { return mgpu__free("mgpu_free_ho
 MGPU_API mgpu_result mgpu_free_async(void *ptr, mgpu_stream stream)
 {
     static const char *fn = "mgpu_free_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__where w;
     if (!ptr) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
@@ -3064,16 +3293,19 @@ MGPU_API mgpu_result mgpu_free_async(void *ptr, mgpu_stream stream)
 }
 
 /* >>copies --------------------------------------------------------------------- */
-/* A copy or fill of `bytes` at p must stay inside p's allocation (when mgpu knows it). */
+/* A copy or fill of `bytes` at p must stay inside p's allocation when mgpu knows it, and
+   else at least inside the address space (no wrap; at most PTRDIFF_MAX, as memmove needs). */
 static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgpu__where *w, const void *p, size_t bytes)
 {
     if (w->kind >= 0 && bytes > w->size - ((uintptr_t)p - w->base))
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s: %zu bytes from %p run past the end of its allocation "
                           "(%zu bytes at %p)", what, bytes, p, w->size, (void *)w->base);
+    if (bytes > (size_t)PTRDIFF_MAX || bytes > UINTPTR_MAX - (uintptr_t)p)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %zu bytes from %p overflow the address space", what, bytes, p);
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu_stream s);
+static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu__stream_obj *s);
 
 /* The kind of a copy between the places d and s (mgpu__locate). */
 static mgpu_span_kind mgpu__copy_kind(const mgpu__where *d, const mgpu__where *s)
@@ -3084,7 +3316,7 @@ static mgpu_span_kind mgpu__copy_kind(const mgpu__where *d, const mgpu__where *s
 
 /* The stream that carries a copy: the caller's, else the default stream of the CUDA
    device involved (destination first), else NULL for a plain host copy. */
-static mgpu_stream mgpu__copy_stream(const mgpu__where *d, const mgpu__where *s)
+static mgpu__stream_obj *mgpu__copy_stream(const mgpu__where *d, const mgpu__where *s)
 {
     if (d->cuda) return &mgpu__g.dev[d->dev].default_stream;
     if (s->cuda) return &mgpu__g.dev[s->dev].default_stream;
@@ -3095,7 +3327,7 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
 {
     static const char *fn = "mgpu_memcpy";
     mgpu__where wd, ws;
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     if (!bytes) return MGPU_SUCCESS;
@@ -3107,7 +3339,7 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
     if (!s) { memmove(dst, src, bytes); return MGPU_SUCCESS; }
     if (wd.cuda && ws.cuda && wd.dev != ws.dev) {
         MGPU__TRY(mgpu__copy_async(fn, dst, src, bytes, 0, s));
-        return mgpu_stream_synchronize(s);
+        return mgpu_stream_synchronize(s->h);
     } else {
         /* cuMemcpy: synchronous, and ordered after work on the blocking streams. */
         mgpu__CUcontext prev;
@@ -3125,14 +3357,14 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
 MGPU_API mgpu_result mgpu_memcpy_async(void *dst, const void *src, size_t bytes, mgpu_stream stream)
 {
     static const char *fn = "mgpu_memcpy_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (!bytes) return MGPU_SUCCESS;
     return mgpu__copy_async(fn, dst, src, bytes, 0, s);
 }
 
-static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t bytes, mgpu_stream s)
+static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t bytes, mgpu__stream_obj *s)
 {
     mgpu__where w;
     mgpu__CUcontext prev;
@@ -3143,7 +3375,7 @@ static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t byt
     w = mgpu__locate(ptr);
     MGPU__TRY(mgpu__check_range(fn, "ptr", &w, ptr, bytes));
     if (!w.cuda) {
-        if (s && mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s));
+        if (s && mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s->h));
         memset(ptr, value, bytes);
         return MGPU_SUCCESS;
     }
@@ -3161,7 +3393,7 @@ static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t byt
 MGPU_API mgpu_result mgpu_memset(void *ptr, int value, size_t bytes) { return mgpu__memset("mgpu_memset", ptr, value, bytes, NULL); }
 MGPU_API mgpu_result mgpu_memset_async(void *ptr, int value, size_t bytes, mgpu_stream stream)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_memset_async"));
     return mgpu__memset("mgpu_memset_async", ptr, value, bytes, s);
 }
@@ -3300,7 +3532,7 @@ static mgpu_result mgpu__get_staging(int src, int dst, mgpu__staging **out, cons
 /* src -> pinned buffer k -> dst, chunk by chunk. The device-to-host copy of chunk i+1 runs
    on the source's copy engine while chunk i goes up to the destination; events order
    each buffer's reuse. The caller's stream waits for the last chunk. */
-static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const void *src, int sdev, size_t bytes, mgpu_stream s)
+static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const void *src, int sdev, size_t bytes, mgpu__stream_obj *s)
 {
     mgpu__staging *st = NULL;
     mgpu__CUcontext cs = mgpu__g.dev[sdev].ctx, cd = mgpu__g.dev[ddev].ctx, prev = NULL;
@@ -3350,7 +3582,7 @@ static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const 
 
 /* Every asynchronous copy comes here. Plain host copies run at once (after the stream,
    when it is a CUDA stream); copies between two GPUs take the peer path. */
-static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu_stream s)
+static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu__stream_obj *s)
 {
     mgpu__where wd = mgpu__locate(dst), ws = mgpu__locate(src);
     mgpu__CUcontext prev;
@@ -3360,16 +3592,16 @@ static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, 
     MGPU__TRY(mgpu__check_range(fn, "dst", &wd, dst, bytes));
     MGPU__TRY(mgpu__check_range(fn, "src", &ws, src, bytes));
     if (!wd.cuda && !ws.cuda) {
-        if (mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s));
+        if (mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s->h));
         mgpu__prof_begin(&m, s, 1, fn);
         memmove(dst, src, bytes);
         mgpu__prof_end(&m, MGPU_SPAN_COPY_HOST, NULL, bytes);
         return MGPU_SUCCESS;
     }
     if (!mgpu__is_cuda(s->dev)) {        /* a CPU stream: copy synchronously */
-        mgpu_stream cs = mgpu__copy_stream(&wd, &ws);
+        mgpu__stream_obj *cs = mgpu__copy_stream(&wd, &ws);
         MGPU__TRY(mgpu__copy_async(fn, dst, src, bytes, flags, cs));
-        return mgpu_stream_synchronize(cs);
+        return mgpu_stream_synchronize(cs->h);
     }
     if (wd.cuda && ws.cuda && wd.dev != ws.dev) {
         if (mgpu__path(ws.dev, wd.dev, flags) == MGPU_PEER_STAGED) {
@@ -3400,11 +3632,11 @@ static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, 
 MGPU_API mgpu_result mgpu_copy_peer_async(void *dst, const void *src, size_t bytes, unsigned flags, mgpu_stream stream)
 {
     static const char *fn = "mgpu_copy_peer_async";
-    mgpu_stream s = stream;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     if (flags & ~MGPU_COPY_FORCE_STAGED) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
-    if (s) MGPU__TRY(mgpu__stream(s, &s, fn));
+    if (stream) MGPU__TRY(mgpu__stream(stream, &s, fn));
     else {
         mgpu__where wd = mgpu__locate(dst), ws = mgpu__locate(src);
         s = mgpu__copy_stream(&wd, &ws);
@@ -3418,7 +3650,7 @@ MGPU_API mgpu_result mgpu_copy_peer(void *dst, const void *src, size_t bytes, un
 {
     static const char *fn = "mgpu_copy_peer";
     mgpu__where wd, ws;
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     if (flags & ~MGPU_COPY_FORCE_STAGED) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
@@ -3431,7 +3663,7 @@ MGPU_API mgpu_result mgpu_copy_peer(void *dst, const void *src, size_t bytes, un
     if (wd.cuda) MGPU__TRY(mgpu_device_synchronize(wd.dev));
     if (ws.cuda && ws.dev != wd.dev) MGPU__TRY(mgpu_device_synchronize(ws.dev));
     MGPU__TRY(mgpu__copy_async(fn, dst, src, bytes, flags, s));
-    return mgpu_stream_synchronize(s);
+    return mgpu_stream_synchronize(s->h);
 }
 
 /* >>modules -------------------------------------------------------------------- */
@@ -3447,12 +3679,15 @@ static int mgpu__image_kind(const unsigned char *b, size_t n)
     return 0;
 }
 
-static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, mgpu_module *out, const char *fn)
+static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, mgpu__module_obj **out, const char *fn)
 {
-    struct mgpu_module_t *m;
+    mgpu__module_obj *m;
+    uintptr_t h = 0;
+    mgpu_result r;
     int kind = mgpu__image_kind((const unsigned char *)image, bytes);
     if (!kind) return mgpu__fail(MGPU_ERROR_INVALID_IMAGE, fn, "%zu bytes are not a fatbin, cubin or PTX image", bytes);
-    m = (struct mgpu_module_t *)calloc(1, sizeof *m);
+    if (copy && bytes == SIZE_MAX) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "bytes = %zu overflows", bytes);
+    m = (mgpu__module_obj *)calloc(1, sizeof *m);
     if (!m) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     if (copy) {
         m->image = malloc(bytes + 1);    /* +1: PTX must be NUL-terminated */
@@ -3463,8 +3698,14 @@ static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, m
     } else {
         m->image = (void *)(uintptr_t)image;
     }
+    r = mgpu__handle_new(MGPU__H_MODULE, m, &h, fn);
+    if (r != MGPU_SUCCESS) {
+        if (m->owns_image) free(m->image);
+        free(m);
+        return r;
+    }
     pthread_mutex_init(&m->lock, NULL);
-    mgpu__list_init(&m->link);
+    m->h = (mgpu_module)h;
     *out = m;
     return MGPU_SUCCESS;
 }
@@ -3472,39 +3713,52 @@ static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, m
 MGPU_API mgpu_result mgpu_module_create(const void *image, size_t bytes, mgpu_module *module)
 {
     static const char *fn = "mgpu_module_create";
+    mgpu__module_obj *m;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(image && module && bytes > 0, fn, "image or module is NULL, or bytes is 0");
-    MGPU__TRY(mgpu__module_new(image, bytes, 1, module, fn));
-    mgpu__list_add(&mgpu__g.modules, &(*module)->link);
+    MGPU__TRY(mgpu__module_new(image, bytes, 1, &m, fn));
+    *module = m->h;
     return MGPU_SUCCESS;
 }
 
-static void mgpu__destroy_module(mgpu_module m)
+/* Unloads a module and frees it, its kernels and their handles (as mgpu__stream_free: a
+   failed unload keeps the module, loaded where that failed, unless last_try). */
+static mgpu_result mgpu__destroy_module(mgpu__module_obj *m, int last_try)
 {
     int d;
-    struct mgpu_kernel_t *k = m->kernels;
+    mgpu__kernel_obj *k = m->kernels;
     mgpu__CUcontext prev = NULL;
-    if (mgpu__g.ncuda) mgpu__cu.cuCtxGetCurrent(&prev);
-    for (d = 0; d < mgpu__g.ncuda; d++)
-        if (m->cu[d]) { mgpu__cu.cuCtxSetCurrent(mgpu__g.dev[d].ctx); mgpu__cu.cuModuleUnload(m->cu[d]); }
-    if (mgpu__g.ncuda) mgpu__cu.cuCtxSetCurrent(prev);
-    while (k) { struct mgpu_kernel_t *next = k->next; free(k); k = next; }
-    if (m->link.next != &m->link) mgpu__list_remove(&m->link);
+    mgpu__CUresult e, first = MGPU__CUDA_SUCCESS;
+    int first_dev = -1;
+    for (d = 0; d < mgpu__g.ncuda; d++) {
+        if (!m->cu[d]) continue;
+        e = mgpu__push(d, &prev, "mgpu_module_destroy") == MGPU_SUCCESS ? mgpu__cu.cuModuleUnload(m->cu[d]) : (mgpu__CUresult)-1;
+        if (e != (mgpu__CUresult)-1) mgpu__pop(d, prev);
+        if (e == MGPU__CUDA_SUCCESS) m->cu[d] = NULL;
+        else if (first_dev < 0) { first = e; first_dev = d; }
+    }
+    if (first_dev >= 0 && !last_try) {
+        if (first == (mgpu__CUresult)-1) return MGPU_ERROR_CUDA;       /* mgpu__push said why */
+        return mgpu__cuda_fail(first, "mgpu_module_destroy", "cuModuleUnload", first_dev);
+    }
+    while (k) { mgpu__kernel_obj *next = k->next; mgpu__handle_release(k->h); free(k); k = next; }
+    mgpu__handle_release(m->h);
     pthread_mutex_destroy(&m->lock);
     if (m->owns_image) free(m->image);
     free(m);
+    return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_module_destroy(mgpu_module module)
 {
-    MGPU__REQUIRE_INIT("mgpu_module_destroy");
-    MGPU__REQUIRE(module && module != mgpu__g.builtin, "mgpu_module_destroy", "module is NULL or built in");
-    mgpu__destroy_module(module);
-    return MGPU_SUCCESS;
+    mgpu__module_obj *m;
+    MGPU__TRY(mgpu__module_get(module, &m, "mgpu_module_destroy"));
+    MGPU__REQUIRE(m != mgpu__g.builtin, "mgpu_module_destroy", "module is the built-in module");
+    return mgpu__destroy_module(m, 0);
 }
 
 /* Loads the module on a CUDA device exactly once. */
-static mgpu_result mgpu__module_on(mgpu_module m, mgpu_device dev, mgpu__CUmodule *out, const char *fn)
+static mgpu_result mgpu__module_on(mgpu__module_obj *m, mgpu_device dev, mgpu__CUmodule *out, const char *fn)
 {
     mgpu__CUmodule cu = MGPU__LOAD(m->cu[dev]);
     mgpu__CUcontext prev;
@@ -3527,18 +3781,19 @@ static mgpu_result mgpu__module_on(mgpu_module m, mgpu_device dev, mgpu__CUmodul
 MGPU_API mgpu_result mgpu_module_load(mgpu_module module, mgpu_device dev)
 {
     static const char *fn = "mgpu_module_load";
-    mgpu__CUmodule cu;
+    mgpu__module_obj *m;
+    mgpu__CUmodule cu = NULL;
     MGPU__DEVICE(fn, dev);
-    MGPU__REQUIRE(module, fn, "module is NULL");
+    MGPU__TRY(mgpu__module_get(module, &m, fn));
     if (!mgpu__is_cuda(dev)) return MGPU_SUCCESS;
-    return mgpu__module_on(module, dev, &cu, fn);
+    return mgpu__module_on(m, dev, &cu, fn);
 }
 
 /* The kernel's function on a CUDA device, looked up on first use. */
-static mgpu_result mgpu__function(mgpu_kernel k, mgpu_device dev, mgpu__CUfunction *out, const char *fn)
+static mgpu_result mgpu__function(mgpu__kernel_obj *k, mgpu_device dev, mgpu__CUfunction *out, const char *fn)
 {
     mgpu__CUfunction f = MGPU__LOAD(k->fn[dev]);
-    mgpu__CUmodule cu;
+    mgpu__CUmodule cu = NULL;
     mgpu__CUresult e;
     if (f) { *out = f; return MGPU_SUCCESS; }
     MGPU__TRY(mgpu__module_on(k->module, dev, &cu, fn));
@@ -3551,24 +3806,26 @@ static mgpu_result mgpu__function(mgpu_kernel k, mgpu_device dev, mgpu__CUfuncti
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_module_kernel(mgpu_module module, const char *name, mgpu_kernel *kernel)
+/* A new kernel of module m by name, with its handle (looked up on the bound device where
+   the module is loaded there). */
+static mgpu_result mgpu__module_kernel(mgpu__module_obj *module, const char *name, mgpu__kernel_obj **kernel, const char *fn)
 {
-    static const char *fn = "mgpu_module_kernel";
-    struct mgpu_kernel_t *k;
-    size_t len;
+    mgpu__kernel_obj *k;
+    uintptr_t h = 0;
+    size_t len = strlen(name);
+    mgpu_result r = MGPU_SUCCESS;
     mgpu_device d = mgpu__bound();
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(module && name && *name && kernel, fn, "module, name or kernel is NULL or empty");
-    len = strlen(name);
-    k = (struct mgpu_kernel_t *)calloc(1, sizeof *k + len);
+    k = (mgpu__kernel_obj *)calloc(1, sizeof *k + len);
     if (!k) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     memcpy(k->name, name, len + 1);
     k->module = module;
     if (d >= 0 && mgpu__is_cuda(d) && MGPU__LOAD(module->cu[d])) {
         mgpu__CUfunction f;
-        mgpu_result r = mgpu__function(k, d, &f, fn);
-        if (r != MGPU_SUCCESS) { free(k); return r; }
+        r = mgpu__function(k, d, &f, fn);
     }
+    if (r == MGPU_SUCCESS) r = mgpu__handle_new(MGPU__H_KERNEL, k, &h, fn);
+    if (r != MGPU_SUCCESS) { free(k); return r; }
+    k->h = (mgpu_kernel)h;
     pthread_mutex_lock(&module->lock);
     k->next = module->kernels;
     module->kernels = k;
@@ -3577,15 +3834,27 @@ MGPU_API mgpu_result mgpu_module_kernel(mgpu_module module, const char *name, mg
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_kernel_set_cpu(mgpu_kernel kernel, mgpu_cpu_kernel_fn cpu)
+MGPU_API mgpu_result mgpu_module_kernel(mgpu_module module, const char *name, mgpu_kernel *kernel)
 {
-    MGPU__REQUIRE_INIT("mgpu_kernel_set_cpu");
-    MGPU__REQUIRE(kernel, "mgpu_kernel_set_cpu", "kernel is NULL");
-    kernel->cpu = cpu;
+    static const char *fn = "mgpu_module_kernel";
+    mgpu__module_obj *m;
+    mgpu__kernel_obj *k;
+    MGPU__TRY(mgpu__module_get(module, &m, fn));
+    MGPU__REQUIRE(name && *name && kernel, fn, "name or kernel is NULL or empty");
+    MGPU__TRY(mgpu__module_kernel(m, name, &k, fn));
+    *kernel = k->h;
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__launch(const char *fn, mgpu_kernel kernel, const mgpu_launch_dims *dims, void **args, mgpu_stream s)
+MGPU_API mgpu_result mgpu_kernel_set_cpu(mgpu_kernel kernel, mgpu_cpu_kernel_fn cpu)
+{
+    mgpu__kernel_obj *k;
+    MGPU__TRY(mgpu__kernel_get(kernel, &k, "mgpu_kernel_set_cpu"));
+    k->cpu = cpu;
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__launch(const char *fn, mgpu__kernel_obj *kernel, const mgpu_launch_dims *dims, void **args, mgpu__stream_obj *s)
 {
     mgpu__CUfunction f;
     mgpu__CUcontext prev;
@@ -3613,13 +3882,15 @@ static mgpu_result mgpu__launch(const char *fn, mgpu_kernel kernel, const mgpu_l
 MGPU_API mgpu_result mgpu_launch(mgpu_kernel kernel, const mgpu_launch_dims *dims, void **args, mgpu_stream stream)
 {
     static const char *fn = "mgpu_launch";
-    mgpu_stream s = NULL;
-    MGPU__REQUIRE(kernel && dims, fn, "kernel or dims is NULL");
+    mgpu__stream_obj *s = NULL;
+    mgpu__kernel_obj *k = NULL;
+    MGPU__TRY(mgpu__kernel_get(kernel, &k, fn));
+    MGPU__REQUIRE(dims, fn, "dims is NULL");
     MGPU__REQUIRE(dims->grid[0] && dims->grid[1] && dims->grid[2] && dims->block[0] && dims->block[1] && dims->block[2],
                   fn, "a grid or block dimension is 0");
     MGPU__REQUIRE(dims->shared_bytes <= 0xFFFFFFFFu, fn, "shared_bytes is too large");
     MGPU__TRY(mgpu__stream(stream, &s, fn));
-    return mgpu__launch(fn, kernel, dims, args, s);
+    return mgpu__launch(fn, k, dims, args, s);
 }
 
 /* >>built-in kernels ----------------------------------------------------------- */
@@ -3634,16 +3905,8 @@ static mgpu_result mgpu__create_builtin_module(void)
     static const char *fn = "mgpu_init";
     int i;
     MGPU__TRY(mgpu__module_new(mgpu__kernels_fatbin, MGPU_KERNELS_FATBIN_SIZE, 0, &mgpu__g.builtin, fn));
-    for (i = 0; i < MGPU__K_COUNT; i++) {
-        size_t len = strlen(mgpu__builtin_names[i]);
-        struct mgpu_kernel_t *k = (struct mgpu_kernel_t *)calloc(1, sizeof *k + len);
-        if (!k) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-        memcpy(k->name, mgpu__builtin_names[i], len + 1);
-        k->module = mgpu__g.builtin;
-        k->next = mgpu__g.builtin->kernels;
-        mgpu__g.builtin->kernels = k;
-        mgpu__g.builtin_kernel[i] = k;
-    }
+    for (i = 0; i < MGPU__K_COUNT; i++)
+        MGPU__TRY(mgpu__module_kernel(mgpu__g.builtin, mgpu__builtin_names[i], &mgpu__g.builtin_kernel[i], fn));
     return MGPU_SUCCESS;
 #endif
 }
@@ -3655,7 +3918,7 @@ MGPU_API mgpu_result mgpu_builtin_module(mgpu_module *module)
     if (!mgpu__g.builtin)
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, "mgpu_builtin_module", "no embedded kernels (no CUDA device, or "
                           "built with MGPU_NO_EMBEDDED_KERNELS)");
-    *module = mgpu__g.builtin;
+    *module = mgpu__g.builtin->h;
     return MGPU_SUCCESS;
 }
 
@@ -3671,7 +3934,7 @@ MGPU_API const char *mgpu_kernels_source_sha256(void)
 /* Built-in kernel names[which], looked up once per init cycle: cache[0..count) holds the
    kernels of the cycle *generation says (a new cycle empties it). */
 static pthread_mutex_t mgpu__kernel_cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static mgpu_kernel mgpu__kernel_cached(int which, mgpu_kernel *cache, size_t count, unsigned *generation, mgpu_kernel k)
+static mgpu__kernel_obj *mgpu__kernel_cached(int which, mgpu__kernel_obj **cache, size_t count, unsigned *generation, mgpu__kernel_obj *k)
 {
     pthread_mutex_lock(&mgpu__kernel_cache_lock);
     if (*generation != mgpu__g.generation) {
@@ -3683,16 +3946,16 @@ static mgpu_kernel mgpu__kernel_cached(int which, mgpu_kernel *cache, size_t cou
     pthread_mutex_unlock(&mgpu__kernel_cache_lock);
     return k;
 }
-static mgpu_result mgpu__builtin_kernel(const char *fn, const char *const *names, int which, mgpu_kernel *cache,
-                                        size_t count, unsigned *generation, mgpu_kernel *out)
+static mgpu_result mgpu__builtin_kernel(const char *fn, const char *const *names, int which, mgpu__kernel_obj **cache,
+                                        size_t count, unsigned *generation, mgpu__kernel_obj **out)
 {
-    mgpu_kernel k;
+    mgpu__kernel_obj *k;
     mgpu_result r;
     if (!mgpu__g.builtin)
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
     k = mgpu__kernel_cached(which, cache, count, generation, NULL);
     if (k) { *out = k; return MGPU_SUCCESS; }
-    r = mgpu_module_kernel(mgpu__g.builtin, names[which], &k);   /* outside the lock: it may load the module */
+    r = mgpu__module_kernel(mgpu__g.builtin, names[which], &k, fn);   /* outside the lock: it may load the module */
     if (r != MGPU_SUCCESS) {
         char why[sizeof mgpu__tls_error];
         snprintf(why, sizeof why, "%s", mgpu__tls_error);
@@ -3723,11 +3986,11 @@ static mgpu_result mgpu__check_buffer(const char *fn, const char *what, const vo
 }
 
 /* One thread per element, grid-stride, at most 8 blocks of 256 per multiprocessor. */
-static mgpu_result mgpu__launch_builtin(const char *fn, int which, size_t n, void **args, mgpu_stream s)
+static mgpu_result mgpu__launch_builtin(const char *fn, int which, size_t n, void **args, mgpu__stream_obj *s)
 {
     mgpu_launch_dims dims;
     size_t blocks = (n + 255) / 256, cap = (size_t)mgpu__g.dev[s->dev].info.multiprocessors * 8;
-    mgpu_kernel k = mgpu__g.builtin_kernel[which];
+    mgpu__kernel_obj *k = mgpu__g.builtin_kernel[which];
     if (!k) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "built with MGPU_NO_EMBEDDED_KERNELS");
     memset(&dims, 0, sizeof dims);
     dims.grid[0] = (unsigned)(blocks < cap ? blocks : cap);
@@ -3739,12 +4002,15 @@ static mgpu_result mgpu__launch_builtin(const char *fn, int which, size_t n, voi
 MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, mgpu_stream stream)
 {
     static const char *fn = "mgpu_axpy_f32";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
+    size_t bytes = 0;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n == 0) return MGPU_SUCCESS;
-    if (n > SIZE_MAX / sizeof(float)) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu overflows", n);
-    MGPU__TRY(mgpu__check_buffer(fn, "x", x, n * sizeof(float), s->dev));
-    MGPU__TRY(mgpu__check_buffer(fn, "y", y, n * sizeof(float), s->dev));
+    MGPU__TRY(mgpu__array_bytes(fn, "x and y", n, sizeof(float), &bytes));
+    MGPU__TRY(mgpu__check_buffer(fn, "x", x, bytes, s->dev));
+    MGPU__TRY(mgpu__check_buffer(fn, "y", y, bytes, s->dev));
+    MGPU__TRY(mgpu__check_aligned(fn, "x", x, sizeof(float)));
+    MGPU__TRY(mgpu__check_aligned(fn, "y", y, sizeof(float)));
     if (mgpu__is_cuda(s->dev)) {
         unsigned long long nn = n;
         void *args[4];
@@ -3760,11 +4026,13 @@ MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, 
 MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_stream stream)
 {
     static const char *fn = "mgpu_iota_u32";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
+    size_t bytes = 0;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n == 0) return MGPU_SUCCESS;
-    if (n > SIZE_MAX / sizeof(uint32_t)) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu overflows", n);
-    MGPU__TRY(mgpu__check_buffer(fn, "out", out, n * sizeof(uint32_t), s->dev));
+    MGPU__TRY(mgpu__array_bytes(fn, "out", n, sizeof(uint32_t), &bytes));
+    MGPU__TRY(mgpu__check_buffer(fn, "out", out, bytes, s->dev));
+    MGPU__TRY(mgpu__check_aligned(fn, "out", out, sizeof(uint32_t)));
     if (mgpu__is_cuda(s->dev)) {
         unsigned long long nn = n;
         unsigned vv = v;
@@ -3978,8 +4246,8 @@ static const mgpu__combine_cpu_fn mgpu__combine_cpu[7] = {
 /* Device memory: [ticket counter | partials (8 bytes x max grid) | scratch result]. */
 typedef struct mgpu__red_ws {
     struct mgpu__red_ws *next;
-    mgpu_stream stream;                /* the stream served; with cu and dev, the key (a */
-    mgpu__CUstream cu;                 /* destroyed stream's address may come back)     */
+    mgpu_stream stream;                /* the stream served: its handle, never reused */
+    mgpu__CUstream cu;
     mgpu_device dev;
     unsigned char *mem;                /* mgpu allocation on dev: mgpu_shutdown frees it */
     void *pinned;                      /* pinned bytes, made on first need: MGPU__RED_SLOT for */
@@ -3991,7 +4259,7 @@ static pthread_mutex_t mgpu__red_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     unsigned generation;               /* mgpu__g.generation the contents belong to */
     mgpu__red_ws *ws;
-    mgpu_kernel kernel[3][6][3];       /* [kind: MGPU__RED_K_*][dtype - 1][op - 1] */
+    mgpu__kernel_obj *kernel[3][6][3]; /* [kind: MGPU__RED_K_*][dtype - 1][op - 1] */
 } mgpu__red;
 
 /* Drops what an earlier init cycle left (its memory went with mgpu_shutdown). Caller holds
@@ -4009,11 +4277,11 @@ static void mgpu__red_sync_locked(void)
     mgpu__red.generation = mgpu__g.generation;
 }
 
-static mgpu_result mgpu__red_kernel(const char *fn, int kind, mgpu_dtype t, mgpu_op op, mgpu_kernel *out)
+static mgpu_result mgpu__red_kernel(const char *fn, int kind, mgpu_dtype t, mgpu_op op, mgpu__kernel_obj **out)
 {
     static const char *const family[3] = { "reduce", "combine", "allreduce" };
     char name[64];
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     mgpu_result r;
     if (!mgpu__g.builtin)
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
@@ -4023,7 +4291,7 @@ static mgpu_result mgpu__red_kernel(const char *fn, int kind, mgpu_dtype t, mgpu
     pthread_mutex_unlock(&mgpu__red_lock);
     if (k) { *out = k; return MGPU_SUCCESS; }
     snprintf(name, sizeof name, "mgpu_%s_%s_%s", family[kind], mgpu__op_name[op], mgpu__dtype_name[t]);
-    r = mgpu_module_kernel(mgpu__g.builtin, name, &k);     /* outside the lock: it may load the module */
+    r = mgpu__module_kernel(mgpu__g.builtin, name, &k, fn);     /* outside the lock: it may load the module */
     if (r != MGPU_SUCCESS) {
         char why[sizeof mgpu__tls_error];
         snprintf(why, sizeof why, "%s", mgpu__tls_error);
@@ -4068,12 +4336,9 @@ static void mgpu__red_ws_free(mgpu__red_ws *w)
 /* Whether the stream a workspace serves still exists. */
 static int mgpu__red_alive(const mgpu__red_ws *w)
 {
-    const mgpu__list *l;
-    int alive = 0;
-    if (w->stream == &mgpu__g.dev[w->dev].default_stream) return 1;
+    int alive;
     pthread_mutex_lock(&mgpu__lock);
-    for (l = mgpu__g.streams.next; l != &mgpu__g.streams && !alive; l = l->next)
-        alive = (const struct mgpu_stream_t *)(const void *)l == w->stream && w->stream->cu == w->cu;
+    alive = mgpu__handle_obj_locked(MGPU__H_STREAM, (uintptr_t)w->stream) != NULL;
     pthread_mutex_unlock(&mgpu__lock);
     return alive;
 }
@@ -4081,7 +4346,7 @@ static int mgpu__red_alive(const mgpu__red_ws *w)
 /* A new workspace for stream s, its counter zeroed on s. Frees those of destroyed streams
    first when the device has many (a destroyed stream was synchronized: nothing pending
    uses them). Caller holds mgpu__red_lock. */
-static mgpu_result mgpu__red_ws_new(const char *fn, mgpu_stream s, mgpu__red_ws **out)
+static mgpu_result mgpu__red_ws_new(const char *fn, mgpu__stream_obj *s, mgpu__red_ws **out)
 {
     mgpu__red_ws *w, **pp;
     mgpu__CUcontext prev;
@@ -4107,7 +4372,7 @@ static mgpu_result mgpu__red_ws_new(const char *fn, mgpu_stream s, mgpu__red_ws 
         if (e) r = mgpu__cuda_fail(e, fn, "cuMemsetD8Async", s->dev);
     }
     if (r != MGPU_SUCCESS) { mgpu_free(mem); free(w); return r; }
-    w->stream = s;
+    w->stream = s->h;
     w->cu = s->cu;
     w->dev = s->dev;
     w->mem = (unsigned char *)mem;
@@ -4118,14 +4383,14 @@ static mgpu_result mgpu__red_ws_new(const char *fn, mgpu_stream s, mgpu__red_ws 
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__red_ws_get(const char *fn, mgpu_stream s, mgpu__red_ws **out)
+static mgpu_result mgpu__red_ws_get(const char *fn, mgpu__stream_obj *s, mgpu__red_ws **out)
 {
     mgpu__red_ws *w;
     mgpu_result r = MGPU_SUCCESS;
     pthread_mutex_lock(&mgpu__red_lock);
     mgpu__red_sync_locked();
     for (w = mgpu__red.ws; w; w = w->next)
-        if (w->stream == s && w->cu == s->cu && w->dev == s->dev) break;
+        if (w->stream == s->h) break;
     if (!w) r = mgpu__red_ws_new(fn, s, &w);
     pthread_mutex_unlock(&mgpu__red_lock);
     if (r == MGPU_SUCCESS) *out = w;
@@ -4147,7 +4412,7 @@ static mgpu_result mgpu__stream_pinned(const char *fn, mgpu__red_ws *w, size_t b
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__red_launch(const char *fn, mgpu_kernel k, size_t blocks, void **args, mgpu_stream s)
+static mgpu_result mgpu__red_launch(const char *fn, mgpu__kernel_obj *k, size_t blocks, void **args, mgpu__stream_obj *s)
 {
     mgpu_launch_dims d;
     memset(&d, 0, sizeof d);
@@ -4160,7 +4425,7 @@ static mgpu_result mgpu__red_launch(const char *fn, mgpu_kernel k, size_t blocks
 
 /* The reduction on a CUDA stream; wr: where result is. */
 static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
-                                 const mgpu__where *wr, mgpu_stream s, int wait)
+                                 const mgpu__where *wr, mgpu__stream_obj *s, int wait)
 {
     size_t size = mgpu_dtype_size(t);
     unsigned blocks = mgpu__red_grid(n, size, s->dev);
@@ -4171,7 +4436,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
                   (wr->cuda && (wr->kind == MGPU__ALLOC_MANAGED || wr->dev == s->dev ||
                                 MGPU__LOAD(mgpu__g.peer_on[s->dev][wr->dev]))));
     mgpu__red_ws *w = NULL;
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     mgpu_result r = MGPU_SUCCESS;
     const void *a_src = src;
     unsigned long long a_n = n;
@@ -4186,7 +4451,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
     }
     if (direct) {
         MGPU__TRY(mgpu__red_launch(fn, k, blocks, args, s));
-        return wait ? mgpu_stream_synchronize(s) : MGPU_SUCCESS;
+        return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
     }
     pthread_mutex_lock(&w->lock);
     if (wait && !wr->cuda) {
@@ -4194,7 +4459,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
         r = mgpu__stream_pinned(fn, w, MGPU__RED_SLOT);
         a_out = w->pinned;
         if (r == MGPU_SUCCESS) r = mgpu__red_launch(fn, k, blocks, args, s);
-        if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s);
+        if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s->h);
         if (r == MGPU_SUCCESS) memcpy(result, w->pinned, size);
         wait = 0;
     } else {
@@ -4204,7 +4469,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
         if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, result, a_out, size, 0, s);
     }
     pthread_mutex_unlock(&w->lock);
-    if (r == MGPU_SUCCESS && wait) r = mgpu_stream_synchronize(s);
+    if (r == MGPU_SUCCESS && wait) r = mgpu_stream_synchronize(s->h);
     return r;
 }
 
@@ -4218,17 +4483,10 @@ static mgpu_result mgpu__red_args(const char *fn, mgpu_dtype t, mgpu_op op)
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__red_aligned(const char *fn, const char *what, const void *p, size_t size)
-{
-    if ((uintptr_t)p % size)
-        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s (%p) is not aligned to its %zu-byte elements", what, p, size);
-    return MGPU_SUCCESS;
-}
-
 static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
                                 mgpu_stream stream, int wait)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__where wr;
     mgpu__pmark m;
     size_t size;
@@ -4240,7 +4498,7 @@ static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_
     size = mgpu_dtype_size(t);
     if (n > SIZE_MAX / size)
         return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu elements of %zu bytes overflow size_t", n, size);
-    if (n) MGPU__TRY(mgpu__red_aligned(fn, "src", src, size));
+    if (n) MGPU__TRY(mgpu__check_aligned(fn, "src", src, size));
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n) MGPU__TRY(mgpu__check_buffer(fn, "src", src, n * size, s->dev));
     wr = mgpu__locate(result);
@@ -4268,7 +4526,7 @@ MGPU_API mgpu_result mgpu_reduce(const void *src, size_t n, mgpu_dtype t, mgpu_o
 MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_dtype t, mgpu_op op, mgpu_stream stream)
 {
     static const char *fn = "mgpu_combine_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     size_t size, bytes;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE((y && x) || !n, fn, "y or x is NULL and n > 0");
@@ -4279,8 +4537,8 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
     bytes = n * size;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (!n) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__red_aligned(fn, "y", y, size));
-    MGPU__TRY(mgpu__red_aligned(fn, "x", x, size));
+    MGPU__TRY(mgpu__check_aligned(fn, "y", y, size));
+    MGPU__TRY(mgpu__check_aligned(fn, "x", x, size));
     if (x != y && (uintptr_t)x < (uintptr_t)y + bytes && (uintptr_t)y < (uintptr_t)x + bytes)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "x and y overlap (and are not the same array)");
     MGPU__TRY(mgpu__check_buffer(fn, "y", y, bytes, s->dev));
@@ -4295,7 +4553,7 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
         size_t per_block = MGPU__RED_BLOCK * (16 / size), blocks = n / per_block + (n % per_block != 0);
         size_t cap = (size_t)(mgpu__g.dev[s->dev].info.multiprocessors > 0 ? mgpu__g.dev[s->dev].info.multiprocessors : 1)
                      * MGPU__COMBINE_PER_SM;
-        mgpu_kernel k = NULL;
+        mgpu__kernel_obj *k = NULL;
         unsigned long long a_n = n;
         void *args[3];
         args[0] = &y; args[1] = (void *)&x; args[2] = &a_n;
@@ -4317,8 +4575,8 @@ enum {
     MGPU__EV_C0, MGPU__EV_C1, MGPU__EV_ALLOC, MGPU__EV_COUNT
 };
 typedef struct mgpu__coll_dev {
-    mgpu_stream aux[2];
-    mgpu_event ev[MGPU__EV_COUNT];
+    mgpu__stream_obj *aux[2];
+    mgpu__event_obj *ev[MGPU__EV_COUNT];
     void *pinned[2];
     size_t pinned_bytes;
 } mgpu__coll_dev;
@@ -4342,62 +4600,44 @@ static void mgpu__coll_enter(void)
 static void mgpu__coll_leave(void) { pthread_mutex_unlock(&mgpu__coll_lock); }
 
 /* Internal stream i of device d: non-blocking; a CPU device's default stream. */
-static mgpu_result mgpu__coll_aux(mgpu_device d, int i, mgpu_stream *out, const char *fn)
+static mgpu_result mgpu__coll_aux(mgpu_device d, int i, mgpu__stream_obj **out, const char *fn)
 {
     mgpu__coll_dev *c = &mgpu__coll.dev[d];
     if (!mgpu__is_cuda(d)) { *out = &mgpu__g.dev[d].default_stream; return MGPU_SUCCESS; }
     if (!c->aux[i]) {
-        struct mgpu_stream_t *s = (struct mgpu_stream_t *)calloc(1, sizeof *s);
-        mgpu__CUcontext prev;
-        mgpu__CUresult e;
-        mgpu_result r;
-        if (!s) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-        s->dev = d;
-        r = mgpu__push(d, &prev, fn);
-        if (r != MGPU_SUCCESS) { free(s); return r; }
-        e = mgpu__cu.cuStreamCreate(&s->cu, MGPU__STREAM_NON_BLOCKING);
-        mgpu__pop(d, prev);
-        if (e != 0) { free(s); return mgpu__cuda_fail(e, fn, "cuStreamCreate", d); }
-        mgpu__list_add(&mgpu__g.streams, &s->link);
-        c->aux[i] = s;
+        void *s;
+        MGPU__TRY(mgpu__stream_event_new(fn, d, 1, MGPU__STREAM_NON_BLOCKING, &s));
+        c->aux[i] = (mgpu__stream_obj *)s;
     }
     *out = c->aux[i];
     return MGPU_SUCCESS;
 }
 
 /* Internal event i of device d (ordering only, no timing). */
-static mgpu_result mgpu__coll_ev(mgpu_device d, int i, mgpu_event *out, const char *fn)
+static mgpu_result mgpu__coll_ev(mgpu_device d, int i, mgpu__event_obj **out, const char *fn)
 {
     mgpu__coll_dev *c = &mgpu__coll.dev[d];
     if (!c->ev[i]) {
-        struct mgpu_event_t *e = (struct mgpu_event_t *)calloc(1, sizeof *e);
-        if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-        e->dev = d;
-        if (mgpu__is_cuda(d)) {
-            mgpu__CUcontext prev;
-            mgpu__CUresult err;
-            mgpu_result r = mgpu__push(d, &prev, fn);
-            if (r != MGPU_SUCCESS) { free(e); return r; }
-            err = mgpu__cu.cuEventCreate(&e->cu, MGPU__EVENT_DISABLE_TIMING);
-            mgpu__pop(d, prev);
-            if (err != 0) { free(e); return mgpu__cuda_fail(err, fn, "cuEventCreate", d); }
-        }
-        mgpu__list_add(&mgpu__g.events, &e->link);
-        c->ev[i] = e;
+        void *e;
+        MGPU__TRY(mgpu__stream_event_new(fn, d, 0, MGPU__EVENT_DISABLE_TIMING, &e));
+        c->ev[i] = (mgpu__event_obj *)e;
     }
     *out = c->ev[i];
     return MGPU_SUCCESS;
 }
 
 /* Stream-ordered scratch on s's device: pool memory where the device has pools. */
-static mgpu_result mgpu__coll_scratch(const char *fn, mgpu_stream s, size_t bytes, void **p)
+static mgpu_result mgpu__coll_scratch(const char *fn, mgpu__stream_obj *s, size_t bytes, void **p)
 {
     int pool = !mgpu__is_cuda(s->dev) || mgpu__g.dev[s->dev].info.memory_pools;
     return mgpu__allocate(fn, s->dev, pool ? MGPU__ALLOC_POOL : MGPU__ALLOC_DEVICE, bytes, s, p);
 }
-static void mgpu__coll_release(const char *fn, void *p, mgpu_stream s)
+/* Frees scratch p after the work queued on s; r: the call's status so far, returned unless
+   it was a success and the release failed (the scratch then stays mgpu's: see mgpu__free). */
+static mgpu_result mgpu__coll_release(const char *fn, void *p, mgpu__stream_obj *s, mgpu_result r)
 {
-    if (p) (void)mgpu__free(fn, p, 0, s);
+    mgpu_result q = p ? mgpu__free(fn, p, 0, s) : MGPU_SUCCESS;
+    return r != MGPU_SUCCESS ? r : q;
 }
 
 /* ---- types: the rules of mgpu_reduce_async / mgpu_combine_async (>>reductions) */
@@ -4478,13 +4718,13 @@ static mgpu_result mgpu__coll_devices(const char *fn, const mgpu_device *devs, i
 
 /* out[i] = streams[i] (validated: a stream of list[i]) or list[i]'s default stream. */
 static mgpu_result mgpu__coll_streams(const char *fn, const mgpu_stream *streams, const mgpu_device *list, int n,
-                                      mgpu_stream *out)
+                                      mgpu__stream_obj **out)
 {
     int i;
     for (i = 0; i < n; i++) {
-        mgpu_stream s = streams ? streams[i] : NULL;
-        if (!s) { out[i] = &mgpu__g.dev[list[i]].default_stream; continue; }
-        MGPU__TRY(mgpu__stream(s, &s, fn));
+        mgpu__stream_obj *s = NULL;
+        if (!streams || !streams[i]) { out[i] = &mgpu__g.dev[list[i]].default_stream; continue; }
+        MGPU__TRY(mgpu__stream(streams[i], &s, fn));
         if (s->dev != list[i])
             return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "streams[%d] is a stream of device %d, not of device %d",
                               i, s->dev, list[i]);
@@ -4554,14 +4794,20 @@ static size_t mgpu__coll_chunk(size_t total, size_t es, size_t align, size_t tar
 }
 
 /* ---- work splitting */
-/* Gives R units to the devices: proportional to w (those with w > 0), none above cap,
-   largest remainders first, ties to the lower index. Caller made sure the caps suffice. */
-static void mgpu__coll_distribute(size_t R, const double *w, const size_t *cap, size_t *k, int nd)
+/* Gives R units to the devices: proportional to weight (those with weight > 0), none above
+   cap, largest remainders first, ties to the lower index. Caller made sure the caps suffice.
+   The weights count relative to the largest, so that their sum stays finite (finite weights
+   such as two DBL_MAX would sum to infinity: every share 0, one unit handed out a pass). */
+static void mgpu__coll_distribute(size_t R, const double *weight, const size_t *cap, size_t *k, int nd)
 {
-    double share[MGPU_MAX_DEVICES];
+    double share[MGPU_MAX_DEVICES], w[MGPU_MAX_DEVICES], wmax = 0;
     int active[MGPU_MAX_DEVICES], i, changed;
     size_t sum = 0;
-    for (i = 0; i < nd; i++) { k[i] = 0; share[i] = 0; active[i] = w[i] > 0 && cap[i] > 0; }
+    for (i = 0; i < nd; i++) if (weight[i] > wmax) wmax = weight[i];
+    for (i = 0; i < nd; i++) {
+        w[i] = weight[i] > 0 ? weight[i] / wmax : 0;
+        k[i] = 0; share[i] = 0; active[i] = w[i] > 0 && cap[i] > 0;
+    }
     do {                                 /* devices whose share exceeds the cap take the cap */
         double W = 0;
         changed = 0;
@@ -4699,16 +4945,16 @@ static mgpu_result mgpu__rm_worker(mgpu_device dev, int index, void *arg)
     const unsigned char *src = j->src + j->r[index].offset * es;
     unsigned char *parts = j->parts[index];
     mgpu__coll_dev *c = &mgpu__coll.dev[dev];
-    mgpu_stream A = c->aux[0], B = c->aux[1];
-    mgpu_event *ev = c->ev;
+    mgpu__stream_obj *A = c->aux[0], *B = c->aux[1];
+    mgpu__event_obj **ev = c->ev;
     void *dbuf[2] = { NULL, NULL }, *dpart = NULL;
     mgpu_result r = MGPU_SUCCESS;
     if (count == 0) return MGPU_SUCCESS;
     if (!mgpu__is_cuda(dev)) {                       /* CPU: reduce the host array in place */
-        mgpu_stream s = &mgpu__g.dev[dev].default_stream;
+        mgpu__stream_obj *s = &mgpu__g.dev[dev].default_stream;
         for (k = 0; k < nch && r == MGPU_SUCCESS; k++) {
             size_t m = count - k * ch < ch ? count - k * ch : ch;
-            r = mgpu_reduce_async(src + k * ch * es, m, j->t, j->op, parts + k * es, s);
+            r = mgpu_reduce_async(src + k * ch * es, m, j->t, j->op, parts + k * es, s->h);
         }
         return r;
     }
@@ -4716,33 +4962,32 @@ static mgpu_result mgpu__rm_worker(mgpu_device dev, int index, void *arg)
     r = mgpu__coll_scratch(fn, A, (ch < count ? ch : count) * es, &dbuf[0]);
     if (r == MGPU_SUCCESS && nch > 1) r = mgpu__coll_scratch(fn, A, ch * es, &dbuf[1]);
     if (r == MGPU_SUCCESS) r = mgpu__coll_scratch(fn, A, nch * es, &dpart);
-    if (r == MGPU_SUCCESS) r = mgpu_event_record(ev[MGPU__EV_ALLOC], A);
-    if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(B, ev[MGPU__EV_ALLOC]);
+    if (r == MGPU_SUCCESS) r = mgpu_event_record(ev[MGPU__EV_ALLOC]->h, A->h);
+    if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(B->h, ev[MGPU__EV_ALLOC]->h);
     for (k = 0; k < nch && r == MGPU_SUCCESS; k++) {
         size_t m = count - k * ch < ch ? count - k * ch : ch, b = k & 1;
         const void *p = src + k * ch * es;
         if (!j->direct) {                            /* pageable: through pinned buffer b */
-            if (k >= 2 && (r = mgpu_event_synchronize(ev[MGPU__EV_A0 + b])) != MGPU_SUCCESS) break;
+            if (k >= 2 && (r = mgpu_event_synchronize(ev[MGPU__EV_A0 + b]->h)) != MGPU_SUCCESS) break;
             memcpy(c->pinned[b], p, m * es);
             p = c->pinned[b];
         }
-        if (k >= 2 && (r = mgpu_stream_wait_event(B, ev[MGPU__EV_B0 + b])) != MGPU_SUCCESS) break;
+        if (k >= 2 && (r = mgpu_stream_wait_event(B->h, ev[MGPU__EV_B0 + b]->h)) != MGPU_SUCCESS) break;
         if ((r = mgpu__copy_async(fn, dbuf[b], p, m * es, 0, B)) != MGPU_SUCCESS) break;
-        if ((r = mgpu_event_record(ev[MGPU__EV_A0 + b], B)) != MGPU_SUCCESS) break;
-        if ((r = mgpu_stream_wait_event(A, ev[MGPU__EV_A0 + b])) != MGPU_SUCCESS) break;
-        if ((r = mgpu_reduce_async(dbuf[b], m, j->t, j->op, (unsigned char *)dpart + k * es, A)) != MGPU_SUCCESS) break;
-        r = mgpu_event_record(ev[MGPU__EV_B0 + b], A);
+        if ((r = mgpu_event_record(ev[MGPU__EV_A0 + b]->h, B->h)) != MGPU_SUCCESS) break;
+        if ((r = mgpu_stream_wait_event(A->h, ev[MGPU__EV_A0 + b]->h)) != MGPU_SUCCESS) break;
+        if ((r = mgpu_reduce_async(dbuf[b], m, j->t, j->op, (unsigned char *)dpart + k * es, A->h)) != MGPU_SUCCESS) break;
+        r = mgpu_event_record(ev[MGPU__EV_B0 + b]->h, A->h);
     }
     if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, parts, dpart, nch * es, 0, A);
-    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(A);
+    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(A->h);
     if (r != MGPU_SUCCESS) {                         /* nothing may still use the buffers */
-        (void)mgpu_stream_synchronize(B);
-        (void)mgpu_stream_synchronize(A);
+        (void)mgpu_stream_synchronize(B->h);
+        (void)mgpu_stream_synchronize(A->h);
     }
-    mgpu__coll_release(fn, dbuf[0], A);
-    mgpu__coll_release(fn, dbuf[1], A);
-    mgpu__coll_release(fn, dpart, A);
-    return r;
+    r = mgpu__coll_release(fn, dbuf[0], A, r);
+    r = mgpu__coll_release(fn, dbuf[1], A, r);
+    return mgpu__coll_release(fn, dpart, A, r);
 }
 
 MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
@@ -4802,8 +5047,8 @@ MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, 
         total += nch;
         if (!mgpu__is_cuda(d)) continue;
         {
-            mgpu_stream s;
-            mgpu_event ev;
+            mgpu__stream_obj *s;
+            mgpu__event_obj *ev;
             int e;
             if ((r = mgpu__coll_aux(d, 0, &s, fn)) != MGPU_SUCCESS) break;
             if ((r = mgpu__coll_aux(d, 1, &s, fn)) != MGPU_SUCCESS) break;
@@ -4856,7 +5101,7 @@ MGPU_API mgpu_result mgpu_reduce_resident(const void *const *bufs, const size_t 
 {
     static const char *fn = "mgpu_reduce_resident";
     mgpu_device list[MGPU_MAX_DEVICES];
-    mgpu_stream S[MGPU_MAX_DEVICES];
+    mgpu__stream_obj *S[MGPU_MAX_DEVICES];
     void *dres[MGPU_MAX_DEVICES];
     unsigned char parts[MGPU_MAX_DEVICES * 8];
     size_t es, m = 0;
@@ -4880,19 +5125,19 @@ MGPU_API mgpu_result mgpu_reduce_resident(const void *const *bufs, const size_t 
         if (!counts[i]) continue;
         if (mgpu__is_cuda(list[i])) {
             r = mgpu__coll_scratch(fn, S[i], es, &dres[i]);
-            if (r == MGPU_SUCCESS) r = mgpu_reduce_async(bufs[i], counts[i], t, op, dres[i], S[i]);
+            if (r == MGPU_SUCCESS) r = mgpu_reduce_async(bufs[i], counts[i], t, op, dres[i], S[i]->h);
         } else {
-            r = mgpu_reduce_async(bufs[i], counts[i], t, op, parts + (size_t)i * es, S[i]);
+            r = mgpu_reduce_async(bufs[i], counts[i], t, op, parts + (size_t)i * es, S[i]->h);
         }
     }
     for (i = 0; i < nd && r == MGPU_SUCCESS; i++)    /* ... then each result comes back */
         if (dres[i]) {
             r = mgpu__copy_async(fn, parts + (size_t)i * es, dres[i], es, 0, S[i]);
-            if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(S[i]);
+            if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(S[i]->h);
         }
     for (i = 0; i < nd; i++) {
-        if (r != MGPU_SUCCESS && dres[i]) (void)mgpu_stream_synchronize(S[i]);
-        mgpu__coll_release(fn, dres[i], S[i]);
+        if (r != MGPU_SUCCESS && dres[i]) (void)mgpu_stream_synchronize(S[i]->h);
+        r = mgpu__coll_release(fn, dres[i], S[i], r);
     }
     mgpu__coll_leave();
     if (r != MGPU_SUCCESS) return r;
@@ -4911,11 +5156,11 @@ static mgpu_result mgpu__coll_sync_devices(const mgpu_device *list, int n, const
     if (extra && (w = mgpu__locate(extra)).cuda && w.dev >= 0) MGPU__TRY(mgpu_device_synchronize(w.dev));
     return MGPU_SUCCESS;
 }
-static mgpu_result mgpu__coll_sync_streams(const mgpu_stream *S, int n, mgpu_result r)
+static mgpu_result mgpu__coll_sync_streams(mgpu__stream_obj *const *S, int n, mgpu_result r)
 {
     int i;
     for (i = 0; i < n; i++) {
-        mgpu_result q = mgpu_stream_synchronize(S[i]);
+        mgpu_result q = mgpu_stream_synchronize(S[i]->h);
         if (r == MGPU_SUCCESS) r = q;
     }
     return r;
@@ -4926,7 +5171,7 @@ static mgpu_result mgpu__broadcast(const char *fn, void *const *bufs, size_t byt
                                    int ndev, const mgpu_stream *streams, int sync)
 {
     mgpu_device list[MGPU_MAX_DEVICES];
-    mgpu_stream S[MGPU_MAX_DEVICES], Q[MGPU_MAX_DEVICES][2];
+    mgpu__stream_obj *S[MGPU_MAX_DEVICES], *Q[MGPU_MAX_DEVICES][2];
     size_t sizes[MGPU_MAX_DEVICES], ch, off, j = 0;
     int nd = 0, i, q;
     mgpu_result r = MGPU_SUCCESS;
@@ -4948,40 +5193,40 @@ static mgpu_result mgpu__broadcast(const char *fn, void *const *bufs, size_t byt
          : mgpu__coll_chunk(bytes, 1, MGPU__COLL_ALIGN_BYTES, 32, 4 * MGPU__COLL_MIB, 64 * MGPU__COLL_MIB);
     for (i = 0; i < nd && r == MGPU_SUCCESS; i++) {
         int k;
-        mgpu_event e;
+        mgpu__event_obj *e;
         Q[i][0] = S[i];
         r = mgpu__coll_aux(list[i], 0, &Q[i][1], fn);
         for (k = 0; k < MGPU__EV_ALLOC && r == MGPU_SUCCESS; k++) r = mgpu__coll_ev(list[i], k, &e, fn);
     }
-#define MGPU__EV(d, k) (mgpu__coll.dev[list[d]].ev[k])
+#define MGPU__EV(d, k) (mgpu__coll.dev[list[d]].ev[k]->h)
     /* chain: c[0] = root, c[i] = root + i (mod nd); device c[i] pulls each chunk from c[i-1]
        as soon as c[i-1] has it. Consecutive chunks alternate between two streams per device
        (the caller's and an internal one), so that one copy's start-up overlaps the other's
        transfer (~11 us per copy on an H200 pair otherwise). Chunk j's event on device d is
        EV_A0 + j % 2; it is recorded again (chunk j + 2) only after the successor's wait for
        chunk j has been queued. Start: every stream waits for all callers' earlier work. */
-    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) r = mgpu_event_record(MGPU__EV(i, MGPU__EV_START), S[i]);
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) r = mgpu_event_record(MGPU__EV(i, MGPU__EV_START), S[i]->h);
     for (i = 0; i < nd && r == MGPU_SUCCESS; i++)
         for (q = 0; q < nd * 2 && r == MGPU_SUCCESS; q++)
-            r = mgpu_stream_wait_event(Q[i][q & 1], MGPU__EV(q >> 1, MGPU__EV_START));
+            r = mgpu_stream_wait_event(Q[i][q & 1]->h, MGPU__EV(q >> 1, MGPU__EV_START));
     for (off = 0; off < bytes && r == MGPU_SUCCESS; off += ch, j++) {
         size_t len = bytes - off < ch ? bytes - off : ch;
         for (i = 1; i < nd && r == MGPU_SUCCESS; i++) {
             int d = (root + i) % nd, p = (root + i - 1) % nd;
-            mgpu_stream st = Q[d][j & 1];
-            if (i >= 2 && (r = mgpu_stream_wait_event(st, MGPU__EV(p, MGPU__EV_A0 + (int)(j & 1)))) != MGPU_SUCCESS) break;
+            mgpu__stream_obj *st = Q[d][j & 1];
+            if (i >= 2 && (r = mgpu_stream_wait_event(st->h, MGPU__EV(p, MGPU__EV_A0 + (int)(j & 1)))) != MGPU_SUCCESS) break;
             if ((r = mgpu__copy_async(fn, (char *)bufs[d] + off, (const char *)bufs[p] + off, len, 0, st)) != MGPU_SUCCESS) break;
-            r = mgpu_event_record(MGPU__EV(d, MGPU__EV_A0 + (int)(j & 1)), st);
+            r = mgpu_event_record(MGPU__EV(d, MGPU__EV_A0 + (int)(j & 1)), st->h);
         }
     }
     /* End: the caller's stream of c[i] waits for its internal stream and for c[i+1]'s
        copies, which read c[i]'s buffer (later work there may overwrite it). */
     for (i = 0; i < nd && r == MGPU_SUCCESS; i++) {
         int d = (root + i) % nd, nx = (root + i + 1) % nd;
-        r = mgpu_event_record(MGPU__EV(d, MGPU__EV_DONE), Q[d][1]);
-        if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(S[d], MGPU__EV(d, MGPU__EV_DONE));
+        r = mgpu_event_record(MGPU__EV(d, MGPU__EV_DONE), Q[d][1]->h);
+        if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(S[d]->h, MGPU__EV(d, MGPU__EV_DONE));
         for (q = 0; q < 2 && (size_t)q < j && i + 1 < nd && r == MGPU_SUCCESS; q++)
-            r = mgpu_stream_wait_event(S[d], MGPU__EV(nx, MGPU__EV_A0 + q));
+            r = mgpu_stream_wait_event(S[d]->h, MGPU__EV(nx, MGPU__EV_A0 + q));
     }
 #undef MGPU__EV
     mgpu__coll_leave();
@@ -5004,7 +5249,7 @@ static mgpu_result mgpu__scatter_gather(const char *fn, int gather, void *one, s
                                         int nr, void *const *many, const mgpu_stream *streams, int sync)
 {
     mgpu_device devs[MGPU_MAX_DEVICES];
-    mgpu_stream S[MGPU_MAX_DEVICES];
+    mgpu__stream_obj *S[MGPU_MAX_DEVICES];
     size_t sizes[MGPU_MAX_DEVICES], span = 0;
     int i;
     mgpu_result r = MGPU_SUCCESS;
@@ -5095,10 +5340,10 @@ typedef struct mgpu__ar_args {
    of all buffers and stores the result into all of them (mgpu_allreduce_* kernels). Caller
    holds the collectives' lock and made the events. */
 static mgpu_result mgpu__allreduce_fused(const char *fn, void *const *bufs, mgpu_dtype t, mgpu_op op, const mgpu_device *L,
-                                         int N, const mgpu_range *slice, const mgpu_stream *S)
+                                         int N, const mgpu_range *slice, mgpu__stream_obj *const *S)
 {
     mgpu__ar_args a;
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     const size_t per_block = MGPU__RED_BLOCK * 4 * (16 / mgpu__coll_esize(t));   /* 4 = MGPU_AR_UNROLL */
     void *params[1];
     int r, p;
@@ -5113,9 +5358,9 @@ static mgpu_result mgpu__allreduce_fused(const char *fn, void *const *bufs, mgpu
     params[0] = &a;
     MGPU__TRY(mgpu__red_kernel(fn, MGPU__RED_K_ALLREDUCE, t, op, &k));
     /* Start: no device touches a peer's buffer before every caller's earlier work is done. */
-    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_START], S[r]));
+    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_START]->h, S[r]->h));
     for (r = 0; r < N; r++)
-        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r], mgpu__coll.dev[L[p]].ev[MGPU__EV_START]));
+        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r]->h, mgpu__coll.dev[L[p]].ev[MGPU__EV_START]->h));
     for (r = 0; r < N; r++) {
         size_t blocks = (slice[r].count + per_block - 1) / per_block, cap = mgpu__red_cap(L[r]);
         if (!slice[r].count) continue;
@@ -5126,9 +5371,9 @@ static mgpu_result mgpu__allreduce_fused(const char *fn, void *const *bufs, mgpu
         if (res != MGPU_SUCCESS) return res;
     }
     /* End: each caller's stream waits for every device's stores into its buffer. */
-    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_DONE], S[r]));
+    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_DONE]->h, S[r]->h));
     for (r = 0; r < N; r++)
-        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r], mgpu__coll.dev[L[p]].ev[MGPU__EV_DONE]));
+        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r]->h, mgpu__coll.dev[L[p]].ev[MGPU__EV_DONE]->h));
     return MGPU_SUCCESS;
 }
 
@@ -5136,7 +5381,7 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
                                    const mgpu_device *devs, int ndev, const mgpu_stream *streams, int sync)
 {
     mgpu_device L[MGPU_MAX_DEVICES];
-    mgpu_stream S[MGPU_MAX_DEVICES], push[MGPU_MAX_DEVICES], pull[MGPU_MAX_DEVICES];
+    mgpu__stream_obj *S[MGPU_MAX_DEVICES], *push[MGPU_MAX_DEVICES], *pull[MGPU_MAX_DEVICES];
     mgpu_range slice[MGPU_MAX_DEVICES];
     void *scratch[MGPU_MAX_DEVICES];
     size_t sizes[MGPU_MAX_DEVICES], es, a, ce, jmax = 0, j;
@@ -5179,7 +5424,7 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
         use[r] = 0;
         push[r] = pull[r] = NULL;
         for (k = 0; k < MGPU__EV_ALLOC && res == MGPU_SUCCESS; k++) {
-            mgpu_event e;
+            mgpu__event_obj *e;
             res = mgpu__coll_ev(L[r], k, &e, fn);
         }
         if (fused) continue;
@@ -5194,16 +5439,16 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
         mgpu__coll_leave();
         return sync ? mgpu__coll_sync_streams(S, N, res) : res;
     }
-#define MGPU__EV(d, i) (mgpu__coll.dev[L[d]].ev[i])
+#define MGPU__EV(d, i) (mgpu__coll.dev[L[d]].ev[i]->h)
 #define MGPU__STEP(call) do { if (res == MGPU_SUCCESS) res = (call); } while (0)
     /* Start: every device's reads and writes of peer buffers wait for all callers' work. */
-    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_START), S[r]));
+    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_START), S[r]->h));
     for (r = 0; r < N; r++)
-        for (p = 0; p < N; p++) if (p != r) MGPU__STEP(mgpu_stream_wait_event(S[r], MGPU__EV(p, MGPU__EV_START)));
+        for (p = 0; p < N; p++) if (p != r) MGPU__STEP(mgpu_stream_wait_event(S[r]->h, MGPU__EV(p, MGPU__EV_START)));
     for (r = 0; r < N; r++)
         if (pull[r]) {
-            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]));
-            MGPU__STEP(mgpu_stream_wait_event(pull[r], MGPU__EV(r, MGPU__EV_CHUNK)));
+            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]->h));
+            MGPU__STEP(mgpu_stream_wait_event(pull[r]->h, MGPU__EV(r, MGPU__EV_CHUNK)));
         }
     /* Chunk j of every slice, device by device so that all devices start at once. */
     for (j = 0; j < jmax && res == MGPU_SUCCESS; j++)
@@ -5217,34 +5462,31 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
             for (k = 1; k < N; k++) {                /* reduce-scatter: fold in r+1, r+2, ... */
                 const char *x = (const char *)bufs[(r + k) % N] + o;
                 if (direct[r][(r + k) % N]) {
-                    MGPU__STEP(mgpu_combine_async(y, x, m, t, op, S[r]));
+                    MGPU__STEP(mgpu_combine_async(y, x, m, t, op, S[r]->h));
                 } else {                             /* through scratch slot b, double-buffered */
                     unsigned b = use[r]++ & 1u;
                     char *sc = (char *)scratch[r] + b * ce * es;
-                    if (use[r] > 2) MGPU__STEP(mgpu_stream_wait_event(pull[r], MGPU__EV(r, MGPU__EV_B0 + b)));
+                    if (use[r] > 2) MGPU__STEP(mgpu_stream_wait_event(pull[r]->h, MGPU__EV(r, MGPU__EV_B0 + b)));
                     MGPU__STEP(mgpu__copy_async(fn, sc, x, m * es, 0, pull[r]));
-                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_A0 + b), pull[r]));
-                    MGPU__STEP(mgpu_stream_wait_event(S[r], MGPU__EV(r, MGPU__EV_A0 + b)));
-                    MGPU__STEP(mgpu_combine_async(y, sc, m, t, op, S[r]));
-                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_B0 + b), S[r]));
+                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_A0 + b), pull[r]->h));
+                    MGPU__STEP(mgpu_stream_wait_event(S[r]->h, MGPU__EV(r, MGPU__EV_A0 + b)));
+                    MGPU__STEP(mgpu_combine_async(y, sc, m, t, op, S[r]->h));
+                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_B0 + b), S[r]->h));
                 }
             }
-            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]));
-            MGPU__STEP(mgpu_stream_wait_event(push[r], MGPU__EV(r, MGPU__EV_CHUNK)));
+            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]->h));
+            MGPU__STEP(mgpu_stream_wait_event(push[r]->h, MGPU__EV(r, MGPU__EV_CHUNK)));
             for (k = 1; k < N; k++)                  /* all-gather: the finished chunk to r+1, r+2, ... */
                 MGPU__STEP(mgpu__copy_async(fn, (char *)bufs[(r + k) % N] + o, y, m * es, 0, push[r]));
         }
     /* End: each caller's stream waits for every device's pushes (which follow its reads). */
-    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_DONE), push[r]));
+    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_DONE), push[r]->h));
     for (r = 0; r < N; r++)
-        for (p = 0; p < N; p++) MGPU__STEP(mgpu_stream_wait_event(S[r], MGPU__EV(p, MGPU__EV_DONE)));
-    for (r = 0; r < N; r++) {
-        if (res != MGPU_SUCCESS && scratch[r]) {     /* nothing may still use it */
-            if (pull[r]) (void)mgpu_stream_synchronize(pull[r]);
-            (void)mgpu_stream_synchronize(S[r]);
-        }
-        mgpu__coll_release(fn, scratch[r], S[r]);
-    }
+        for (p = 0; p < N; p++) MGPU__STEP(mgpu_stream_wait_event(S[r]->h, MGPU__EV(p, MGPU__EV_DONE)));
+    /* After a failure nothing may still use the scratch: not the pull streams, nor the
+       staging streams of a copy without peer access that the failure left queued. */
+    if (res != MGPU_SUCCESS) (void)mgpu__coll_sync_devices(L, N, NULL);
+    for (r = 0; r < N; r++) res = mgpu__coll_release(fn, scratch[r], S[r], res);
 #undef MGPU__STEP
 #undef MGPU__EV
     mgpu__coll_leave();
@@ -5654,9 +5896,9 @@ static int mgpu__blur_ring_lane_values(int which)
     return k % 2 == 0 && k / 2 < 3 ? 8 : 4;
 }
 
-static struct { unsigned generation; mgpu_kernel kernel[MGPU__BK_COUNT]; } mgpu__blur_k;
+static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__BK_COUNT]; } mgpu__blur_k;
 
-static mgpu_result mgpu__blur_kernel(const char *fn, int which, mgpu_kernel *out)
+static mgpu_result mgpu__blur_kernel(const char *fn, int which, mgpu__kernel_obj **out)
 {
     return mgpu__builtin_kernel(fn, mgpu__blur_kernel_names, which, mgpu__blur_k.kernel, MGPU__BK_COUNT,
                                 &mgpu__blur_k.generation, out);
@@ -5760,10 +6002,10 @@ static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur
 }
 
 /* Runs the blur a describes on the stream's device (CPU: now, in this thread). */
-static mgpu_result mgpu__blur_run(const char *fn, mgpu_pixel_format f, mgpu__blur_args *a, mgpu_stream s)
+static mgpu_result mgpu__blur_run(const char *fn, mgpu_pixel_format f, mgpu__blur_args *a, mgpu__stream_obj *s)
 {
     mgpu_launch_dims dims;
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     void *params[1];
     int which;
     if (!mgpu__is_cuda(s->dev)) {
@@ -5784,7 +6026,7 @@ MGPU_API mgpu_result mgpu_blur_async(const mgpu_image *src, const mgpu_image *ds
                                      mgpu_stream stream)
 {
     static const char *fn = "mgpu_blur_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__blur_plan pl;
     mgpu__blur_geom gs, gd;
     mgpu__blur_args a;
@@ -5800,15 +6042,15 @@ MGPU_API mgpu_result mgpu_blur_async(const mgpu_image *src, const mgpu_image *ds
 MGPU_API mgpu_result mgpu_blur(const mgpu_image *src, const mgpu_image *dst, const mgpu_blur_params *params,
                                mgpu_stream stream)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_blur"));
-    MGPU__TRY(mgpu_blur_async(src, dst, params, s));
-    return mgpu_stream_synchronize(s);
+    MGPU__TRY(mgpu_blur_async(src, dst, params, s->h));
+    return mgpu_stream_synchronize(s->h);
 }
 
 /* ---- multiple devices: one worker per device, each with slots */
 typedef struct mgpu__blur_slot {
-    mgpu_stream stream;                /* GPU workers: one stream per slot */
+    mgpu__stream_obj *stream;          /* GPU workers: one stream per slot */
     void *din, *dout;                  /* device buffers: the rows read, the rows written */
     size_t din_cap, dout_cap;
     void *pin_in, *pin_out;            /* pinned staging for pageable host images */
@@ -5847,7 +6089,7 @@ static mgpu_result mgpu__blur_drain(mgpu__blur_slot *sl)
 {
     mgpu_result r = MGPU_SUCCESS;
     int y;
-    if (sl->stream) r = mgpu_stream_synchronize(sl->stream);
+    if (sl->stream) r = mgpu_stream_synchronize(sl->stream->h);
     if (sl->pend_dst && r == MGPU_SUCCESS)
         for (y = 0; y < sl->pend_rows; y++)
             memcpy(sl->pend_dst + (size_t)y * sl->pend_pitch, (unsigned char *)sl->pin_out + (size_t)y * sl->pend_rowbytes,
@@ -5864,7 +6106,7 @@ static mgpu_result mgpu__blur_release(mgpu__blur_worker *w)
         mgpu__blur_slot *sl = &w->slot[i];
         mgpu_result r = mgpu__blur_drain(sl);
         if (first == MGPU_SUCCESS) first = r;
-        if (sl->stream) mgpu_stream_destroy(sl->stream);
+        if (sl->stream) mgpu_stream_destroy(sl->stream->h);
         mgpu_free(sl->din);
         mgpu_free(sl->dout);
         mgpu_free_host(sl->pin_in);
@@ -5900,7 +6142,7 @@ static mgpu_result mgpu__blur_unit(const char *fn, mgpu__blur_worker *w, const m
     mgpu__blur_rows(y0, y1, src->height, pl->radius, &lo, &hi);
     inbytes = (size_t)(hi - lo - 1) * gs->pitch + rowbytes;
     if (!w->cuda) {
-        mgpu_stream s = &mgpu__g.dev[w->dev].default_stream;
+        mgpu__stream_obj *s = &mgpu__g.dev[w->dev].default_stream;
         if (ws.cuda) {                                  /* GPU memory: copy the rows in */
             MGPU__TRY(mgpu__blur_grow(&w->tmp_in, &w->tmp_in_cap, inbytes, 2));
             MGPU__TRY(mgpu_memcpy(w->tmp_in, sp + (size_t)lo * gs->pitch, inbytes));
@@ -5927,7 +6169,11 @@ static mgpu_result mgpu__blur_unit(const char *fn, mgpu__blur_worker *w, const m
         /* A slot is drained before reuse; `ahead`: an image the kernel reads and writes in
            place uses none of the slot's buffers, so it is queued without waiting. */
         if (!(ahead && mgpu__blur_direct(&ws, w->dev) && mgpu__blur_direct(&wd, w->dev))) MGPU__TRY(mgpu__blur_drain(sl));
-        if (!sl->stream) MGPU__TRY(mgpu_stream_create_flags(&sl->stream, MGPU_STREAM_NON_BLOCKING));
+        if (!sl->stream) {
+            void *s;
+            MGPU__TRY(mgpu__stream_event_new(fn, w->dev, 1, MGPU__STREAM_NON_BLOCKING, &s));
+            sl->stream = (mgpu__stream_obj *)s;
+        }
         if (!mgpu__blur_direct(&ws, w->dev)) {          /* upload the rows [lo, hi) */
             const unsigned char *from = sp + (size_t)lo * gs->pitch;
             MGPU__TRY(mgpu__blur_grow(&sl->din, &sl->din_cap, inbytes, 0));
@@ -6030,6 +6276,45 @@ static mgpu_result mgpu__blur_devices(const char *fn, const mgpu_device *devs, i
     return MGPU_SUCCESS;
 }
 
+/* The byte spans of a batch's images, for the overlap check: image `index`, dst or src. */
+typedef struct mgpu__blur_span { uintptr_t lo, hi; int index, dst; } mgpu__blur_span;
+static int mgpu__blur_span_cmp(const void *a, const void *b)
+{
+    uintptr_t x = ((const mgpu__blur_span *)a)->lo, y = ((const mgpu__blur_span *)b)->lo;
+    return x < y ? -1 : x > y;
+}
+
+/* No dst of a batch overlaps another image's src or dst (each pair was checked already;
+   sources may share bytes): sorted by start, a span overlaps an earlier one exactly when
+   it starts before the furthest end so far, of any span for a dst, of a dst for a src. */
+static mgpu_result mgpu__blur_batch_disjoint(const char *fn, const mgpu_image *src, const mgpu_image *dst,
+                                             const mgpu__blur_geom *gs, const mgpu__blur_geom *gd, int count)
+{
+    mgpu__blur_span *sp = (mgpu__blur_span *)malloc(2 * (size_t)count * sizeof *sp), far_any, far_dst;
+    mgpu_result r = MGPU_SUCCESS;
+    int i;
+    if (!sp) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    for (i = 0; i < count; i++) {
+        sp[2 * i].lo = (uintptr_t)src[i].data; sp[2 * i].hi = sp[2 * i].lo + gs[i].span;
+        sp[2 * i].index = i; sp[2 * i].dst = 0;
+        sp[2 * i + 1].lo = (uintptr_t)dst[i].data; sp[2 * i + 1].hi = sp[2 * i + 1].lo + gd[i].span;
+        sp[2 * i + 1].index = i; sp[2 * i + 1].dst = 1;
+    }
+    qsort(sp, 2 * (size_t)count, sizeof *sp, mgpu__blur_span_cmp);
+    memset(&far_any, 0, sizeof far_any);
+    far_dst = far_any;
+    for (i = 0; i < 2 * count && r == MGPU_SUCCESS; i++) {
+        const mgpu__blur_span *hit = sp[i].dst ? &far_any : &far_dst;
+        if (sp[i].lo < hit->hi)
+            r = mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s[%d] and %s[%d] overlap: no dst may share bytes with "
+                           "another image", sp[i].dst ? "dst" : "src", sp[i].index, hit->dst ? "dst" : "src", hit->index);
+        if (sp[i].hi > far_any.hi) far_any = sp[i];
+        if (sp[i].dst && sp[i].hi > far_dst.hi) far_dst = sp[i];
+    }
+    free(sp);
+    return r;
+}
+
 MGPU_API mgpu_result mgpu_blur_batch(const mgpu_image *src, const mgpu_image *dst, int count,
                                      const mgpu_blur_params *params, const mgpu_device *devs, int ndevs)
 {
@@ -6076,6 +6361,7 @@ MGPU_API mgpu_result mgpu_blur_batch(const mgpu_image *src, const mgpu_image *ds
             if (k < nd) job.home_n[k]++;
         }
     }
+    if ((r = mgpu__blur_batch_disjoint(fn, src, dst, job.gs, job.gd, count)) != MGPU_SUCCESS) goto done;
     for (k = 0; k < nd; k++) { job.home[k] = store + pos; pos += job.home_n[k]; job.home_n[k] = 0; }
     for (i = 0; i < count; i++) if (owner[i] >= 0) job.home[owner[i]][job.home_n[owner[i]]++] = i;
     job.gpu_only = store + pos;
@@ -6185,13 +6471,13 @@ typedef struct mgpu__msm_plan {
    mgpu_msm_multi). */
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu_stream s);
+                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s);
 static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
-                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu_stream s);
+                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu__stream_obj *s);
 static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
-                                           mgpu_stream s);
+                                           mgpu__stream_obj *s);
 static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
-                                       mgpu_stream s);
+                                       mgpu__stream_obj *s);
 
 /* ---- field arithmetic */
 typedef struct mgpu__bn_field {
@@ -6907,7 +7193,7 @@ static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalar
                                  mgpu_stream stream, int wait)
 {
     mgpu__msm_plan plan;
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__where wr;
     size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0, per_msm;
     int shared, b;
@@ -6938,7 +7224,7 @@ static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalar
     }
     if (mgpu__is_cuda(s->dev)) {
         MGPU__TRY(mgpu__msm_gpu(fn, scalars, points, n, n, count, &plan, results, s));
-        return wait ? mgpu_stream_synchronize(s) : MGPU_SUCCESS;
+        return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
     }
     if (plan.flags & MGPU_MSM_CHECK_POINTS)
         MGPU__TRY(mgpu__msm_check_points(fn, points, point_bytes / sizeof *points, plan.flags));
@@ -6998,9 +7284,9 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
     points = m->points + ((plan.flags & MGPU_MSM_SHARED_POINTS) ? 0 : (size_t)b * plan.factor * m->n) + first;
     if (plan.chosen && plan.factor == 1) mgpu__msm_plan_window(&plan, mgpu_msm_window_bits(len, 1));
     if (mgpu__is_cuda(dev)) {
-        mgpu_stream s = &mgpu__g.dev[dev].default_stream;
+        mgpu__stream_obj *s = &mgpu__g.dev[dev].default_stream;
         MGPU__TRY(mgpu__msm_gpu(m->fn, scalars, points, len, m->n, k, &plan, out, s));
-        return mgpu_stream_synchronize(s);
+        return mgpu_stream_synchronize(s->h);
     }
     if (k > 1) {                               /* the CPU: one at a time */
         for (i = 0; i < (size_t)k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + (int)i, 1, first, len, out + i));
@@ -7145,7 +7431,7 @@ MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, 
 {
     static const char *fn = "mgpu_msm_precompute_bases";
     mgpu__msm_plan plan;
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__where wb;
     size_t point_bytes = 0, base_bytes = 0;
     MGPU__REQUIRE_INIT(fn);
@@ -7178,7 +7464,7 @@ MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, 
 static mgpu_result mgpu__bn254_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
                                        mgpu_stream stream)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     size_t bytes = 0, i;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(data || !n, fn, points ? "points is NULL and n > 0" : "scalars is NULL and n > 0");
@@ -7259,8 +7545,9 @@ static void mgpu__bn_random_below_r(uint64_t k[4], uint64_t *state)
 
 MGPU_API mgpu_result mgpu_bn254_random_scalars(mgpu_bn254_scalar *scalars, size_t n, uint64_t seed)
 {
-    size_t i;
+    size_t i, bytes;
     MGPU__REQUIRE(scalars || !n, "mgpu_bn254_random_scalars", "scalars is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes("mgpu_bn254_random_scalars", "scalars", n, sizeof *scalars, &bytes));
     for (i = 0; i < n; i++) mgpu__bn_random_below_r(scalars[i].limb, &seed);
     return MGPU_SUCCESS;
 }
@@ -7312,7 +7599,9 @@ MGPU_API mgpu_result mgpu_bn254_random_points(mgpu_bn254_affine *points, size_t 
     mgpu__bn_xyzz dg;
     uint64_t state = seed ^ 0x6a09e667f3bcc909ull;  /* not the stream random_scalars(seed) draws */
     uint64_t prefix[1][4];
+    size_t bytes = 0;
     MGPU__REQUIRE(points || !n, fn, "points is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes(fn, "points", n, sizeof *points, &bytes));
     if (!n) return MGPU_SUCCESS;
     memset(&job, 0, sizeof job);
     job.out = points;
@@ -7398,7 +7687,7 @@ static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
     "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add", "mgpu_msm_scatter", "mgpu_msm_accumulate",
     "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
     "mgpu_msm_precompute" };
-static struct { unsigned generation; mgpu_kernel kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
+static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
 #define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 20) /* host inputs: pieces of at least this many points */
@@ -7407,10 +7696,10 @@ static struct { unsigned generation; mgpu_kernel kernel[MGPU__MK_COUNT]; } mgpu_
 #define MGPU__MSM_FIXUP_LONG_THREADS 64u /* = FIXUP_LONG_THREADS: its block size */
 
 static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, unsigned block, const mgpu__msm_args *a,
-                                    mgpu_stream s)
+                                    mgpu__stream_obj *s)
 {
     mgpu_launch_dims d;
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     void *params[1];
     if (items == 0) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__msm_kernel_names, which, mgpu__msm_k.kernel, MGPU__MK_COUNT,
@@ -7592,15 +7881,15 @@ typedef struct mgpu__msm_work {
     mgpu__msm_input sc, pt;
     size_t n;                          /* points per MSM */
     size_t stride;                     /* scalars between MSMs; points between precomputed copies */
-    mgpu_stream s, load;               /* compute stream; load stream (s, or an internal one) */
-    mgpu_event scalars_in[2], points_in[2], computed[2], start;
+    mgpu__stream_obj *s, *load;        /* compute stream; load stream (s, or an internal one) */
+    mgpu__event_obj *scalars_in[2], *points_in[2], *computed[2], *start;
     unsigned char *ws;                 /* working memory on s's device */
     mgpu__msm_args a;                  /* the fields every launch shares */
 } mgpu__msm_work;
 
 /* Events are NULL when everything runs on one stream. */
-static mgpu_result mgpu__msm_record(mgpu_event ev, mgpu_stream on) { return ev ? mgpu_event_record(ev, on) : MGPU_SUCCESS; }
-static mgpu_result mgpu__msm_wait(mgpu_stream who, mgpu_event ev) { return ev ? mgpu_stream_wait_event(who, ev) : MGPU_SUCCESS; }
+static mgpu_result mgpu__msm_record(mgpu__event_obj *ev, mgpu__stream_obj *on) { return ev ? mgpu_event_record(ev->h, on->h) : MGPU_SUCCESS; }
+static mgpu_result mgpu__msm_wait(mgpu__stream_obj *who, mgpu__event_obj *ev) { return ev ? mgpu_stream_wait_event(who->h, ev->h) : MGPU_SUCCESS; }
 
 /* Copies piece [first, first + len) of MSM b's scalars, then copies or converts its points
    (f copies), into buffer `buf` on the load stream, recording scalars_in[buf] and
@@ -7663,9 +7952,9 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
 static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_t len, int buf, void *dst)
 {
     const char *fn = r->fn;
-    mgpu_stream s = r->s;
+    mgpu__stream_obj *s = r->s;
     a->n = len;
-    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s));
+    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_DIGITS, len, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_TILES, (size_t)r->sh.tiles * 256, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_PARTIALS, 256, 256, a, s));
@@ -7673,7 +7962,7 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, len * (size_t)r->plan->windows, 256, a, s));
     MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, 256, a, s));
-    MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s));
+    MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, r->sh.chunks, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, ((size_t)r->sh.chunks / MGPU__MSM_FIXUP_SERIAL + 1) *
                                MGPU__MSM_FIXUP_LONG_THREADS, MGPU__MSM_FIXUP_LONG_THREADS, a, s));
@@ -7687,7 +7976,7 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
 /* MGPU_MSM_CHECK_POINTS on a GPU: n points, checked by s's device where it can read them
    (then waiting for s), else on the host. */
 static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
-                                       mgpu_stream s)
+                                       mgpu__stream_obj *s)
 {
     mgpu__msm_input in = mgpu__msm_where(points, s->dev);
     mgpu__msm_args a;
@@ -7702,11 +7991,11 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *
     a.n = n;
     a.flags = flags;
     MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, 4, s, (void **)&a.status));
-    r = mgpu_memset_async(a.status, 0xff, 4, s);
+    r = mgpu_memset_async(a.status, 0xff, 4, s->h);
     if (r == MGPU_SUCCESS) r = mgpu__msm_launch(fn, MGPU__MK_CHECK, n, 256, &a, s);
     if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, &bad, a.status, 4, 0, s);
     (void)mgpu__free(fn, a.status, 0, s);
-    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s);
+    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s->h);
     if (r == MGPU_SUCCESS && bad != 0xffffffffu)
         r = mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%u] is not on the curve or has a coordinate >= p",
                        (unsigned)bad);
@@ -7765,7 +8054,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
 
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu_stream s)
+                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s)
 {
     mgpu__msm_work r;
     mgpu__msm_plan pl = *plan;        /* c may be chosen again for the piece size */
@@ -7833,7 +8122,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
 
 /* Precomputed bases: one thread per point on s; pageable points are copied first. */
 static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
-                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu_stream s)
+                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu__stream_obj *s)
 {
     mgpu__msm_input in = mgpu__msm_where(points, s->dev);
     mgpu__msm_args a;
@@ -7860,7 +8149,7 @@ static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_aff
 }
 
 static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
-                                           mgpu_stream s)
+                                           mgpu__stream_obj *s)
 {
     mgpu__msm_args a;
     if ((uintptr_t)data % 16)
@@ -8209,12 +8498,14 @@ MGPU_API mgpu_result mgpu_ipc_close_memory(void *ptr)
     return mgpu__release_cpu_or_ipc(fn, &a);
 }
 
-MGPU_API mgpu_result mgpu_ipc_export_event(mgpu_event ev, mgpu_ipc_handle *handle)
+MGPU_API mgpu_result mgpu_ipc_export_event(mgpu_event event, mgpu_ipc_handle *handle)
 {
     static const char *fn = "mgpu_ipc_export_event";
     mgpu__ipc_wire w;
+    mgpu__event_obj *ev = NULL;
     MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(ev && handle, fn, "ev or handle is NULL");
+    MGPU__REQUIRE(handle, fn, "handle is NULL");
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
     MGPU__REQUIRE(ev->flags & MGPU_EVENT_INTERPROCESS, fn, "the event was made without MGPU_EVENT_INTERPROCESS");
     mgpu__ipc_header(&w, MGPU__IPC_EVENT, ev->dev);
     if (ev->cu) {
@@ -8231,12 +8522,14 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
     static const char *fn = "mgpu_ipc_open_event";
     mgpu__ipc_wire w;
     mgpu_device dev = -1;
-    struct mgpu_event_t *e;
+    mgpu__event_obj *e;
+    uintptr_t h = 0;
+    mgpu_result hr;
     MGPU__REQUIRE(ev, fn, "ev is NULL");
     MGPU__TRY(mgpu__ipc_read(fn, handle, MGPU__IPC_EVENT, &w, &dev));
     if (!mgpu__process_alive(w.pid))    /* a CPU event has nothing else to check */
         return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "the exporting process %d has exited", (int)w.pid);
-    e = (struct mgpu_event_t *)calloc(1, sizeof *e);
+    e = (mgpu__event_obj *)calloc(1, sizeof *e);
     if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     e->dev = dev;
     e->flags = MGPU_EVENT_INTERPROCESS | MGPU_EVENT_DISABLE_TIMING;
@@ -8251,8 +8544,13 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
         mgpu__pop(dev, prev);
         if (r) { free(e); return mgpu__ipc_open_failed(fn, &w, r, "cuIpcOpenEventHandle", dev); }
     }
-    mgpu__list_add(&mgpu__g.events, &e->link);
-    *ev = e;
+    if ((hr = mgpu__handle_new(MGPU__H_EVENT, e, &h, fn)) != MGPU_SUCCESS) {
+        if (e->cu) mgpu__cu.cuEventDestroy(e->cu);
+        free(e);
+        return hr;
+    }
+    e->h = (mgpu_event)h;
+    *ev = e->h;
     return MGPU_SUCCESS;
 }
 
@@ -8366,6 +8664,7 @@ static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *
     mgpu_stage_batch b;
     mgpu_result r;
     mgpu__pmark m;
+    mgpu__stream_obj *so = NULL;
     *what = "waiting for the previous stage";
     if (prev && prev->cuda) MGPU__TRY(mgpu_stream_wait_event(st->stream, prev->done[j]));
     *what = "copying the input in";
@@ -8380,7 +8679,9 @@ static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *
     b.tag = tag;
     *what = "the stage function";
     mgpu__tls_error[0] = 0;
-    if (!st->cuda) mgpu__prof_begin(&m, st->stream, 1, "mgpu_pipeline");   /* its host code is the kernel */
+    m.on = m.fold = 0;
+    if (!st->cuda && mgpu__stream(st->stream, &so, "mgpu_pipeline") == MGPU_SUCCESS)
+        mgpu__prof_begin(&m, so, 1, "mgpu_pipeline");      /* its host code is the kernel */
     r = st->desc.fn(&b, st->desc.user_data);
     if (!st->cuda) mgpu__prof_end(&m, MGPU_SPAN_KERNEL, st->name, 0);
     if (r != MGPU_SUCCESS) return r;

@@ -42,6 +42,13 @@
    speed; FAKE_CUDA_REPORT=1 prints, at exit, how often each kernel was launched
    ("fake libcuda: ran NAME xCOUNT", on stderr).
 
+   Fault injection (tests/suites/faults.c): fake_cuda_fail_call(k, error) makes the k-th
+   driver call from now (any entry point mgpu resolves; 0: none) return `error` without
+   doing anything; fake_cuda_calls() counts the calls so far, fake_cuda_failed_name() names the
+   entry point failed last; fake_cuda_live(text, size)
+   returns how many allocations, streams, events, loaded modules and retained primary
+   contexts exist, and describes them in text (after mgpu_shutdown all must be 0).
+
    Build and use from the repository root (`make test-fake` builds it and runs suite_msm,
    suite_blur, suite_reduce and suite_collectives on it):
      make build/libfake_cuda.so
@@ -90,6 +97,9 @@ static std::set<Stream *> streams;
 static std::map<uintptr_t, Alloc> allocs;             /* by base */
 static thread_local Ctx *cur = nullptr;
 static std::set<std::string> names;
+static long live_events, live_modules, live_contexts;  /* for fake_cuda_live */
+static long calls, fail_at;                           /* fault injection: calls so far; the call to fail */
+static R fail_error;
 static std::map<std::string, unsigned long> &launches = *new std::map<std::string, unsigned long>;   /* by kernel, for
                                                         FAKE_CUDA_REPORT; never destroyed: read at exit */
 
@@ -342,8 +352,8 @@ static R cuDeviceGetUuid(mgpu__CUuuid *u, mgpu__CUdevice d) { memset(u, 0, sizeo
 static R cuDeviceGetPCIBusId(char *s, int len, mgpu__CUdevice d) { snprintf(s, (size_t)len, "0000:%02x:00.0", d + 1); return OK; }
 static R cuDeviceCanAccessPeer(int *can, mgpu__CUdevice a, mgpu__CUdevice b) { *can = p2p && a != b; return OK; }
 static R cuDeviceGetDefaultMemPool(mgpu__CUmemoryPool *p, mgpu__CUdevice d) { *p = (mgpu__CUmemoryPool)(void *)&ctx[d]; return OK; }
-static R cuDevicePrimaryCtxRetain(mgpu__CUcontext *c, mgpu__CUdevice d) { G; ctx[d].dev = d; *c = (mgpu__CUcontext)(void *)&ctx[d]; return OK; }
-static R cuDevicePrimaryCtxRelease(mgpu__CUdevice) { return OK; }
+static R cuDevicePrimaryCtxRetain(mgpu__CUcontext *c, mgpu__CUdevice d) { G; ctx[d].dev = d; *c = (mgpu__CUcontext)(void *)&ctx[d]; live_contexts++; return OK; }
+static R cuDevicePrimaryCtxRelease(mgpu__CUdevice) { G; live_contexts--; return OK; }
 static R cuCtxSetCurrent(mgpu__CUcontext c) { cur = (Ctx *)(void *)c; return OK; }
 static R cuCtxGetCurrent(mgpu__CUcontext *c) { *c = (mgpu__CUcontext)(void *)cur; return OK; }
 static R cuCtxSynchronize(void) { G; flush_all(); return OK; }
@@ -428,8 +438,8 @@ static R cuStreamWaitEvent(mgpu__CUstream s, mgpu__CUevent e, unsigned)
     if (ev.s) push(stream_of(s), [=]() { flush_upto(ev.s, ev.seq); });
     return OK;
 }
-static R cuEventCreate(mgpu__CUevent *e, unsigned) { *e = (mgpu__CUevent)(void *)new Event(); return OK; }
-static R cuEventDestroy(mgpu__CUevent e) { delete (Event *)(void *)e; return OK; }
+static R cuEventCreate(mgpu__CUevent *e, unsigned) { G; *e = (mgpu__CUevent)(void *)new Event(); live_events++; return OK; }
+static R cuEventDestroy(mgpu__CUevent e) { G; delete (Event *)(void *)e; live_events--; return OK; }
 static double now_ms() { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 static R cuEventRecord(mgpu__CUevent e, mgpu__CUstream s)
 {
@@ -454,8 +464,8 @@ static R cuEventElapsedTime(float *ms, mgpu__CUevent a, mgpu__CUevent b)
     *ms = (float)(*y->ms - *x->ms);
     return OK;
 }
-static R cuModuleLoadData(mgpu__CUmodule *m, const void *) { static int token; *m = (mgpu__CUmodule)(void *)&token; return OK; }
-static R cuModuleUnload(mgpu__CUmodule) { return OK; }
+static R cuModuleLoadData(mgpu__CUmodule *m, const void *) { G; static int token; *m = (mgpu__CUmodule)(void *)&token; live_modules++; return OK; }
+static R cuModuleUnload(mgpu__CUmodule) { G; live_modules--; return OK; }
 static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *name)
 {
     G;
@@ -538,8 +548,26 @@ static R cuIpcOpenEventHandle(mgpu__CUevent *e, mgpu__CUipcEventHandle h)
 }
 #undef G
 
+/* Every entry point goes through Faulty<f>::call, which counts the call and fails the
+   chosen one (before the fake does anything, so a failed call changes nothing). */
+static const char *entry_name(void *fn);
+static const char *failed_name = "";
+static bool fault_now(R *e, void *fn)
+{
+    std::lock_guard<std::recursive_mutex> g(lock);
+    if (++calls != fail_at) return false;
+    fail_at = 0;
+    failed_name = entry_name(fn);
+    *e = fail_error;
+    return true;
+}
+template <typename T, T f> struct Faulty;
+template <typename... A, R (*f)(A...)> struct Faulty<R (*)(A...), f> {
+    static R call(A... a) { R e; return fault_now(&e, (void *)&call) ? e : f(a...); }
+};
+
 struct Entry { const char *name; void *fn; };
-#define E(n) { #n, (void *)&n }
+#define E(n) { #n, (void *)&Faulty<decltype(&n), &n>::call }
 static const Entry table[] = {
     E(cuGetErrorName), E(cuDeviceGetCount), E(cuDeviceGet), E(cuDeviceGetName), E(cuDeviceGetAttribute),
     E(cuDeviceTotalMem), E(cuDeviceGetUuid), E(cuDeviceGetPCIBusId), E(cuDeviceCanAccessPeer),
@@ -554,6 +582,11 @@ static const Entry table[] = {
     E(cuIpcGetEventHandle), E(cuIpcOpenEventHandle),
 };
 #undef E
+static const char *entry_name(void *fn)
+{
+    for (const Entry &e : table) if (e.fn == fn) return e.name;
+    return "?";
+}
 
 /* FAKE_CUDA_REPORT=1: at exit, one line per kernel launched ("fake libcuda: ran NAME
    xCOUNT"), so a test can tell which kernels a suite ran on the fake GPUs. */
@@ -568,6 +601,27 @@ __attribute__((destructor)) static void at_exit() { report_launches(); }
 } /* namespace fake */
 
 extern "C" {
+__attribute__((visibility("default"))) void fake_cuda_fail_call(long k, int error)
+{
+    std::lock_guard<std::recursive_mutex> g(fake::lock);
+    fake::fail_at = k > 0 ? fake::calls + k : 0;
+    fake::fail_error = (fake::R)error;
+}
+__attribute__((visibility("default"))) const char *fake_cuda_failed_name(void) { return fake::failed_name; }
+__attribute__((visibility("default"))) long fake_cuda_calls(void)
+{
+    std::lock_guard<std::recursive_mutex> g(fake::lock);
+    return fake::calls;
+}
+__attribute__((visibility("default"))) long fake_cuda_live(char *text, size_t size)
+{
+    std::lock_guard<std::recursive_mutex> g(fake::lock);
+    long n = (long)fake::allocs.size() + (long)fake::streams.size() + fake::live_events + fake::live_modules +
+             fake::live_contexts;
+    snprintf(text, size, "%zu allocation(s), %zu stream(s), %ld event(s), %ld module(s), %ld primary context(s)",
+             fake::allocs.size(), fake::streams.size(), fake::live_events, fake::live_modules, fake::live_contexts);
+    return n;
+}
 __attribute__((visibility("default"))) int cuDriverGetVersion(int *v) { *v = 12080; return 0; }
 __attribute__((visibility("default"))) int cuInit(unsigned)
 {

@@ -503,6 +503,7 @@ static void test_band_rows(mgpu_stream cpu)
         mgpu_blur_params p = params_of(2.0f, r, b, f == MGPU_PIXEL_U8 ? 9.0f : 2.5f);
         mgpu__blur_plan pl;
         mgpu__blur_args a;
+        mgpu__stream_obj *cs = NULL;       /* the object behind the handle cpu */
         timg src, want;
         size_t rb, n;
         unsigned char *rows, *out;
@@ -524,7 +525,7 @@ static void test_band_rows(mgpu_stream cpu)
         memcpy(rows, (unsigned char *)src.im.data + (size_t)lo * rb, n);
         mgpu__blur_plan_make("test", &p, &pl);
         mgpu__blur_fill(&a, &pl, &src.im, rows, rb, lo, out, rb, y0, y1);
-        if (mgpu__blur_run("test", f, &a, cpu) != MGPU_SUCCESS ||
+        if (mgpu__stream(cpu, &cs, "test") != MGPU_SUCCESS || mgpu__blur_run("test", f, &a, cs) != MGPU_SUCCESS ||
             memcmp(out, (unsigned char *)want.im.data + (size_t)y0 * rb, (size_t)(y1 - y0) * rb)) {
             good = 0;
             snprintf(why, sizeof why, ": %dx%dx%d r=%d %s rows [%d, %d) from [%d, %d) differ", w, h, c, r, border_name(b), y0, y1, lo, hi);
