@@ -12,9 +12,15 @@ ARCHS    = 75 80 90 100 120
 GENCODE  = $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_120,code=compute_120
 
-# blur_image needs Debian's libstb-dev (.ci/run installs it); without it the example is skipped.
+# blur_image and blur_pipeline need Debian's libstb-dev (.ci/run installs it); without it they are skipped.
 STB_FOUND := $(or $(shell pkg-config --exists stb 2> /dev/null && echo yes),$(wildcard /usr/include/stb/stb_image.h))
-EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(if $(STB_FOUND),$(wildcard examples/*.c),$(filter-out examples/blur_image.c,$(wildcard examples/*.c))))
+STB_EXAMPLES = examples/blur_image.c examples/blur_pipeline.c
+EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(filter-out examples/mpi_%.c,$(if $(STB_FOUND),$(wildcard examples/*.c),$(filter-out $(STB_EXAMPLES),$(wildcard examples/*.c)))))
+# The MPI examples (examples/mpi_*.c) need mpicc and mpirun (Debian's libopenmpi-dev and
+# openmpi-bin; .ci/run installs them); without them `make test` skips them with a line.
+MPICC   ?= mpicc
+MPI_FOUND := $(shell command -v $(MPICC) > /dev/null 2>&1 && command -v mpirun > /dev/null 2>&1 && echo yes)
+MPI_EXAMPLES = $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/mpi_*.c))
 BENCHES  = $(patsubst bench/%.c,$(BUILD)/bench_%,$(wildcard bench/*.c))
 TEST_SRC = $(wildcard tests/*.c)
 HDRS     = mgpu.h kernels_fatbin.h
@@ -44,8 +50,19 @@ STB_CFLAGS = $(shell pkg-config --cflags stb 2> /dev/null || echo -I/usr/include
 STB_LIBS   = $(shell pkg-config --libs stb 2> /dev/null || echo -lstb)
 EXAMPLE_FLAGS_blur_image = $(STB_CFLAGS)
 EXAMPLE_LIBS_blur_image = $(STB_LIBS)
+EXAMPLE_FLAGS_blur_pipeline = $(STB_CFLAGS)
+EXAMPLE_LIBS_blur_pipeline = $(STB_LIBS)
+EXAMPLE_LIBS_pipeline_stages = -lm
 $(BUILD)/%: examples/%.c $(BUILD)/mgpu.o | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 -I. $(EXAMPLE_FLAGS_$*) -o $@ $< $(BUILD)/mgpu.o $(LIBS) $(EXAMPLE_LIBS_$*)
+
+$(BUILD)/mpi_%: examples/mpi_%.c $(BUILD)/mgpu.o | $(BUILD)
+	$(MPICC) $(CFLAGS) $(WARN) -std=c99 -I. -o $@ $< $(BUILD)/mgpu.o $(LIBS)
+# Each MPI example under mpirun with 2 and 4 ranks, on CPU devices and fake GPUs (tests/mpi_run.sh).
+.PHONY: test-mpi
+test-mpi: run/mpi
+run/mpi: $(if $(MPI_FOUND),$(MPI_EXAMPLES) $(BUILD)/libfake_cuda.so) FORCE
+	@sh tests/mpi_run.sh
 
 demo: $(BUILD)/demo
 	./$(BUILD)/demo
@@ -98,6 +115,10 @@ $(BUILD)/suite_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
 $(BUILD)/suite_asan_%: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(BUILD)
 	$(CC) $(ASAN) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
 .SECONDARY: $(SUITES) $(addprefix $(BUILD)/suite_asan_,$(SUITE_NAMES))
+# suite_pipeline checks mgpu's NVTX ranges with a stand-in libnvToolsExt (MGPU_NVTX_PATH).
+$(BUILD)/suite_pipeline $(BUILD)/suite_asan_pipeline: $(BUILD)/libfake_nvtx.so
+$(BUILD)/libfake_nvtx.so: tests/fixtures/fake_nvtx.c | $(BUILD)
+	$(CC) -shared -fPIC $(WARN) -o $@ $<
 
 # The core suite (tests/*.c: build/mgpu_tests) and the suites; the core prints its failures,
 # each distinct skip reason once and its last line (N passed, N failed, N skipped).
@@ -115,6 +136,17 @@ run/asan_%: $(BUILD)/suite_asan_% FORCE
 	$(RUN) suite_asan_$* $(BUILD)/suite_asan_$*.log $(ASAN_ENV) ./$(BUILD)/suite_asan_$*
 run/core_asan: $(BUILD)/mgpu_tests_asan $(BUILD)/libfake_old_cuda.so FORCE
 	$(RUN) core_asan $(BUILD)/mgpu_tests_asan.log $(ASAN_ENV) $(OLD_DRV) ./$(BUILD)/mgpu_tests_asan
+
+# ThreadSanitizer build of the core suite running its concurrency tests (16 threads making,
+# using and destroying handles, allocating, binding and reducing at once; threads per device)
+# on the CPU devices and the 2 fake GPUs; any report fails the run.
+TSAN       = -O1 -g -fsanitize=thread
+TSAN_TESTS = handles_concurrent concurrent_alloc run_on_device
+$(BUILD)/mgpu_tests_tsan: $(TEST_SRC) tests/*.h tools/sha256.h $(HDRS) mgpu.c | $(BUILD)
+	$(CC) $(TSAN) $(WARN) -std=c99 -I. -o $@ $(TEST_SRC) mgpu.c $(LIBS) -lm
+run/core_tsan: $(BUILD)/mgpu_tests_tsan $(BUILD)/libfake_cuda.so FORCE
+	$(RUN) core_tsan $(BUILD)/mgpu_tests_tsan.log TSAN_OPTIONS=halt_on_error=1 \
+	  MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so ./$(BUILD)/mgpu_tests_tsan $(TSAN_TESTS)
 
 # gcc and clang; C99, C11 and C++17; -Wall -Wextra -pedantic -Werror; plus MGPU_STATIC twice
 # in one program and the real cuda.h checked against mgpu's mirror (one run per compiler
@@ -151,13 +183,15 @@ EMU_DEPS = tests/fake_cuda/emu.h tests/fake_cuda/emu_blur.h bench/blur_variants.
 EMU_FLAGS = -std=c++17 -g -ffp-contract=off -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD)
 $(BUILD)/blur_kernel_emu: tests/fake_cuda/blur_kernel_emu.cpp $(EMU_DEPS)
 	$(CXX) $(EMU_FLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
-test-blur-emu: run/blur_emu_all run/blur_emu_pipe run/blur_emu_any
+test-blur-emu: run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring
 run/blur_emu_all: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_all $(BUILD)/blur_emu_all.log ./$(BUILD)/blur_kernel_emu 300 1
 run/blur_emu_pipe: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_pipe $(BUILD)/blur_emu_pipe.log EMU_FOCUS=pipe ./$(BUILD)/blur_kernel_emu 150 2
 run/blur_emu_any: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_any $(BUILD)/blur_emu_any.log EMU_FOCUS=any ./$(BUILD)/blur_kernel_emu 200 3
+run/blur_emu_ring: $(BUILD)/blur_kernel_emu FORCE
+	$(RUN) blur_emu_ring $(BUILD)/blur_emu_ring.log EMU_FOCUS=ring ./$(BUILD)/blur_kernel_emu 200 4
 
 # The BN254 field arithmetic of the MSM section on the host (tests/fake_cuda/bn_field_check.cpp):
 # the lazy unrolled multiplication, addition and subtraction against canonical results, on
@@ -179,17 +213,23 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # it (TEST_MSM_QUICK / TEST_BLUR_QUICK: the small ones), suite_reduce and suite_collectives
 # all of theirs; then with FAKE_CUDA_P2P=0 (no peer access: copies staged through pinned
 # memory, all-reduce by its chunked path) suite_blur, suite_collectives and suite_msm's
-# multi-GPU section. Each run must pass and show that it ran on the 2 fake GPUs (its 2-GPU
+# multi-GPU section; suite_pipeline (pipelines and the profiler) with and without peer access. Each run must pass and show that it ran on the 2 fake GPUs (its 2-GPU
 # header, or its [cuda] all-reduce line); logs in build/suite_<name>.fake[.nop2p].log. A run
 # is "suite,[VAR=value,...][ran:PREFIX=N,...][argument,...]" (tests/fake_run.sh):
 # ran:PREFIX=N requires that exactly N different kernels whose names start with PREFIX were
 # launched (the fake's FAKE_CUDA_REPORT lines), so every dtype x op of the reduction kernels
 # runs where it should and the one-pass all-reduce does not run without peer access.
+# suite_faults (tests/suites/faults.c) fails every driver call of its programs in turn
+# (under ASan/UBSan, with and without peer access; the MSM program, slow on the emulator,
+# in the plain build): each must end cleanly, leave mgpu usable and the fake holding nothing.
 FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
             collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
             collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
             blur,TEST_BLUR_QUICK=1 blur,TEST_BLUR_QUICK=1,FAKE_CUDA_P2P=0 \
-            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi
+            msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi processes \
+            pipeline pipeline,FAKE_CUDA_P2P=0 \
+            asan_faults,init,memory,streams,reduce,collectives,blur \
+            asan_faults,FAKE_CUDA_P2P=0,memory,streams,collectives,blur faults,msm
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
@@ -208,7 +248,8 @@ run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_ru
 # (tests/wine.sh; Debian's wine64): .ci/run installs both. Same lines and checks as on Linux;
 # without mingw-w64 or wine each run prints a skip line instead. The library itself links
 # nothing; the test programs link mingw's winpthreads (-lpthread, statically) for their own
-# threads and clock_gettime. blur_image is left out (it links Debian's Linux libstb).
+# threads and clock_gettime. Examples left out, each with a skip line: blur_image and
+# blur_pipeline (they link Debian's Linux libstb), readme_processes (it forks) and the MPI ones.
 MINGW_CC  = x86_64-w64-mingw32-gcc
 MINGW_CXX = x86_64-w64-mingw32-g++-posix
 WIN       = $(BUILD)/win
@@ -216,7 +257,8 @@ WIN_CC    = $(MINGW_CC) $(CFLAGS) $(WARN) -std=c99 -I.
 WIN_LIBS  = -static -lpthread -lm
 HAVE_WIN := $(and $(shell command -v $(MINGW_CC) 2> /dev/null),$(shell sh tests/wine.sh --find 2> /dev/null))
 WIN_SKIP  = echo "skip $@: $(if $(shell command -v $(MINGW_CC) 2> /dev/null),wine,mingw-w64) is not installed (.ci/run installs it)"
-WIN_EXAMPLES = $(patsubst examples/%.c,$(WIN)/%.exe,$(filter-out examples/blur_image.c,$(wildcard examples/*.c)))
+WIN_LEFT_OUT = $(STB_EXAMPLES) examples/readme_processes.c $(wildcard examples/mpi_*.c)
+WIN_EXAMPLES = $(patsubst examples/%.c,$(WIN)/%.exe,$(filter-out $(WIN_LEFT_OUT),$(wildcard examples/*.c)))
 $(WIN):
 	mkdir -p $(WIN)
 $(WIN)/mgpu.o: mgpu.c $(HDRS) | $(WIN)
@@ -227,8 +269,10 @@ $(WIN)/mgpu_tests.exe: $(TEST_SRC) tests/*.h tools/sha256.h $(WIN)/mgpu.o
 	$(WIN_CC) -o $@ $(TEST_SRC) $(WIN)/mgpu.o $(WIN_LIBS)
 $(WIN)/suite_%.exe: tests/suites/%.c tests/suites/suite.h $(HDRS) | $(WIN)
 	$(WIN_CC) -o $@ $< $(WIN_LIBS)
-$(WIN)/fake_old_cuda.dll: tests/fixtures/fake_old_cuda.c | $(WIN)
+# The stand-ins of tests/fixtures (the too-old driver; suite_pipeline's NVTX) as DLLs.
+$(WIN)/fake_%.dll: tests/fixtures/fake_%.c | $(WIN)
 	$(MINGW_CC) -shared $(WARN) -o $@ $<
+$(WIN)/suite_pipeline.exe: $(WIN)/fake_nvtx.dll
 # The fake libcuda as a DLL (tests/fake_cuda: the emulator's coroutines are Windows fibers
 # there; -Wno-array-bounds: mingw's own inline __readgsqword in GetCurrentFiber), linked
 # statically with mingw's posix-thread libstdc++ (std::mutex). Three of the fake GPU runs
@@ -253,7 +297,8 @@ run/win_core: $(WIN)/mgpu_tests.exe $(WIN)/fake_old_cuda.dll FORCE
 run/win_%: $(WIN)/suite_%.exe FORCE
 	$(RUN) win_$* $(WIN)/suite_$*.log sh tests/wine.sh $(WIN)/suite_$*.exe
 run/win_examples: $(WIN_EXAMPLES) FORCE
-	@start=$$(date +%s); fail=0; n=0; \
+	@echo "skip win_examples: $(notdir $(WIN_LEFT_OUT)): Linux only (Debian's libstb, fork, MPI)"; \
+	start=$$(date +%s); fail=0; n=0; \
 	for e in $(WIN_EXAMPLES); do n=$$((n + 1)); \
 	  env -u MGPU_CPU_DEVICES sh tests/wine.sh $$e > $$e.log 2>&1 || { echo "FAIL $$e (exit $$?)"; cat $$e.log; fail=1; }; \
 	  env MGPU_CPU_DEVICES=4 sh tests/wine.sh $$e > $$e.cpu4.log 2>&1 || { echo "FAIL MGPU_CPU_DEVICES=4 $$e (exit $$?)"; cat $$e.cpu4.log; fail=1; }; \
@@ -269,9 +314,9 @@ endif
 # reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
-TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan $(addprefix run/asan_,$(SUITE_NAMES)) \
-            run/blur_emu_all run/blur_emu_pipe run/blur_emu_any $(addprefix run/matrix_,$(MATRIX)) \
-            run/bn_field run/vendor run/examples run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan run/core_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
+            run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring $(addprefix run/matrix_,$(MATRIX)) \
+            run/bn_field run/vendor run/examples run/mpi run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \
             run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples $(addprefix run/win_fake_,$(WIN_FAKE_IDS))
 test:
 	@mkdir -p $(BUILD) && date +%s > $(BUILD)/test.start

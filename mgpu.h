@@ -37,6 +37,8 @@
        MGPU_DEVICE=cpu|cuda     force a backend (cuda fails if no GPU can be used)
        MGPU_CPU_DEVICES=N       number of CPU devices (default 1, at most MGPU_MAX_DEVICES)
        MGPU_CUDA_PATH=path      the driver library to open instead of libcuda.so.1/libcuda.so (nvcuda.dll)
+       MGPU_GPUS=0,2 | local-rank[:K]   this process's GPUs (see SEVERAL PROCESSES below)
+       MGPU_PROFILE=path        profile from mgpu_init, write the trace to path at mgpu_shutdown
 
    THREADING
        mgpu_init and mgpu_shutdown: call from one thread while no other thread uses mgpu.
@@ -97,6 +99,8 @@ typedef enum mgpu_result {
     MGPU_ERROR_SIZE_OVERFLOW = -2,      /* a size or count that overflows size_t or limits */
     MGPU_ERROR_NOT_INITIALIZED = -3,    /* mgpu_init not called (or shut down) */
     MGPU_ERROR_ALREADY_INITIALIZED = -4,
+    MGPU_ERROR_INVALID_HANDLE = -5,     /* stream, event, module, kernel or thread handle that is zero,
+                                           destroyed, of another kind, or from before mgpu_shutdown */
     MGPU_ERROR_NO_DRIVER = -10,         /* libcuda could not be opened */
     MGPU_ERROR_DRIVER_TOO_OLD = -11,    /* driver older than MGPU_MIN_DRIVER_VERSION */
     MGPU_ERROR_NO_DEVICE = -12,         /* driver present but no usable GPU */
@@ -111,7 +115,10 @@ typedef enum mgpu_result {
     MGPU_ERROR_STALE_KERNELS = -33,     /* kernels_fatbin.h does not match mgpu_kernels.cu */
     MGPU_ERROR_THREAD = -40,            /* a thread could not be created */
     MGPU_ERROR_CUDA = -50,              /* any other driver error; see mgpu_last_error() */
-    MGPU_ERROR_NOT_ON_CURVE = -60       /* a BN254 point is off the curve or has a coordinate >= p */
+    MGPU_ERROR_NOT_ON_CURVE = -60,      /* a BN254 point is off the curve or has a coordinate >= p */
+    MGPU_ERROR_IPC_INVALID_HANDLE = -80, /* bytes that are not an mgpu IPC handle of that kind */
+    MGPU_ERROR_IPC_SAME_PROCESS = -81,  /* a handle this process exported: use the pointer / event */
+    MGPU_ERROR_IPC_EXPORTER_GONE = -82  /* the exporting process exited or freed what it exported */
 } mgpu_result;
 
 typedef int mgpu_device;                /* index into mgpu's device table */
@@ -134,6 +141,13 @@ typedef struct mgpu_desc {
     const char *driver_path;            /* NULL: MGPU_CUDA_PATH or libcuda.so.1, libcuda.so (nvcuda.dll) */
     mgpu_log_fn log;                    /* NULL: no logging */
     void *log_user_data;
+    /* This process's GPUs (SEVERAL PROCESSES below); all zero: MGPU_GPUS, else every GPU. */
+    const int *gpus;                    /* CUDA ordinals, in this order (ngpus of them) */
+    int ngpus;
+    int gpus_per_rank;                  /* > 0: this many GPUs chosen by the local rank */
+    int profile;                        /* 1: mgpu_profile_start at init (see PROFILER) */
+    const char *profile_path;           /* NULL: MGPU_PROFILE; a path: profile, and write
+                                           the trace there at mgpu_shutdown */
 } mgpu_desc;
 
 /* ---------------------------------------------------------------- lifetime and errors */
@@ -210,6 +224,9 @@ MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result
 MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg);
 
 /* ---------------------------------------------------------------- streams and events */
+/* Streams, events, modules, kernels and threads are checked handles (numbers, not pointers):
+   a destroyed one, one of another kind, one from before mgpu_shutdown, zero (where NULL does
+   not mean the default stream) or junk is MGPU_ERROR_INVALID_HANDLE in every call. */
 typedef struct mgpu_stream_t *mgpu_stream;
 typedef struct mgpu_event_t *mgpu_event;
 /* A NULL stream argument means the current device's default stream: the CUDA context's
@@ -871,6 +888,217 @@ MGPU_API void mgpu_bn254_point_to_bytes(const mgpu_bn254_affine *p, uint8_t byte
 /* A 32-byte big-endian integer (any value; MSMs reduce it modulo r). */
 MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_scalar *s);
 
+/* ---------------------------------------------------------------- several processes: devices and IPC */
+/* SEVERAL PROCESSES
+   Devices of a process. By default a process uses every GPU it sees. A program started
+   once per GPU (mpirun, srun, torchrun) picks its own with mgpu_desc or MGPU_GPUS:
+     gpus, ngpus / MGPU_GPUS=1,3      exactly these CUDA ordinals, in this order
+     gpus_per_rank = K / MGPU_GPUS=local-rank[:K]
+                                      K GPUs (default 1) by the launcher's local rank R:
+                                      ordinals (R * K + j) mod G for j < K, where G is the
+                                      number of GPUs the process sees: round-robin, so 8
+                                      ranks on 4 GPUs share them two by two
+   The local rank is the first of OMPI_COMM_WORLD_LOCAL_RANK (OpenMPI), MPI_LOCALRANKID
+   (MPICH, Intel MPI), SLURM_LOCALID (srun) and LOCAL_RANK (torchrun) that is set; none set
+   means rank 0 (a program started by hand). mgpu_device_count() then counts this
+   process's GPUs, device i being the i-th chosen (mgpu_device_info.ordinal gives the CUDA
+   ordinal). Ordinals count the GPUs the driver shows the process: CUDA_VISIBLE_DEVICES
+   applies first, so with CUDA_VISIBLE_DEVICES=2,3 ordinal 0 is the machine's GPU 2. When
+   the launcher already sets CUDA_VISIBLE_DEVICES per rank, leave the selection off.
+   Errors at mgpu_init: an ordinal the process does not see: MGPU_ERROR_INVALID_DEVICE; an
+   ordinal listed twice, K larger than G, an unreadable MGPU_GPUS or local rank variable,
+   both a list and gpus_per_rank: MGPU_ERROR_INVALID_ARGUMENT. Without CUDA (CPU backend)
+   the selection is not used; every process has its own CPU devices. */
+/* The launcher's local rank (the variables above), or -1 if none is set or it is not a
+   number. Works before mgpu_init. */
+MGPU_API int mgpu_local_rank(void);
+
+/* IPC: memory and events shared with another process of the same machine.
+   An export writes a handle: MGPU_IPC_HANDLE_SIZE plain bytes, to send any way (MPI, a
+   pipe, a file). The other process opens it and gets a pointer / event it uses with every
+   mgpu call (copies, kernels, reductions, mgpu_stream_wait_event).
+   - Memory: memory from mgpu_malloc (any pointer inside it: the opened pointer is at the
+     same offset). Pool memory (mgpu_malloc_async), managed and pinned memory are
+     MGPU_ERROR_NOT_SUPPORTED. mgpu_ipc_open_memory maps it on the calling thread's
+     device, which must be of the exporter's backend: on a GPU, the exporter's GPU or a
+     peer of it (read over peer access); the mapping counts as that device's memory.
+     The importer closes it with mgpu_ipc_close_memory (mgpu_shutdown closes what is left).
+   - Events: events made with MGPU_EVENT_INTERPROCESS (CUDA requires no timing, so the
+     flag implies MGPU_EVENT_DISABLE_TIMING). The opened event is used by mgpu_event_query,
+     _synchronize, mgpu_stream_wait_event (and may be recorded); destroy it with
+     mgpu_event_destroy. A wait sees the exporter's last record before the wait is queued.
+   Lifetime: the exporter owns the memory; it must keep it (and the event) alive until
+   every importer has closed it (a barrier, or a message back): freeing memory another
+   process still maps is undefined on GPUs. Opening after the exporter freed it or exited
+   is MGPU_ERROR_IPC_EXPORTER_GONE (or the driver's error, MGPU_ERROR_CUDA); bytes that are
+   not a handle of that kind (or of another mgpu version) MGPU_ERROR_IPC_INVALID_HANDLE; a
+   handle this process exported MGPU_ERROR_IPC_SAME_PROCESS.
+   GPUs: the driver's legacy IPC (cuIpcGetMemHandle / cuIpcOpenMemHandle, Linux only); a
+   process has a GPU allocation open at most once at a time: a second open before the
+   close is MGPU_ERROR_INVALID_ARGUMENT (or the driver's error). CPU devices: every mgpu_malloc allocation of a CPU device is an anonymous
+   shared-memory file (memfd) that holds one file descriptor while it lives; the importer
+   maps it through /proc/<pid>/fd, so both processes must run as the same user (and a
+   child forked after the allocation shares it rather than getting a copy). If no
+   descriptor is left the allocation is plain memory and its export is
+   MGPU_ERROR_NOT_SUPPORTED; so it is on Windows, which has no such file (export and open of
+   CPU device memory: MGPU_ERROR_NOT_SUPPORTED). */
+#define MGPU_IPC_HANDLE_SIZE 128
+typedef struct mgpu_ipc_handle { unsigned char bytes[MGPU_IPC_HANDLE_SIZE]; } mgpu_ipc_handle;
+#define MGPU_EVENT_INTERPROCESS 4u       /* mgpu_event_create_flags: the event can be exported */
+MGPU_API mgpu_result mgpu_ipc_export_memory(const void *ptr, mgpu_ipc_handle *handle);
+MGPU_API mgpu_result mgpu_ipc_open_memory(const mgpu_ipc_handle *handle, void **ptr);
+MGPU_API mgpu_result mgpu_ipc_close_memory(void *ptr);   /* the pointer open gave */
+MGPU_API mgpu_result mgpu_ipc_export_event(mgpu_event ev, mgpu_ipc_handle *handle);
+MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_event *ev);
+
+
+/* ---------------------------------------------------------------- pipelines */
+#define MGPU_HAS_PIPELINE 1              /* this mgpu.h has mgpu_pipeline_create and friends */
+/* PIPELINES
+   An ordered list of stages, each bound to a device (CUDA or CPU) with a function that
+   processes one batch. Batches are pushed in (host memory) and pulled out (host memory) in
+   push order; while stage 2 works on batch k, stage 1 works on batch k+1 and stage 0 on
+   k+2, each on its own device, so the time per batch approaches the slowest stage's.
+   - Every stage runs in its own host thread, bound to its device, with its own stream
+     (non-blocking) and `depth` output buffers (slot = batch index % depth), allocated once
+     by mgpu_pipeline_create: memory stays fixed.
+   - Hand-offs: a GPU stage records an event after its work; the next stage waits for it on
+     its own stream (a GPU: on the device, no host synchronize; a CPU stage: in its thread).
+     Between two GPUs the batch moves by mgpu's peer copy (direct, or staged through pinned
+     memory) queued on the consumer's stream; a stage on the same GPU reads its producer's
+     buffer in place. A GPU stage whose output goes to the host (a CPU stage or the pull)
+     copies it into pinned memory on its stream; a GPU stage whose input comes from the
+     host copies it from pinned memory (the push staging or a CPU stage's output, which is
+     pinned) on its stream. CPU stages share host memory without copies.
+   - At most `depth` batches are pushed and not yet pulled: push returns MGPU_NOT_READY
+     (nothing done) when the pipeline is full, so the caller pulls first (push, pull; the
+     usual loop pushes `depth` batches, then pulls one and pushes one). Pull returns
+     MGPU_NOT_READY when no batch is in flight, else waits for the oldest.
+   - An error in a stage (its function's status, an output larger than its buffer, a driver
+     error of a hand-off) stops the pipeline: the stages take no more batches, and that
+     push, pull or finish and every later one returns the error, with a message naming the
+     stage (index, name, device) and the batch index. Destroy it then.
+   Threads: push from one thread at a time, pull from one thread at a time (may be another
+   one). Destroy every pipeline before mgpu_shutdown. */
+#define MGPU_PIPELINE_MAX_STAGES 16
+#define MGPU_PIPELINE_MAX_DEPTH 8
+typedef struct mgpu_pipeline_t *mgpu_pipeline;
+
+/* One stage's view of one batch, handed to its function. */
+typedef struct mgpu_stage_batch {
+    uint64_t index;                     /* the batch: 0 for the first pushed */
+    int stage;                          /* this stage's index */
+    mgpu_device device;                 /* this stage's device */
+    mgpu_stream stream;                 /* this stage's stream: queue the work on it (a GPU
+                                           stage may return before the work is done) */
+    const void *in;                     /* the batch's input, memory of this device (host
+                                           memory for a CPU device); read-only */
+    size_t in_bytes;                    /* the bytes pushed (stage 0) or the previous stage's out_bytes */
+    void *out;                          /* this stage's output buffer for the batch */
+    size_t out_capacity;                /* its size: the stage's out_bytes */
+    size_t out_bytes;                   /* set by the function: the bytes it writes (starts
+                                           at out_capacity; more is an error) */
+    void *tag;                          /* the tag given to mgpu_pipeline_push */
+} mgpu_stage_batch;
+/* Processes one batch: reads b->in, writes b->out (built-in operations, mgpu_launch, copies
+   on b->stream, or host code on a CPU device). Returns MGPU_SUCCESS or an error, which
+   stops the pipeline. */
+typedef mgpu_result (*mgpu_stage_fn)(mgpu_stage_batch *b, void *user_data);
+
+typedef struct mgpu_pipeline_stage {
+    mgpu_device device;
+    mgpu_stage_fn fn;
+    void *user_data;
+    size_t out_bytes;                   /* output buffer per batch, > 0 */
+    const char *name;                   /* for messages and the profiler; NULL: "stage N" */
+} mgpu_pipeline_stage;
+
+typedef struct mgpu_pipeline_desc {
+    const mgpu_pipeline_stage *stages;
+    int nstages;                        /* 1..MGPU_PIPELINE_MAX_STAGES */
+    size_t in_bytes;                    /* the largest batch pushed, > 0 */
+    int depth;                          /* batches in flight, 1..MGPU_PIPELINE_MAX_DEPTH; 0: 3 */
+} mgpu_pipeline_desc;
+
+/* Allocates every buffer and starts the stage threads. Errors: INVALID_ARGUMENT (NULL or
+   bad fields), INVALID_DEVICE, OUT_OF_MEMORY, THREAD, driver errors; nothing is left. */
+MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_pipeline *pipeline);
+/* Copies bytes (<= in_bytes) at data into the pipeline as the next batch; tag comes back
+   with it. MGPU_NOT_READY when `depth` batches are not yet pulled. */
+MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_t bytes, void *tag);
+/* Waits for the oldest batch not yet pulled and copies the last stage's output into out
+   (capacity bytes; *bytes: its size, tag may be NULL). MGPU_NOT_READY when none is in
+   flight; INVALID_ARGUMENT (the batch stays) when capacity is too small. */
+MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capacity, size_t *bytes, void **tag);
+/* Waits until every pushed batch has gone through every stage (they can still be pulled). */
+MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline p);
+/* Stops the stages (batches not pulled are dropped), waits for their work, frees it all. */
+MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p);
+
+/* ---------------------------------------------------------------- profiler */
+#define MGPU_HAS_PROFILER 1              /* this mgpu.h has mgpu_profile_start and friends */
+/* PROFILER
+   While on, mgpu records a span for each operation it queues: kernels (every GPU kernel,
+   built-in or mgpu_launch; on CPU devices mgpu_launch kernels, reductions, combines, blurs
+   and a CPU pipeline stage's function, by the host clock; not the CPU MSM), copies by
+   direction and path (host to device, device to host, within a device, GPU to GPU direct
+   or staged through pinned memory, host to host) and host waits (mgpu_stream_synchronize,
+   mgpu_event_synchronize, mgpu_device_synchronize on a GPU). GPU spans are timed by CUDA
+   events recorded around the operation on its stream and put on the host clock through one
+   reference event per GPU; host spans by the host clock (a host span inside another on the
+   same thread counts as part of the outer one).
+   Turn it on with mgpu_profile_start, mgpu_desc.profile, or MGPU_PROFILE=path (or
+   mgpu_desc.profile_path), which also writes the trace file at mgpu_shutdown. When it is
+   off each hook costs one branch. When it is on, each GPU operation costs two
+   cuEventCreate + cuEventRecord pairs on the host, and each span about 112 bytes (and its
+   two events, until they are read) until the next mgpu_profile_start or mgpu_shutdown.
+   Where libnvToolsExt.so.1 (NVTX; on Windows nvToolsExt64_1.dll from the system directory)
+   can be opened, each span is also an NVTX range (pushed and popped around the host call
+   that queues it) so Nsight Systems shows mgpu's calls; MGPU_NVTX_PATH names another
+   library. Without it nothing changes.
+   mgpu_profile_spans, _summary and _write first wait for the recorded GPU work to finish. */
+typedef enum mgpu_span_kind {
+    MGPU_SPAN_KERNEL = 1,
+    MGPU_SPAN_COPY_H2D = 2,             /* host (pinned or pageable) to a GPU */
+    MGPU_SPAN_COPY_D2H = 3,
+    MGPU_SPAN_COPY_D2D = 4,             /* within one GPU */
+    MGPU_SPAN_COPY_P2P = 5,             /* GPU to GPU, direct */
+    MGPU_SPAN_COPY_STAGED = 6,          /* GPU to GPU through pinned host memory */
+    MGPU_SPAN_COPY_HOST = 7,            /* host to host (CPU devices) */
+    MGPU_SPAN_WAIT = 8                  /* a host thread waiting for a GPU */
+} mgpu_span_kind;
+typedef struct mgpu_span {
+    mgpu_span_kind kind;
+    mgpu_device device;                 /* the stream's device (waits: the awaited one) */
+    int track;                          /* per device: its streams numbered from 0 in order of first
+                                           use; waits: -1 - the waiting host thread's number */
+    const char *name;                   /* the mgpu call that queued it ("mgpu_memcpy_async") */
+    char detail[48];                    /* the kernel's or the pipeline stage's name, or "" */
+    size_t bytes;                       /* copies: bytes moved; else 0 */
+    double start_ms, end_ms;            /* since mgpu_profile_start, on the host clock */
+} mgpu_span;
+/* DotCompute's three numbers, per device: the sums of its spans' durations (spans of
+   several streams overlap, so a sum can exceed the wall time). */
+typedef struct mgpu_profile_device {
+    mgpu_device device;
+    double compute_ms, transfer_ms, sync_ms;
+    uint64_t bytes;                     /* moved by its copies */
+    double transfer_gbs;                /* bytes / transfer_ms, in 10^9 bytes per second; 0 without copies */
+    int kernels, copies, waits;
+} mgpu_profile_device;
+/* Forgets what was recorded and records from now on. Waits for each GPU's default stream
+   (its reference event is recorded there and waited for). */
+MGPU_API mgpu_result mgpu_profile_start(void);
+/* Stops recording; what was recorded stays readable. */
+MGPU_API mgpu_result mgpu_profile_stop(void);
+/* The recorded spans in the order their calls returned: *count is how many there are, at most
+   capacity are written (out may be NULL with capacity 0). */
+MGPU_API mgpu_result mgpu_profile_spans(mgpu_span *out, size_t capacity, size_t *count);
+/* One entry per device (out[d] for device d; *count = mgpu's device count, capacity at least that). */
+MGPU_API mgpu_result mgpu_profile_summary(mgpu_profile_device *out, int capacity, int *count);
+/* Writes the spans as a Chrome trace-event JSON file (Perfetto, chrome://tracing): a
+   process per device, a thread per stream and per waiting host thread. */
+MGPU_API mgpu_result mgpu_profile_write(const char *path);
 
 #ifdef __cplusplus
 }
@@ -896,10 +1124,12 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
 
 /* >>platform -------------------------------------------------------------------
    Everything the operating system or the compiler provides, Win32 on _WIN32 (MSVC, clang-cl,
-   mingw-w64) and POSIX elsewhere: the driver library, threads, mutexes, thread-local
-   storage, atomics, the clock, the host's cores and memory. Nothing below this section
-   knows which. MGPU__MSVC: a compiler without GCC's builtins (MSVC itself); the Windows CI
-   builds its paths with mingw-w64 too (MGPU__TEST_MSVC_PATHS) so that they run under wine. */
+   mingw-w64) and POSIX elsewhere: the driver library, threads, mutexes, condition
+   variables, thread-local storage, atomics, the clock, the host's cores and memory, process
+   ids. Nothing below this section knows which, except the CPU devices' shared memory
+   (>>ipc: Linux only). MGPU__MSVC: a compiler without GCC's builtins (MSVC itself); the
+   Windows CI builds its paths with mingw-w64 too (MGPU__TEST_MSVC_PATHS) so that they run
+   under wine. */
 #if defined(_MSC_VER) && !defined(__clang__) || (defined(_WIN32) && defined(MGPU__TEST_MSVC_PATHS))
 #define MGPU__MSVC 1
 #endif
@@ -927,12 +1157,18 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
 #undef MGPU__UNDEF_NOMINMAX
 #endif
 #define MGPU__DRIVER_FILE "nvcuda.dll"
+#define MGPU__NVTX_FILE "nvToolsExt64_1.dll"
 typedef SRWLOCK mgpu__mutex;           /* zero-initialized, nothing to destroy */
 #define MGPU__MUTEX_INIT SRWLOCK_INIT
 static void mgpu__mutex_init(mgpu__mutex *m) { InitializeSRWLock(m); }
 static void mgpu__mutex_destroy(mgpu__mutex *m) { (void)m; }
 static void mgpu__mutex_lock(mgpu__mutex *m) { AcquireSRWLockExclusive(m); }
 static void mgpu__mutex_unlock(mgpu__mutex *m) { ReleaseSRWLockExclusive(m); }
+typedef CONDITION_VARIABLE mgpu__cond;
+static void mgpu__cond_init(mgpu__cond *c) { InitializeConditionVariable(c); }
+static void mgpu__cond_destroy(mgpu__cond *c) { (void)c; }
+static void mgpu__cond_wait(mgpu__cond *c, mgpu__mutex *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static void mgpu__cond_broadcast(mgpu__cond *c) { WakeAllConditionVariable(c); }
 typedef HANDLE mgpu__thread;
 #define MGPU__THREAD_MAIN(name) unsigned __stdcall name(void *arg)
 typedef unsigned (__stdcall *mgpu__thread_fn)(void *);
@@ -972,6 +1208,18 @@ static void *mgpu__lib_sym(void *lib, const char *name)
     return p;
 }
 static void mgpu__lib_close(void *lib) { FreeLibrary((HMODULE)lib); }
+static int mgpu__process_id(void) { return (int)GetCurrentProcessId(); }
+/* Whether process pid is running (one that exists but may not be opened counts). */
+static int mgpu__process_alive(int pid)
+{
+    HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pid);
+    DWORD code = 0;
+    int alive;
+    if (!h) return GetLastError() == ERROR_ACCESS_DENIED;
+    alive = GetExitCodeProcess(h, &code) && code == STILL_ACTIVE;
+    CloseHandle(h);
+    return alive;
+}
 static double mgpu__now_ms(void)
 {
     LARGE_INTEGER t, f;
@@ -998,13 +1246,22 @@ static size_t mgpu__host_memory(int available)
 #include <dlfcn.h>
 #include <unistd.h>
 #include <sys/time.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #define MGPU__DRIVER_FILE "libcuda.so.1"
+#define MGPU__NVTX_FILE "libnvToolsExt.so.1"
 typedef pthread_mutex_t mgpu__mutex;
 #define MGPU__MUTEX_INIT PTHREAD_MUTEX_INITIALIZER
 static void mgpu__mutex_init(mgpu__mutex *m) { pthread_mutex_init(m, NULL); }
 static void mgpu__mutex_destroy(mgpu__mutex *m) { pthread_mutex_destroy(m); }
 static void mgpu__mutex_lock(mgpu__mutex *m) { pthread_mutex_lock(m); }
 static void mgpu__mutex_unlock(mgpu__mutex *m) { pthread_mutex_unlock(m); }
+typedef pthread_cond_t mgpu__cond;
+static void mgpu__cond_init(mgpu__cond *c) { pthread_cond_init(c, NULL); }
+static void mgpu__cond_destroy(mgpu__cond *c) { pthread_cond_destroy(c); }
+static void mgpu__cond_wait(mgpu__cond *c, mgpu__mutex *m) { pthread_cond_wait(c, m); }
+static void mgpu__cond_broadcast(mgpu__cond *c) { pthread_cond_broadcast(c); }
 typedef pthread_t mgpu__thread;
 #define MGPU__THREAD_MAIN(name) void *name(void *arg)
 typedef void *(*mgpu__thread_fn)(void *);
@@ -1024,6 +1281,14 @@ static void *mgpu__lib_open(const char *name, char *errors, size_t cap)
 }
 static void *mgpu__lib_sym(void *lib, const char *name) { return dlsym(lib, name); }
 static void mgpu__lib_close(void *lib) { dlclose(lib); }
+static int mgpu__process_id(void) { return (int)getpid(); }
+/* Whether process pid is running (one that exists but may not be opened counts). */
+static int mgpu__process_alive(int pid)
+{
+    char path[32];
+    snprintf(path, sizeof path, "/proc/%d", pid);
+    return access(path, F_OK) == 0;
+}
 static double mgpu__now_ms(void)
 {
     struct timeval tv;
@@ -1122,6 +1387,8 @@ typedef CUmemAccess_flags mgpu__CUmemAccessFlags;
 typedef CUuuid mgpu__CUuuid;
 typedef CUdriverProcAddressQueryResult mgpu__CUprocStatus;
 typedef CUhostFn mgpu__CUhostFn;
+typedef CUipcMemHandle mgpu__CUipcMemHandle;
+typedef CUipcEventHandle mgpu__CUipcEventHandle;
 #else
 typedef int mgpu__CUresult;
 typedef int mgpu__CUdevice;
@@ -1142,6 +1409,8 @@ typedef struct { mgpu__CUmemLocation location; mgpu__CUmemAccessFlags flags; } m
 typedef struct { char bytes[16]; } mgpu__CUuuid;
 typedef int mgpu__CUprocStatus;
 typedef void (MGPU__CUDAAPI *mgpu__CUhostFn)(void *data);
+typedef struct { char reserved[64]; } mgpu__CUipcMemHandle;
+typedef struct { char reserved[64]; } mgpu__CUipcEventHandle;
 #endif
 
 #define MGPU__CUDA_SUCCESS ((mgpu__CUresult)0)
@@ -1177,6 +1446,8 @@ typedef void (MGPU__CUDAAPI *mgpu__CUhostFn)(void *data);
 #define MGPU__MEMORYTYPE_UNIFIED 4
 #define MGPU__STREAM_NON_BLOCKING 1u
 #define MGPU__EVENT_DISABLE_TIMING 2u
+#define MGPU__EVENT_INTERPROCESS 4u
+#define MGPU__IPC_MEM_LAZY_ENABLE_PEER_ACCESS 1u
 #define MGPU__MEMHOSTALLOC_PORTABLE 1u
 #define MGPU__MEMHOSTALLOC_DEVICEMAP 2u
 #define MGPU__MEM_ATTACH_GLOBAL 1u
@@ -1239,7 +1510,12 @@ typedef void (MGPU__CUDAAPI *mgpu__CUhostFn)(void *data);
     X(cuLaunchKernel, 4000, (mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, \
                              unsigned by, unsigned bz, unsigned shared, mgpu__CUstream s, \
                              void **params, void **extra)) \
-    X(cuLaunchHostFunc, 10000, (mgpu__CUstream s, mgpu__CUhostFn fn, void *data))
+    X(cuLaunchHostFunc, 10000, (mgpu__CUstream s, mgpu__CUhostFn fn, void *data)) \
+    X(cuIpcGetMemHandle, 4010, (mgpu__CUipcMemHandle *h, mgpu__CUdeviceptr p)) \
+    X(cuIpcOpenMemHandle, 11000, (mgpu__CUdeviceptr *p, mgpu__CUipcMemHandle h, unsigned flags)) \
+    X(cuIpcCloseMemHandle, 4010, (mgpu__CUdeviceptr p)) \
+    X(cuIpcGetEventHandle, 4010, (mgpu__CUipcEventHandle *h, mgpu__CUevent e)) \
+    X(cuIpcOpenEventHandle, 4010, (mgpu__CUevent *e, mgpu__CUipcEventHandle h))
 
 #define MGPU__X_TYPEDEF(name, ver, params) typedef mgpu__CUresult (MGPU__CUDAAPI *mgpu__pfn_##name) params;
 MGPU__CU_FUNCS(MGPU__X_TYPEDEF)
@@ -1282,6 +1558,9 @@ MGPU__SAME(MGPU__MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE)
 MGPU__SAME(MGPU__MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED)
 MGPU__SAME(MGPU__STREAM_NON_BLOCKING, CU_STREAM_NON_BLOCKING)
 MGPU__SAME(MGPU__EVENT_DISABLE_TIMING, CU_EVENT_DISABLE_TIMING)
+MGPU__SAME(MGPU__EVENT_INTERPROCESS, CU_EVENT_INTERPROCESS)
+MGPU__SAME(MGPU__IPC_MEM_LAZY_ENABLE_PEER_ACCESS, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)
+MGPU__SAME(sizeof(mgpu__CUipcMemHandle), CU_IPC_HANDLE_SIZE)
 MGPU__SAME(MGPU__MEMHOSTALLOC_PORTABLE, CU_MEMHOSTALLOC_PORTABLE)
 MGPU__SAME(MGPU__MEMHOSTALLOC_DEVICEMAP, CU_MEMHOSTALLOC_DEVICEMAP)
 MGPU__SAME(MGPU__MEM_ATTACH_GLOBAL, CU_MEM_ATTACH_GLOBAL)
@@ -1294,7 +1573,8 @@ static void mgpu__check_cuda_h(void) { MGPU__CU_FUNCS(MGPU__X_CHECK) }
 #endif
 
 /* >>state ---------------------------------------------------------------------- */
-enum { MGPU__ALLOC_DEVICE, MGPU__ALLOC_POOL, MGPU__ALLOC_MANAGED, MGPU__ALLOC_HOST };
+enum { MGPU__ALLOC_DEVICE, MGPU__ALLOC_POOL, MGPU__ALLOC_MANAGED, MGPU__ALLOC_HOST,
+       MGPU__ALLOC_IPC };                /* IPC: another process's memory, opened here */
 typedef struct mgpu__alloc {           /* one live allocation made by mgpu */
     uintptr_t base;
     size_t size;
@@ -1302,37 +1582,43 @@ typedef struct mgpu__alloc {           /* one live allocation made by mgpu */
     int dev;                           /* -1 for pinned host memory */
     int kind;                          /* MGPU__ALLOC_* */
     int cuda;                          /* made by the driver (else by malloc) */
+    int fd;                            /* CPU device memory in shared memory: its memfd, else -1 */
+    size_t mapped;                     /* CPU shared memory: bytes mapped at base (else 0) */
 } mgpu__alloc;
 
-typedef struct mgpu__list { struct mgpu__list *prev, *next; } mgpu__list;
-
-struct mgpu_stream_t {
-    mgpu__list link;                   /* in mgpu__g.streams (not the default streams) */
+/* The objects behind the public handles (see >>handles): each knows its own handle h. */
+typedef struct mgpu__stream_obj {
+    mgpu_stream h;
     mgpu_device dev;
     mgpu__CUstream cu;                 /* NULL: the context's legacy default stream */
-};
-struct mgpu_event_t {
-    mgpu__list link;
+} mgpu__stream_obj;
+typedef struct mgpu__event_obj {
+    mgpu_event h;
     mgpu_device dev;
     mgpu__CUevent cu;
-    double cpu_ms;                     /* CPU devices: host time of the record */
-};
-struct mgpu_kernel_t {
-    struct mgpu_kernel_t *next;
-    mgpu_module module;
+    double cpu_ms;                     /* CPU devices: host time of the last record */
+    int recorded;                      /* CPU devices: recorded at least once */
+    unsigned flags;                    /* MGPU_EVENT_* it was made with */
+} mgpu__event_obj;
+typedef struct mgpu__module_obj mgpu__module_obj;
+typedef struct mgpu__kernel_obj {
+    mgpu_kernel h;
+    struct mgpu__kernel_obj *next;
+    mgpu__module_obj *module;
     mgpu__CUfunction fn[MGPU_MAX_DEVICES];
     mgpu_cpu_kernel_fn cpu;
     char name[1];                      /* allocated longer */
-};
-struct mgpu_module_t {
-    mgpu__list link;
+} mgpu__kernel_obj;
+struct mgpu__module_obj {
+    mgpu_module h;
     void *image;                       /* owned copy (NUL-terminated for PTX) */
     int owns_image;
     mgpu__mutex lock;              /* serializes loading */
     mgpu__CUmodule cu[MGPU_MAX_DEVICES];
-    struct mgpu_kernel_t *kernels;
+    mgpu__kernel_obj *kernels;
 };
-struct mgpu_thread_t {
+typedef struct mgpu__thread_obj {
+    mgpu_thread h;
     mgpu__thread thread;
     mgpu_device dev;
     int index;
@@ -1340,7 +1626,15 @@ struct mgpu_thread_t {
     void *arg;
     mgpu_result result;
     char message[1024];                /* the thread's mgpu_last_error() if fn failed */
-};
+} mgpu__thread_obj;
+
+/* One slot of the handle table (>>handles). */
+typedef struct mgpu__slot {
+    uintptr_t serial;                  /* the serial of the object in it; its handle's high bits */
+    void *obj;                         /* NULL: free */
+    int kind;                          /* MGPU__H_* */
+    size_t next_free;
+} mgpu__slot;
 
 /* A pinned, multi-buffered bounce path between two GPUs without peer access. */
 #define MGPU__STAGE_BUFFERS 4
@@ -1360,7 +1654,7 @@ typedef struct mgpu__device {
     mgpu__CUdevice cu;
     mgpu__CUcontext ctx;               /* primary context, retained on first use */
     mgpu__CUmemoryPool pool;
-    struct mgpu_stream_t default_stream;
+    mgpu__stream_obj default_stream;
 } mgpu__device;
 
 static struct {
@@ -1384,12 +1678,14 @@ static struct {
     /* allocations, sorted by base */
     mgpu__alloc *allocs;
     size_t nallocs, cap_allocs;
-    /* objects released at shutdown */
-    mgpu__list streams, events, modules;
-    mgpu_module builtin;
-    mgpu_kernel builtin_kernel[3];
+    /* handles (>>handles); the slots outlive a shutdown only while a thread is unjoined */
+    mgpu__slot *slots;
+    size_t nslots, cap_slots, free_slot;   /* free_slot: first free slot + 1, 0 if none */
+    uintptr_t serial;                  /* never reset: no handle of an earlier cycle matches */
+    mgpu__module_obj *builtin;
+    mgpu__kernel_obj *builtin_kernel[3];
 } mgpu__g;
-/* Guards what changes after init: allocations, object lists, lazy contexts, peer state. */
+/* Guards what changes after init: allocations, handles, lazy contexts, peer state. */
 static mgpu__mutex mgpu__lock = MGPU__MUTEX_INIT;
 
 static MGPU__TLS char mgpu__tls_error[1024];
@@ -1456,14 +1752,15 @@ MGPU_API const char *mgpu_result_string(mgpu_result r)
 #define MGPU__NAME(x) case x: return #x;
     MGPU__NAME(MGPU_SUCCESS) MGPU__NAME(MGPU_NOT_READY) MGPU__NAME(MGPU_ERROR_INVALID_ARGUMENT)
     MGPU__NAME(MGPU_ERROR_SIZE_OVERFLOW) MGPU__NAME(MGPU_ERROR_NOT_INITIALIZED)
-    MGPU__NAME(MGPU_ERROR_ALREADY_INITIALIZED) MGPU__NAME(MGPU_ERROR_NO_DRIVER)
+    MGPU__NAME(MGPU_ERROR_ALREADY_INITIALIZED) MGPU__NAME(MGPU_ERROR_INVALID_HANDLE) MGPU__NAME(MGPU_ERROR_NO_DRIVER)
     MGPU__NAME(MGPU_ERROR_DRIVER_TOO_OLD) MGPU__NAME(MGPU_ERROR_NO_DEVICE)
     MGPU__NAME(MGPU_ERROR_INVALID_DEVICE) MGPU__NAME(MGPU_ERROR_NOT_BOUND)
     MGPU__NAME(MGPU_ERROR_WRONG_DEVICE) MGPU__NAME(MGPU_ERROR_OUT_OF_MEMORY)
     MGPU__NAME(MGPU_ERROR_INVALID_POINTER) MGPU__NAME(MGPU_ERROR_INVALID_IMAGE)
     MGPU__NAME(MGPU_ERROR_NOT_FOUND) MGPU__NAME(MGPU_ERROR_NOT_SUPPORTED)
     MGPU__NAME(MGPU_ERROR_STALE_KERNELS) MGPU__NAME(MGPU_ERROR_THREAD) MGPU__NAME(MGPU_ERROR_CUDA)
-    MGPU__NAME(MGPU_ERROR_NOT_ON_CURVE)
+    MGPU__NAME(MGPU_ERROR_NOT_ON_CURVE) MGPU__NAME(MGPU_ERROR_IPC_INVALID_HANDLE)
+    MGPU__NAME(MGPU_ERROR_IPC_SAME_PROCESS) MGPU__NAME(MGPU_ERROR_IPC_EXPORTER_GONE)
 #undef MGPU__NAME
     }
     return "MGPU_ERROR_UNKNOWN";
@@ -1472,24 +1769,36 @@ MGPU_API const char *mgpu_last_error(void) { return mgpu__tls_error; }
 MGPU_API const char *mgpu_version(void) { return MGPU_VERSION_STRING; }
 
 /* >>helpers -------------------------------------------------------------------- */
-static void mgpu__list_init(mgpu__list *l) { l->prev = l->next = l; }
-static void mgpu__list_add(mgpu__list *head, mgpu__list *n)
-{
-    mgpu__mutex_lock(&mgpu__lock);
-    n->next = head->next; n->prev = head; head->next->prev = n; head->next = n;
-    mgpu__mutex_unlock(&mgpu__lock);
-}
-static void mgpu__list_remove(mgpu__list *n)
-{
-    mgpu__mutex_lock(&mgpu__lock);
-    n->prev->next = n->next; n->next->prev = n->prev; n->prev = n->next = n;
-    mgpu__mutex_unlock(&mgpu__lock);
-}
 static int mgpu__valid_device(mgpu_device d) { return mgpu__g.initialized && d >= 0 && d < mgpu__g.ndev; }
 static int mgpu__is_cuda(mgpu_device d) { return mgpu__g.dev[d].info.backend == MGPU_BACKEND_CUDA; }
+/* The device of this process that is CUDA ordinal `ordinal`, or -1 (see mgpu_desc.gpus). */
+static int mgpu__cuda_index(int ordinal)
+{
+    int i;
+    for (i = 0; i < mgpu__g.ncuda; i++) if (mgpu__g.dev[i].info.ordinal == ordinal) return i;
+    return -1;
+}
 #define MGPU__DEVICE(fn, d) do { MGPU__REQUIRE_INIT(fn); if (!mgpu__valid_device(d)) \
     return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "device %d does not exist (%d devices)", (int)(d), mgpu__g.ndev); } while (0)
 static mgpu__CUdeviceptr mgpu__dptr(const void *p) { return (mgpu__CUdeviceptr)(uintptr_t)p; }
+
+/* bytes = n elements of `size` bytes, or SIZE_OVERFLOW where no array can be that large
+   (above PTRDIFF_MAX, the most a C object may span). */
+static mgpu_result mgpu__array_bytes(const char *fn, const char *what, size_t n, size_t size, size_t *bytes)
+{
+    if (n > (size_t)PTRDIFF_MAX / size)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %zu elements of %zu bytes overflow", what, n, size);
+    *bytes = n * size;
+    return MGPU_SUCCESS;
+}
+
+/* Typed data must sit on a multiple of its element size (as kernels and C need). */
+static mgpu_result mgpu__check_aligned(const char *fn, const char *what, const void *p, size_t size)
+{
+    if ((uintptr_t)p % size)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s (%p) is not aligned to its %zu-byte elements", what, p, size);
+    return MGPU_SUCCESS;
+}
 
 /* Host memory for CPU devices: 256-byte aligned like device allocations. */
 static void *mgpu__aligned_alloc(size_t bytes, void **raw)
@@ -1500,6 +1809,123 @@ static void *mgpu__aligned_alloc(size_t bytes, void **raw)
     if (!*raw) return NULL;
     p = ((uintptr_t)*raw + 256) & ~(uintptr_t)255;
     return (void *)p;
+}
+
+/* >>handles -------------------------------------------------------------------- */
+/* Streams, events, modules, kernels and threads reach the user as numbers, not pointers:
+   handle = serial << MGPU__SLOT_BITS | (slot + 1), where serial comes from one counter for
+   every kind that no init cycle resets. A handle counts only while its slot holds an object
+   of its kind made with its serial, so a destroyed handle, another kind's, one from before
+   mgpu_shutdown, zero or junk matches nothing: every public call looks its handles up under
+   mgpu__lock (O(1)) and answers MGPU_ERROR_INVALID_HANDLE, never dereferencing them.
+   Destroying a handle while another thread still uses it remains a race, as in CUDA. */
+enum { MGPU__H_STREAM, MGPU__H_EVENT, MGPU__H_MODULE, MGPU__H_KERNEL, MGPU__H_THREAD };
+static const char *const mgpu__kind_name[] = { "stream", "event", "module", "kernel", "thread" };
+#define MGPU__SLOT_BITS (sizeof(uintptr_t) > 4 ? 24 : 12)
+#define MGPU__SLOT_MAX (((size_t)1 << MGPU__SLOT_BITS) - 1)
+
+/* Registers obj of a kind; its handle in *h. */
+static mgpu_result mgpu__handle_new(int kind, void *obj, uintptr_t *h, const char *fn)
+{
+    size_t i;
+    mgpu__slot *s;
+    mgpu__mutex_lock(&mgpu__lock);
+    if (mgpu__g.free_slot) {
+        i = mgpu__g.free_slot - 1;
+        mgpu__g.free_slot = mgpu__g.slots[i].next_free;
+    } else {
+        if (mgpu__g.nslots == mgpu__g.cap_slots) {
+            size_t cap = mgpu__g.cap_slots ? mgpu__g.cap_slots * 2 : 64;
+            mgpu__slot *grown = NULL;
+            if (cap > MGPU__SLOT_MAX) cap = MGPU__SLOT_MAX;
+            if (cap > mgpu__g.nslots) grown = (mgpu__slot *)realloc(mgpu__g.slots, cap * sizeof *grown);
+            if (!grown) {
+                mgpu__mutex_unlock(&mgpu__lock);
+                return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "no room for another handle (%zu live)", mgpu__g.nslots);
+            }
+            mgpu__g.slots = grown;
+            mgpu__g.cap_slots = cap;
+        }
+        i = mgpu__g.nslots++;
+    }
+    s = &mgpu__g.slots[i];
+    s->serial = ++mgpu__g.serial & ((uintptr_t)-1 >> MGPU__SLOT_BITS);
+    s->obj = obj;
+    s->kind = kind;
+    *h = s->serial << MGPU__SLOT_BITS | (uintptr_t)(i + 1);
+    mgpu__mutex_unlock(&mgpu__lock);
+    return MGPU_SUCCESS;
+}
+
+/* The object of a live handle of that kind, or NULL. Caller holds mgpu__lock. */
+static void *mgpu__handle_obj_locked(int kind, uintptr_t h)
+{
+    size_t i = (size_t)(h & MGPU__SLOT_MAX);
+    const mgpu__slot *s;
+    if (i == 0 || i > mgpu__g.nslots) return NULL;
+    s = &mgpu__g.slots[i - 1];
+    return s->obj && s->kind == kind && s->serial == h >> MGPU__SLOT_BITS ? s->obj : NULL;
+}
+
+/* The object behind handle h, or MGPU_ERROR_INVALID_HANDLE naming it. */
+static mgpu_result mgpu__handle_get(int kind, const void *h, void **obj, const char *fn)
+{
+    mgpu__mutex_lock(&mgpu__lock);
+    *obj = mgpu__handle_obj_locked(kind, (uintptr_t)h);
+    mgpu__mutex_unlock(&mgpu__lock);
+    if (!*obj)
+        return mgpu__fail(MGPU_ERROR_INVALID_HANDLE, fn, "%s handle %p is not live (zero, destroyed, from before "
+                          "mgpu_shutdown, or of another kind)", mgpu__kind_name[kind], h);
+    return MGPU_SUCCESS;
+}
+
+/* Forgets handle h (its object is the caller's to free). */
+static void mgpu__handle_release(const void *h)
+{
+    size_t i = (size_t)((uintptr_t)h & MGPU__SLOT_MAX) - 1;
+    mgpu__mutex_lock(&mgpu__lock);
+    mgpu__g.slots[i].obj = NULL;
+    mgpu__g.slots[i].next_free = mgpu__g.free_slot;
+    mgpu__g.free_slot = i + 1;
+    mgpu__mutex_unlock(&mgpu__lock);
+}
+
+/* Typed lookups: mgpu__stream_get(handle, &object, fn) and so on; all but threads need init. */
+#define MGPU__HANDLE_GET(name, kind, type, handle, needs_init) \
+    static mgpu_result name(handle h, type **out, const char *fn) { void *obj = NULL; mgpu_result r; \
+        *out = NULL; \
+        if (needs_init) MGPU__REQUIRE_INIT(fn); \
+        r = mgpu__handle_get(kind, (const void *)h, &obj, fn); *out = (type *)obj; return r; }
+MGPU__HANDLE_GET(mgpu__stream_get, MGPU__H_STREAM, mgpu__stream_obj, mgpu_stream, 1)
+MGPU__HANDLE_GET(mgpu__event_get, MGPU__H_EVENT, mgpu__event_obj, mgpu_event, 1)
+MGPU__HANDLE_GET(mgpu__module_get, MGPU__H_MODULE, mgpu__module_obj, mgpu_module, 1)
+MGPU__HANDLE_GET(mgpu__kernel_get, MGPU__H_KERNEL, mgpu__kernel_obj, mgpu_kernel, 1)
+MGPU__HANDLE_GET(mgpu__thread_get, MGPU__H_THREAD, mgpu__thread_obj, mgpu_thread, 0)
+
+/* A live object of a kind (for mgpu_shutdown), or NULL when none is left. */
+static void *mgpu__handle_any(int kind)
+{
+    size_t i;
+    void *obj = NULL;
+    mgpu__mutex_lock(&mgpu__lock);
+    for (i = 0; i < mgpu__g.nslots && !obj; i++)
+        if (mgpu__g.slots[i].obj && mgpu__g.slots[i].kind == kind) obj = mgpu__g.slots[i].obj;
+    mgpu__mutex_unlock(&mgpu__lock);
+    return obj;
+}
+
+/* Frees the table once no handle is left (threads may outlive a shutdown until joined). */
+static void mgpu__handle_table_trim(void)
+{
+    size_t i, live = 0;
+    mgpu__mutex_lock(&mgpu__lock);
+    for (i = 0; i < mgpu__g.nslots; i++) live += mgpu__g.slots[i].obj != NULL;
+    if (!live) {
+        free(mgpu__g.slots);
+        mgpu__g.slots = NULL;
+        mgpu__g.nslots = mgpu__g.cap_slots = mgpu__g.free_slot = 0;
+    }
+    mgpu__mutex_unlock(&mgpu__lock);
 }
 
 /* >>driver --------------------------------------------------------------------- */
@@ -1695,8 +2121,15 @@ static void mgpu__pop(mgpu_device dev, mgpu__CUcontext prev)
 
 /* >>lifetime ------------------------------------------------------------------- */
 static mgpu_result mgpu__create_builtin_module(void);
-static void mgpu__destroy_module(mgpu_module m);
+static mgpu_result mgpu__destroy_module(mgpu__module_obj *m, int last_try);
 static void mgpu__free_staging(mgpu__staging *s, int src, int dst);
+static mgpu_result mgpu__choose_gpus(const mgpu_desc *d, int visible, int *ordinals, int *count);
+static mgpu_result mgpu__prof_shutdown(void);
+static void mgpu__prof_set_path(const char *path);
+static mgpu_result mgpu__init_undo(mgpu_result r);
+static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host);
+static mgpu_result mgpu__stream_free(mgpu__stream_obj *s, int last_try);
+static mgpu_result mgpu__event_free(mgpu__event_obj *ev, int last_try);
 
 static int mgpu__env_int(const char *name, int *out)
 {
@@ -1717,7 +2150,7 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
     const char *env, *path;
     mgpu_backend backend;
     int i, j, ncpu = 1;
-    mgpu_result cuda;
+    mgpu_result cuda, r;
 
     if (mgpu__g.initialized) return mgpu__fail(MGPU_ERROR_ALREADY_INITIALIZED, fn, "mgpu is already initialized");
     memset(&d, 0, sizeof d);
@@ -1732,6 +2165,10 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown backend %d", (int)backend);
     if (d.cpu_devices < 0 || d.cpu_devices > MGPU_MAX_DEVICES)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "cpu_devices = %d: use 1..%d", d.cpu_devices, MGPU_MAX_DEVICES);
+    if (d.ngpus < 0 || d.gpus_per_rank < 0 || (d.ngpus > 0) != (d.gpus != NULL) || (d.ngpus && d.gpus_per_rank))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "gpus = %p, ngpus = %d, gpus_per_rank = %d: give a list "
+                          "(gpus and ngpus > 0) or a count per rank, not both", (const void *)d.gpus, d.ngpus,
+                          d.gpus_per_rank);
     if (d.cpu_devices) ncpu = d.cpu_devices;
     else if (mgpu__env_int("MGPU_CPU_DEVICES", &ncpu) < 0)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "MGPU_CPU_DEVICES=%s: use 1..%d",
@@ -1760,10 +2197,11 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
             return cuda;
         }
         if (cuda == MGPU_SUCCESS) {
-            int count = 0;
+            int count = 0, ordinals[MGPU_MAX_DEVICES];
             mgpu__cu.cuDeviceGetCount(&count);
             if (count > MGPU_MAX_DEVICES - ncpu) count = MGPU_MAX_DEVICES - ncpu;
-            for (i = 0; i < count; i++) mgpu__query_cuda_device(i, &mgpu__g.dev[i]);
+            if ((r = mgpu__choose_gpus(&d, count, ordinals, &count)) != MGPU_SUCCESS) { mgpu__g.log = NULL; return r; }
+            for (i = 0; i < count; i++) mgpu__query_cuda_device(ordinals[i], &mgpu__g.dev[i]);
             mgpu__g.ncuda = count;
             for (i = 0; i < count; i++)
                 for (j = 0; j < count; j++) {
@@ -1785,16 +2223,23 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
             mgpu__g.can_peer[mgpu__g.first_cpu + i][mgpu__g.first_cpu + j] = (signed char)(i != j);
         if (ncpu > 1) mgpu__g.dev[mgpu__g.first_cpu + i].info.p2p_supported = 1;
     }
-    for (i = 0; i < mgpu__g.ndev; i++) mgpu__g.dev[i].default_stream.dev = i;
-    mgpu__list_init(&mgpu__g.streams);
-    mgpu__list_init(&mgpu__g.events);
-    mgpu__list_init(&mgpu__g.modules);
     mgpu__g.nallocs = 0;
     mgpu__g.generation++;
     mgpu__g.initialized = 1;
-    if (mgpu__g.ncuda) {
-        mgpu_result r = mgpu__create_builtin_module();
-        if (r != MGPU_SUCCESS) { mgpu_shutdown(); return r; }
+    /* From here a failed step undoes the whole init (mgpu_shutdown), so a failed mgpu_init
+       never leaves mgpu half-initialized. */
+    for (i = 0; i < mgpu__g.ndev; i++) {
+        uintptr_t h = 0;
+        mgpu__g.dev[i].default_stream.dev = i;
+        r = mgpu__handle_new(MGPU__H_STREAM, &mgpu__g.dev[i].default_stream, &h, fn);
+        if (r != MGPU_SUCCESS) return mgpu__init_undo(r);
+        mgpu__g.dev[i].default_stream.h = (mgpu_stream)h;
+    }
+    if (mgpu__g.ncuda && (r = mgpu__create_builtin_module()) != MGPU_SUCCESS) return mgpu__init_undo(r);
+    env = d.profile_path ? d.profile_path : getenv("MGPU_PROFILE");
+    if (d.profile || (env && *env)) {
+        mgpu__prof_set_path(env);
+        if ((r = mgpu_profile_start()) != MGPU_SUCCESS) return mgpu__init_undo(r);
     }
     if (mgpu__g.log) {
         char line[900];
@@ -1805,26 +2250,52 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
 #ifdef MGPU_USE_CUDA_H
     mgpu__check_cuda_h();
 #endif
-    return mgpu_set_device(0);
+    r = mgpu_set_device(0);
+    return r == MGPU_SUCCESS ? r : mgpu__init_undo(r);
+}
+
+/* A failed last step of mgpu_init: shut down, keeping the step's status and message. */
+static mgpu_result mgpu__init_undo(mgpu_result r)
+{
+    char why[sizeof mgpu__tls_error];
+    snprintf(why, sizeof why, "%s", mgpu__tls_error);
+    mgpu_shutdown();
+    snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", why);
+    return r;
 }
 
 MGPU_API mgpu_result mgpu_shutdown(void)
 {
     int i, j;
+    mgpu__module_obj *m;
+    mgpu__stream_obj *s;
+    mgpu__event_obj *ev;
     mgpu__CUcontext cur = NULL;
+    mgpu_result trace;
     if (!mgpu__g.initialized) return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_shutdown", "mgpu_init has not been called");
+    trace = mgpu__prof_shutdown();     /* the trace file, if one was asked for */
     mgpu_synchronize_all();
     for (i = 0; i < mgpu__g.ndev; i++)
         for (j = 0; j < mgpu__g.ndev; j++)
             if (mgpu__g.staging[i][j]) { mgpu__free_staging(mgpu__g.staging[i][j], i, j); mgpu__g.staging[i][j] = NULL; }
-    while (mgpu__g.modules.next != &mgpu__g.modules) mgpu__destroy_module((mgpu_module)(void *)mgpu__g.modules.next);
-    if (mgpu__g.builtin) { mgpu__destroy_module(mgpu__g.builtin); mgpu__g.builtin = NULL; }
+    /* What is left is released with a second try for each failed release (a failed driver
+       release changes nothing), then let go. */
+    while ((m = (mgpu__module_obj *)mgpu__handle_any(MGPU__H_MODULE)) != NULL)
+        if (mgpu__destroy_module(m, 0) != MGPU_SUCCESS) mgpu__destroy_module(m, 1);
+    mgpu__g.builtin = NULL;
     memset(mgpu__g.builtin_kernel, 0, sizeof mgpu__g.builtin_kernel);
-    while (mgpu__g.streams.next != &mgpu__g.streams) mgpu_stream_destroy((mgpu_stream)(void *)mgpu__g.streams.next);
-    while (mgpu__g.events.next != &mgpu__g.events) mgpu_event_destroy((mgpu_event)(void *)mgpu__g.events.next);
+    for (i = 0; i < mgpu__g.ndev; i++)
+        if (mgpu__g.dev[i].default_stream.h) { mgpu__handle_release(mgpu__g.dev[i].default_stream.h); mgpu__g.dev[i].default_stream.h = NULL; }
+    while ((s = (mgpu__stream_obj *)mgpu__handle_any(MGPU__H_STREAM)) != NULL)
+        if (mgpu__stream_free(s, 0) != MGPU_SUCCESS) mgpu__stream_free(s, 1);
+    while ((ev = (mgpu__event_obj *)mgpu__handle_any(MGPU__H_EVENT)) != NULL)
+        if (mgpu__event_free(ev, 0) != MGPU_SUCCESS) mgpu__event_free(ev, 1);
     while (mgpu__g.nallocs) {           /* what the user did not free */
-        mgpu__alloc *a = &mgpu__g.allocs[mgpu__g.nallocs - 1];
-        if (a->kind == MGPU__ALLOC_HOST) mgpu_free_host((void *)a->base); else mgpu_free((void *)a->base);
+        mgpu__alloc a = mgpu__g.allocs[mgpu__g.nallocs - 1];
+        int host = a.kind == MGPU__ALLOC_HOST;
+        mgpu_result (*release)(void *) = host ? mgpu_free_host : mgpu_free;
+        if (release((void *)a.base) != MGPU_SUCCESS && release((void *)a.base) != MGPU_SUCCESS)
+            mgpu__unregister(a.base, &a, host);   /* device memory: the context release below frees it */
     }
     free(mgpu__g.allocs);
     mgpu__g.allocs = NULL;
@@ -1833,7 +2304,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     for (i = 0; i < mgpu__g.ncuda; i++)
         if (mgpu__g.dev[i].ctx) {
             if (cur == mgpu__g.dev[i].ctx) mgpu__cu.cuCtxSetCurrent(NULL);
-            mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu);
+            if (mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu)) mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu);
             mgpu__g.dev[i].ctx = NULL;
         }
     mgpu__g.initialized = 0;
@@ -1841,7 +2312,8 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     mgpu__g.ndev = mgpu__g.ncuda = mgpu__g.ncpu = 0;
     mgpu__g.generation++;
     mgpu__tls_bound = -1;
-    return MGPU_SUCCESS;
+    mgpu__handle_table_trim();
+    return trace;
 }
 
 MGPU_API mgpu_result mgpu_cuda_status(const char **message)
@@ -1849,7 +2321,7 @@ MGPU_API mgpu_result mgpu_cuda_status(const char **message)
     if (message) *message = mgpu__g.cuda_message;
     if (!mgpu__g.initialized) {
         if (message) *message = "mgpu_init has not been called";
-        return MGPU_ERROR_NOT_INITIALIZED;
+        return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_cuda_status", "mgpu_init has not been called");
     }
     return mgpu__g.cuda_status;
 }
@@ -2018,7 +2490,7 @@ MGPU_API mgpu_result mgpu_unbind(void)
 
 static MGPU__THREAD_MAIN(mgpu__thread_main)
 {
-    struct mgpu_thread_t *t = (struct mgpu_thread_t *)arg;
+    mgpu__thread_obj *t = (mgpu__thread_obj *)arg;
     t->result = mgpu_set_device(t->dev);
     if (t->result == MGPU_SUCCESS) t->result = t->fn(t->dev, t->index, t->arg);
     if (t->result != MGPU_SUCCESS) snprintf(t->message, sizeof t->message, "%s", mgpu__tls_error);
@@ -2026,13 +2498,13 @@ static MGPU__THREAD_MAIN(mgpu__thread_main)
     return 0;
 }
 
-static mgpu_result mgpu__spawn(mgpu_device dev, int index, mgpu_device_fn fn, void *arg, mgpu_thread *thread, const char *name)
+static mgpu_result mgpu__spawn(mgpu_device dev, int index, mgpu_device_fn fn, void *arg, mgpu__thread_obj **thread, const char *name)
 {
-    struct mgpu_thread_t *t;
+    mgpu__thread_obj *t;
     int err;
     MGPU__DEVICE(name, dev);
     MGPU__REQUIRE(fn && thread, name, "fn or thread is NULL");
-    t = (struct mgpu_thread_t *)calloc(1, sizeof *t);
+    t = (mgpu__thread_obj *)calloc(1, sizeof *t);
     if (!t) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, name, "out of host memory");
     t->dev = dev; t->index = index; t->fn = fn; t->arg = arg;
     err = mgpu__thread_start(&t->thread, mgpu__thread_main, t);
@@ -2041,27 +2513,42 @@ static mgpu_result mgpu__spawn(mgpu_device dev, int index, mgpu_device_fn fn, vo
     return MGPU_SUCCESS;
 }
 
+/* Joins a thread, then frees it; its function's status in *fn_result. */
+static mgpu_result mgpu__join(mgpu__thread_obj *t, mgpu_result *fn_result)
+{
+    mgpu_result r = mgpu__thread_join(t->thread) ? MGPU_ERROR_THREAD : t->result;
+    if (fn_result) *fn_result = r;
+    free(t);
+    return r == MGPU_ERROR_THREAD ? mgpu__fail(r, "mgpu_thread_join", "the thread could not be joined") : MGPU_SUCCESS;
+}
+
 MGPU_API mgpu_result mgpu_run_on_device(mgpu_device dev, mgpu_device_fn fn, void *arg, mgpu_thread *thread)
 {
-    return mgpu__spawn(dev, 0, fn, arg, thread, "mgpu_run_on_device");
+    static const char *name = "mgpu_run_on_device";
+    mgpu__thread_obj *t;
+    uintptr_t h = 0;
+    mgpu_result r;
+    MGPU__REQUIRE(thread, name, "thread is NULL");
+    MGPU__TRY(mgpu__spawn(dev, 0, fn, arg, &t, name));
+    r = mgpu__handle_new(MGPU__H_THREAD, t, &h, name);
+    if (r != MGPU_SUCCESS) { mgpu__join(t, NULL); return r; }
+    *thread = t->h = (mgpu_thread)h;
+    return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result)
 {
-    mgpu_result r;
-    MGPU__REQUIRE(thread, "mgpu_thread_join", "thread is NULL");
-    if (mgpu__thread_join(thread->thread))
-        return mgpu__fail(MGPU_ERROR_THREAD, "mgpu_thread_join", "the thread could not be joined");
-    r = thread->result;
-    free(thread);
-    if (fn_result) *fn_result = r;
-    return MGPU_SUCCESS;
+    mgpu__thread_obj *t;
+    MGPU__TRY(mgpu__thread_get(thread, &t, "mgpu_thread_join"));
+    mgpu__handle_release(thread);       /* first: a second join of the same handle fails */
+    if (!mgpu__g.initialized) mgpu__handle_table_trim();
+    return mgpu__join(t, fn_result);
 }
 
 MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg)
 {
     static const char *fn_name = "mgpu_run_on_devices";
-    mgpu_thread threads[MGPU_MAX_DEVICES];
+    mgpu__thread_obj *threads[MGPU_MAX_DEVICES];
     mgpu_result first = MGPU_SUCCESS;
     int i, started = 0, failed = -1;
     MGPU__REQUIRE_INIT(fn_name);
@@ -2078,7 +2565,7 @@ MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgp
         started++;
     }
     for (i = 0; i < started; i++) {      /* join all; report the first failure by index */
-        mgpu_thread t = threads[i];
+        mgpu__thread_obj *t = threads[i];
         if (mgpu__thread_join(t->thread) != 0) t->result = MGPU_ERROR_THREAD;
         if (t->result != MGPU_SUCCESS && failed < 0 && first == MGPU_SUCCESS) {
             failed = i;
@@ -2111,17 +2598,356 @@ static mgpu_result mgpu__run_devices(const mgpu_device *devs, int count, mgpu_de
     return r;
 }
 
+/* >>profiler -------------------------------------------------------------------- */
+/* Each hook: `mgpu__pmark m; mgpu__prof_begin(&m, s, host, name);` before the operation is
+   queued and `mgpu__prof_end(&m, kind, detail, bytes);` after. Off, begin is one branch
+   and end returns at once. */
+typedef struct mgpu__pspan {
+    mgpu_span s;
+    mgpu__CUevent e0, e1;              /* GPU spans until resolved (then start/end_ms are set) */
+} mgpu__pspan;
+typedef struct mgpu__pmark {
+    int on, fold, host;
+    const mgpu__stream_obj *s;
+    const char *name;
+    mgpu__CUevent e0;
+    double t0;
+} mgpu__pmark;
+#define MGPU__PROF_TRACKS 64
+static struct {
+    int on;                            /* the branch; read without the lock */
+    mgpu__mutex lock;
+    mgpu__pspan *spans;
+    size_t n, cap;
+    double t0;                         /* host ms at mgpu_profile_start */
+    mgpu__CUevent ref[MGPU_MAX_DEVICES];   /* completed at host time ref_ms */
+    double ref_ms[MGPU_MAX_DEVICES];
+    const void *tracks[MGPU_MAX_DEVICES][MGPU__PROF_TRACKS];   /* streams seen per device: track numbers */
+    const void *threads[MGPU__PROF_TRACKS];                    /* waiting threads seen */
+    char path[512];                    /* write the trace here at mgpu_shutdown */
+    int nvtx_tried;
+    int (*nvtx_push)(const char *);
+    int (*nvtx_pop)(void);
+} mgpu__prof = { 0, MGPU__MUTEX_INIT, NULL, 0, 0, 0.0, { NULL }, { 0.0 }, { { NULL } }, { NULL }, { 0 }, 0, NULL, NULL };
+static MGPU__TLS int mgpu__prof_depth;      /* host spans open on this thread; its address names the thread */
+
+/* host: timed by the host clock (CPU devices, waits, synchronous calls). */
+static void mgpu__prof_begin(mgpu__pmark *m, const mgpu__stream_obj *s, int host, const char *name)
+{
+    m->on = m->fold = 0;
+    if (!MGPU__LOAD(mgpu__prof.on)) return;
+    m->s = s;
+    m->name = name;
+    m->host = host || !mgpu__is_cuda(s->dev);
+    m->e0 = NULL;
+    if (m->host) {
+        if (mgpu__prof_depth++) { m->fold = 1; return; }    /* inside another host span: part of it */
+        m->t0 = mgpu__now_ms();
+    } else {
+        mgpu__CUcontext prev;
+        if (mgpu__push(s->dev, &prev, name) != MGPU_SUCCESS) return;
+        if (mgpu__cu.cuEventCreate(&m->e0, 0) == 0 && mgpu__cu.cuEventRecord(m->e0, s->cu) != 0) {
+            mgpu__cu.cuEventDestroy(m->e0);
+            m->e0 = NULL;
+        }
+        mgpu__pop(s->dev, prev);
+        if (!m->e0) return;
+    }
+    m->on = 1;
+    if (mgpu__prof.nvtx_push) mgpu__prof.nvtx_push(name);
+}
+
+/* The track of a stream (or, key NULL, of this waiting thread); lock held. */
+static int mgpu__prof_track(const mgpu__pspan *sp, const void *key)
+{
+    const void **list = key ? mgpu__prof.tracks[sp->s.device] : mgpu__prof.threads;
+    int i;
+    if (!key) key = &mgpu__prof_depth;
+    for (i = 0; i < MGPU__PROF_TRACKS - 1 && list[i] && list[i] != key; i++) {}
+    list[i] = key;
+    return key == (const void *)&mgpu__prof_depth ? -1 - i : i;
+}
+
+static void mgpu__prof_end(mgpu__pmark *m, mgpu_span_kind kind, const char *detail, size_t bytes)
+{
+    mgpu__pspan sp;
+    if (!m->on) {
+        if (m->fold) mgpu__prof_depth--;
+        return;
+    }
+    if (mgpu__prof.nvtx_pop) mgpu__prof.nvtx_pop();
+    memset(&sp, 0, sizeof sp);
+    sp.s.kind = kind;
+    sp.s.device = m->s->dev;
+    sp.s.name = m->name;
+    snprintf(sp.s.detail, sizeof sp.s.detail, "%s", detail ? detail : "");
+    sp.s.bytes = bytes;
+    if (m->host) {
+        mgpu__prof_depth--;
+        sp.s.start_ms = m->t0 - mgpu__prof.t0;
+        sp.s.end_ms = mgpu__now_ms() - mgpu__prof.t0;
+    } else {
+        mgpu__CUcontext prev;
+        sp.e0 = m->e0;
+        if (mgpu__push(m->s->dev, &prev, m->name) == MGPU_SUCCESS) {
+            if (mgpu__cu.cuEventCreate(&sp.e1, 0) == 0 && mgpu__cu.cuEventRecord(sp.e1, m->s->cu) != 0) {
+                mgpu__cu.cuEventDestroy(sp.e1);
+                sp.e1 = NULL;
+            }
+            mgpu__pop(m->s->dev, prev);
+        }
+        if (!sp.e1) { mgpu__cu.cuEventDestroy(sp.e0); return; }
+    }
+    mgpu__mutex_lock(&mgpu__prof.lock);
+    sp.s.track = mgpu__prof_track(&sp, kind == MGPU_SPAN_WAIT ? NULL : (const void *)m->s);
+    if (mgpu__prof.n == mgpu__prof.cap) {
+        size_t cap = mgpu__prof.cap ? 2 * mgpu__prof.cap : 1024;
+        mgpu__pspan *q = (mgpu__pspan *)realloc(mgpu__prof.spans, cap * sizeof *q);
+        if (q) { mgpu__prof.spans = q; mgpu__prof.cap = cap; }
+    }
+    if (mgpu__prof.n < mgpu__prof.cap) mgpu__prof.spans[mgpu__prof.n++] = sp;
+    else if (sp.e0) {                   /* out of host memory: the span is dropped */
+        mgpu__cu.cuEventDestroy(sp.e0);
+        mgpu__cu.cuEventDestroy(sp.e1);
+    }
+    mgpu__mutex_unlock(&mgpu__prof.lock);
+}
+
+/* Turns GPU spans' events into times (waiting for them); lock held. */
+static mgpu_result mgpu__prof_resolve(const char *fn)
+{
+    mgpu_result r = MGPU_SUCCESS;
+    size_t i;
+    for (i = 0; i < mgpu__prof.n; i++) {
+        mgpu__pspan *sp = &mgpu__prof.spans[i];
+        const int d = sp->s.device;
+        float a = 0.0f, b = 0.0f;
+        mgpu__CUresult e;
+        if (!sp->e0) continue;
+        e = mgpu__cu.cuEventSynchronize(sp->e1);
+        if (!e) e = mgpu__cu.cuEventElapsedTime(&a, mgpu__prof.ref[d], sp->e0);
+        if (!e) e = mgpu__cu.cuEventElapsedTime(&b, mgpu__prof.ref[d], sp->e1);
+        if (e && r == MGPU_SUCCESS) r = mgpu__cuda_fail(e, fn, "cuEventElapsedTime", d);
+        sp->s.start_ms = mgpu__prof.ref_ms[d] + a;
+        sp->s.end_ms = mgpu__prof.ref_ms[d] + (b < a ? a : b);
+        mgpu__cu.cuEventDestroy(sp->e0);
+        mgpu__cu.cuEventDestroy(sp->e1);
+        sp->e0 = sp->e1 = NULL;
+    }
+    return r;
+}
+
+/* Forgets every span and reference event; lock held. */
+static void mgpu__prof_clear(void)
+{
+    int d;
+    size_t i;
+    for (i = 0; i < mgpu__prof.n; i++)
+        if (mgpu__prof.spans[i].e0) {
+            mgpu__cu.cuEventDestroy(mgpu__prof.spans[i].e0);
+            mgpu__cu.cuEventDestroy(mgpu__prof.spans[i].e1);
+        }
+    mgpu__prof.n = 0;
+    for (d = 0; d < MGPU_MAX_DEVICES; d++) {
+        if (mgpu__prof.ref[d]) mgpu__cu.cuEventDestroy(mgpu__prof.ref[d]);
+        mgpu__prof.ref[d] = NULL;
+    }
+    memset(mgpu__prof.tracks, 0, sizeof mgpu__prof.tracks);
+    memset(mgpu__prof.threads, 0, sizeof mgpu__prof.threads);
+}
+
+/* NVTX, once per process, if it is there. */
+static void mgpu__prof_open_nvtx(void)
+{
+    const char *path = getenv("MGPU_NVTX_PATH");
+    char errors[512] = "";               /* not reported: without NVTX nothing changes */
+    void *h;
+    if (mgpu__prof.nvtx_tried) return;
+    mgpu__prof.nvtx_tried = 1;
+    h = mgpu__lib_open(path && *path ? path : MGPU__NVTX_FILE, errors, sizeof errors);
+    if (!h) return;
+    *(void **)&mgpu__prof.nvtx_push = mgpu__lib_sym(h, "nvtxRangePushA");
+    *(void **)&mgpu__prof.nvtx_pop = mgpu__lib_sym(h, "nvtxRangePop");
+    if (!mgpu__prof.nvtx_push || !mgpu__prof.nvtx_pop) {
+        mgpu__prof.nvtx_push = NULL;
+        mgpu__prof.nvtx_pop = NULL;
+        mgpu__lib_close(h);
+    }
+}
+
+MGPU_API mgpu_result mgpu_profile_start(void)
+{
+    static const char *fn = "mgpu_profile_start";
+    mgpu_result r = MGPU_SUCCESS;
+    int d;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__STORE(mgpu__prof.on, 0);
+    mgpu__mutex_lock(&mgpu__prof.lock);
+    mgpu__prof_clear();
+    mgpu__prof_open_nvtx();
+    mgpu__prof.t0 = mgpu__now_ms();
+    /* A reference event per GPU, completed now: GPU times are measured from it. */
+    for (d = 0; d < mgpu__g.ncuda && r == MGPU_SUCCESS; d++) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        r = mgpu__push(d, &prev, fn);
+        if (r != MGPU_SUCCESS) break;
+        e = mgpu__cu.cuEventCreate(&mgpu__prof.ref[d], 0);
+        if (!e) e = mgpu__cu.cuEventRecord(mgpu__prof.ref[d], NULL);
+        if (!e) e = mgpu__cu.cuEventSynchronize(mgpu__prof.ref[d]);
+        mgpu__prof.ref_ms[d] = mgpu__now_ms() - mgpu__prof.t0;
+        mgpu__pop(d, prev);
+        if (e) r = mgpu__cuda_fail(e, fn, "cuEventRecord", d);
+    }
+    if (r != MGPU_SUCCESS) mgpu__prof_clear();
+    mgpu__mutex_unlock(&mgpu__prof.lock);
+    if (r == MGPU_SUCCESS) MGPU__STORE(mgpu__prof.on, 1);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_profile_stop(void)
+{
+    MGPU__REQUIRE_INIT("mgpu_profile_stop");
+    MGPU__STORE(mgpu__prof.on, 0);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_profile_spans(mgpu_span *out, size_t capacity, size_t *count)
+{
+    static const char *fn = "mgpu_profile_spans";
+    mgpu_result r;
+    size_t i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(count && (out || !capacity), fn, "count is NULL, or out is NULL with capacity > 0");
+    mgpu__mutex_lock(&mgpu__prof.lock);
+    r = mgpu__prof_resolve(fn);
+    for (i = 0; i < mgpu__prof.n && i < capacity; i++) out[i] = mgpu__prof.spans[i].s;
+    *count = mgpu__prof.n;
+    mgpu__mutex_unlock(&mgpu__prof.lock);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_profile_summary(mgpu_profile_device *out, int capacity, int *count)
+{
+    static const char *fn = "mgpu_profile_summary";
+    mgpu_result r;
+    size_t i;
+    int d;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(out && count, fn, "out or count is NULL");
+    if (capacity < mgpu__g.ndev)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "capacity %d: there are %d devices", capacity, mgpu__g.ndev);
+    memset(out, 0, (size_t)mgpu__g.ndev * sizeof *out);
+    mgpu__mutex_lock(&mgpu__prof.lock);
+    r = mgpu__prof_resolve(fn);
+    for (i = 0; i < mgpu__prof.n; i++) {
+        const mgpu_span *s = &mgpu__prof.spans[i].s;
+        mgpu_profile_device *o = &out[s->device];
+        const double ms = s->end_ms - s->start_ms;
+        if (s->kind == MGPU_SPAN_KERNEL) { o->compute_ms += ms; o->kernels++; }
+        else if (s->kind == MGPU_SPAN_WAIT) { o->sync_ms += ms; o->waits++; }
+        else { o->transfer_ms += ms; o->copies++; o->bytes += s->bytes; }
+    }
+    mgpu__mutex_unlock(&mgpu__prof.lock);
+    for (d = 0; d < mgpu__g.ndev; d++) {
+        out[d].device = d;
+        if (out[d].transfer_ms > 0) out[d].transfer_gbs = (double)out[d].bytes / (out[d].transfer_ms * 1e6);
+    }
+    *count = mgpu__g.ndev;
+    return r;
+}
+
+/* A JSON string (quotes included). */
+static void mgpu__json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static const char *const mgpu__span_kind_names[] = {
+    "", "kernel", "copy H2D", "copy D2H", "copy D2D", "copy P2P", "copy staged", "copy host", "wait"
+};
+
+MGPU_API mgpu_result mgpu_profile_write(const char *path)
+{
+    static const char *fn = "mgpu_profile_write";
+    static unsigned char waited[MGPU_MAX_DEVICES][MGPU__PROF_TRACKS];   /* under the lock */
+    mgpu_result r;
+    FILE *f;
+    size_t i;
+    int d, t, first = 1;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(path && *path, fn, "path is NULL or empty");
+    f = fopen(path, "w");
+    if (!f) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "cannot open %s for writing", path);
+    mgpu__mutex_lock(&mgpu__prof.lock);
+    r = mgpu__prof_resolve(fn);
+    memset(waited, 0, sizeof waited);    /* which threads waited for which device: their tracks */
+    for (i = 0; i < mgpu__prof.n; i++)
+        if (mgpu__prof.spans[i].s.track < 0) waited[mgpu__prof.spans[i].s.device][-1 - mgpu__prof.spans[i].s.track] = 1;
+    fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [");
+    for (d = 0; d < mgpu__g.ndev; d++) {
+        char name[160];
+        snprintf(name, sizeof name, "device %d: %s", d, mgpu__g.dev[d].info.name);
+        fprintf(f, "%s\n{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %d, \"args\": {\"name\": ", first ? "" : ",", d);
+        mgpu__json_string(f, name);
+        fprintf(f, "}}");
+        first = 0;
+        for (t = 0; t < MGPU__PROF_TRACKS && mgpu__prof.tracks[d][t]; t++)
+            fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": \"stream %d\"}}",
+                    d, t, t);
+        for (t = 0; t < MGPU__PROF_TRACKS; t++)
+            if (waited[d][t]) fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": "
+                    "\"host thread %d waits\"}}", d, 1000 + t, t + 1);
+    }
+    for (i = 0; i < mgpu__prof.n; i++) {
+        const mgpu_span *s = &mgpu__prof.spans[i].s;
+        fprintf(f, ",\n{\"name\": ");
+        mgpu__json_string(f, s->detail[0] ? s->detail : s->name);
+        fprintf(f, ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"ts\": %.3f, \"dur\": %.3f, \"args\": "
+                "{\"call\": \"%s\", \"bytes\": %zu}}", mgpu__span_kind_names[s->kind], s->device,
+                s->track < 0 ? 1000 - 1 - s->track : s->track, s->start_ms * 1e3, (s->end_ms - s->start_ms) * 1e3,
+                s->name, s->bytes);
+    }
+    fprintf(f, "\n]}\n");
+    mgpu__mutex_unlock(&mgpu__prof.lock);
+    if (fclose(f) != 0 && r == MGPU_SUCCESS) r = mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "writing %s failed", path);
+    return r;
+}
+
+static void mgpu__prof_set_path(const char *path)
+{
+    snprintf(mgpu__prof.path, sizeof mgpu__prof.path, "%s", path ? path : "");
+}
+
+/* mgpu_shutdown: stop, write the trace if asked, free everything. */
+static mgpu_result mgpu__prof_shutdown(void)
+{
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__STORE(mgpu__prof.on, 0);
+    if (mgpu__prof.path[0]) r = mgpu_profile_write(mgpu__prof.path);
+    mgpu__mutex_lock(&mgpu__prof.lock);
+    mgpu__prof_clear();
+    free(mgpu__prof.spans);
+    mgpu__prof.spans = NULL;
+    mgpu__prof.cap = 0;
+    mgpu__prof.path[0] = 0;
+    mgpu__mutex_unlock(&mgpu__prof.lock);
+    return r;
+}
+
 /* >>streams -------------------------------------------------------------------- */
 /* CPU devices run stream work at once, in the calling thread: in order, trivially. */
-static mgpu_result mgpu__stream(mgpu_stream s, mgpu_stream *out, const char *fn)
+static mgpu_result mgpu__stream(mgpu_stream h, mgpu__stream_obj **out, const char *fn)
 {
     mgpu_device d = -1;
-    if (s) {
-        MGPU__REQUIRE_INIT(fn);
-        if (!mgpu__valid_device(s->dev)) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "stream is not valid");
-        *out = s;
-        return MGPU_SUCCESS;
-    }
+    if (h) return mgpu__stream_get(h, out, fn);
     MGPU__TRY(mgpu__current(fn, &d));
     *out = &mgpu__g.dev[d].default_stream;
     return MGPU_SUCCESS;
@@ -2131,58 +2957,86 @@ MGPU_API mgpu_result mgpu_default_stream(mgpu_device dev, mgpu_stream *stream)
 {
     MGPU__DEVICE("mgpu_default_stream", dev);
     MGPU__REQUIRE(stream, "mgpu_default_stream", "stream is NULL");
-    *stream = &mgpu__g.dev[dev].default_stream;
+    *stream = mgpu__g.dev[dev].default_stream.h;
     return MGPU_SUCCESS;
 }
 
-/* The driver stream or event behind a new mgpu stream or event on the current device
-   (none for a CPU device), made in that device's context. */
-static mgpu_result mgpu__new_handle(const char *fn, int stream, unsigned flags, mgpu_device *dev,
-                                    mgpu__CUstream *cs, mgpu__CUevent *ce)
+/* A new stream (stream != 0) or event on device dev with its handle: the driver's stream or
+   event made in dev's context (none for a CPU device). For mgpu's own streams and events too,
+   so that mgpu_shutdown releases them with the user's. */
+static mgpu_result mgpu__stream_event_new(const char *fn, mgpu_device dev, int stream, unsigned flags, void **out)
 {
+    mgpu__stream_obj *s = NULL;
+    mgpu__event_obj *ev = NULL;
     mgpu__CUcontext prev;
-    mgpu__CUresult e;
-    MGPU__TRY(mgpu__current(fn, dev));
-    if (!mgpu__is_cuda(*dev)) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__push(*dev, &prev, fn));
-    e = stream ? mgpu__cu.cuStreamCreate(cs, flags) : mgpu__cu.cuEventCreate(ce, flags);
-    mgpu__pop(*dev, prev);
-    return e ? mgpu__cuda_fail(e, fn, stream ? "cuStreamCreate" : "cuEventCreate", *dev) : MGPU_SUCCESS;
+    mgpu__CUresult e = MGPU__CUDA_SUCCESS;
+    mgpu_result r;
+    uintptr_t h = 0;
+    void *obj = stream ? calloc(1, sizeof *s) : calloc(1, sizeof *ev);
+    if (!obj) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    if (stream) { s = (mgpu__stream_obj *)obj; s->dev = dev; }
+    else { ev = (mgpu__event_obj *)obj; ev->dev = dev; }
+    if (mgpu__is_cuda(dev)) {
+        r = mgpu__push(dev, &prev, fn);
+        if (r != MGPU_SUCCESS) { free(obj); return r; }
+        e = stream ? mgpu__cu.cuStreamCreate(&s->cu, flags) : mgpu__cu.cuEventCreate(&ev->cu, flags);
+        mgpu__pop(dev, prev);
+        if (e) { free(obj); return mgpu__cuda_fail(e, fn, stream ? "cuStreamCreate" : "cuEventCreate", dev); }
+    }
+    r = mgpu__handle_new(stream ? MGPU__H_STREAM : MGPU__H_EVENT, obj, &h, fn);
+    if (r != MGPU_SUCCESS) {
+        if (s && s->cu) mgpu__cu.cuStreamDestroy(s->cu);
+        if (ev && ev->cu) mgpu__cu.cuEventDestroy(ev->cu);
+        free(obj);
+        return r;
+    }
+    if (s) s->h = (mgpu_stream)h; else ev->h = (mgpu_event)h;
+    *out = obj;
+    return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_stream_create(mgpu_stream *stream) { return mgpu_stream_create_flags(stream, 0); }
 MGPU_API mgpu_result mgpu_stream_create_flags(mgpu_stream *stream, unsigned flags)
 {
     static const char *fn = "mgpu_stream_create_flags";
-    struct mgpu_stream_t *s;
-    mgpu_result r;
+    mgpu_device d = -1;
+    void *s;
     MGPU__REQUIRE(stream, fn, "stream is NULL");
     if (flags & ~MGPU_STREAM_NON_BLOCKING) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
-    s = (struct mgpu_stream_t *)calloc(1, sizeof *s);
-    if (!s) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    MGPU__TRY(mgpu__current(fn, &d));
     /* Blocking by default, like cudaStreamCreate: synchronous mgpu_memcpy/memset order with it. */
-    r = mgpu__new_handle(fn, 1, flags & MGPU_STREAM_NON_BLOCKING ? MGPU__STREAM_NON_BLOCKING : 0u, &s->dev, &s->cu, NULL);
-    if (r != MGPU_SUCCESS) { free(s); return r; }
-    mgpu__list_add(&mgpu__g.streams, &s->link);
-    *stream = s;
+    MGPU__TRY(mgpu__stream_event_new(fn, d, 1, flags & MGPU_STREAM_NON_BLOCKING ? MGPU__STREAM_NON_BLOCKING : 0u, &s));
+    *stream = ((mgpu__stream_obj *)s)->h;
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream s)
+/* Waits for a stream's work, then destroys it and frees its handle: only once the driver
+   destroyed it (a failure leaves the handle live, to destroy again), except on the last
+   try (mgpu_shutdown's second), which lets go whatever the driver says. */
+static mgpu_result mgpu__stream_free(mgpu__stream_obj *s, int last_try)
 {
-    static const char *fn = "mgpu_stream_destroy";
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(s && s != &mgpu__g.dev[s->dev].default_stream, fn, "stream is NULL or a default stream");
     if (s->cu) {
         mgpu__CUcontext prev;
-        MGPU__TRY(mgpu__push(s->dev, &prev, fn));
-        mgpu__cu.cuStreamSynchronize(s->cu);
-        mgpu__cu.cuStreamDestroy(s->cu);
-        mgpu__pop(s->dev, prev);
+        mgpu__CUresult e;
+        if (mgpu__push(s->dev, &prev, "mgpu_stream_destroy") == MGPU_SUCCESS) {
+            mgpu__cu.cuStreamSynchronize(s->cu);
+            mgpu__pop(s->dev, prev);
+        }
+        e = mgpu__cu.cuStreamDestroy(s->cu);
+        if (e && !last_try) return mgpu__cuda_fail(e, "mgpu_stream_destroy", "cuStreamDestroy", s->dev);
     }
-    mgpu__list_remove(&s->link);
+    mgpu__handle_release(s->h);
     free(s);
     return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream stream)
+{
+    static const char *fn = "mgpu_stream_destroy";
+    mgpu__stream_obj *s;
+    MGPU__TRY(mgpu__stream_get(stream, &s, fn));
+    MGPU__REQUIRE(s != &mgpu__g.dev[s->dev].default_stream, fn, "stream is a default stream");
+    return mgpu__stream_free(s, 0);
 }
 
 /* Runs one driver call that takes the stream, in the stream's context. */
@@ -2194,17 +3048,22 @@ MGPU_API mgpu_result mgpu_stream_destroy(mgpu_stream s)
 MGPU_API mgpu_result mgpu_stream_synchronize(mgpu_stream stream)
 {
     static const char *fn = "mgpu_stream_synchronize";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
-    if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamSynchronize, (s->cu), r);
+    if (mgpu__is_cuda(s->dev)) {
+        mgpu__pmark m;
+        mgpu__prof_begin(&m, s, 1, fn);
+        MGPU__ON_STREAM(fn, s, cuStreamSynchronize, (s->cu), r);
+        mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
+    }
     return r;
 }
 
 MGPU_API mgpu_result mgpu_stream_query(mgpu_stream stream)
 {
     static const char *fn = "mgpu_stream_query";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamQuery, (s->cu), r);
@@ -2213,23 +3072,30 @@ MGPU_API mgpu_result mgpu_stream_query(mgpu_stream stream)
 
 MGPU_API mgpu_result mgpu_stream_device(mgpu_stream stream, mgpu_device *dev)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE(dev, "mgpu_stream_device", "dev is NULL");
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_stream_device"));
     *dev = s->dev;
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_stream_wait_event(mgpu_stream stream, mgpu_event ev)
+static mgpu_result mgpu__event_synchronize(const char *fn, const mgpu__event_obj *ev)
+{
+    if (ev->cu) MGPU__CU(fn, ev->dev, cuEventSynchronize, (ev->cu));
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_stream_wait_event(mgpu_stream stream, mgpu_event event)
 {
     static const char *fn = "mgpu_stream_wait_event";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
+    mgpu__event_obj *ev = NULL;
     mgpu_result r = MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
-    MGPU__REQUIRE(ev, fn, "event is NULL");
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
     if (!mgpu__is_cuda(ev->dev)) return MGPU_SUCCESS;    /* CPU work is already complete */
     if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuStreamWaitEvent, (s->cu, ev->cu, 0), r);
-    else r = mgpu_event_synchronize(ev);                  /* a CPU stream waits on the host */
+    else r = mgpu__event_synchronize(fn, ev);             /* a CPU stream waits on the host */
     return r;
 }
 
@@ -2237,72 +3103,90 @@ MGPU_API mgpu_result mgpu_event_create(mgpu_event *ev) { return mgpu_event_creat
 MGPU_API mgpu_result mgpu_event_create_flags(mgpu_event *ev, unsigned flags)
 {
     static const char *fn = "mgpu_event_create_flags";
-    struct mgpu_event_t *e;
-    mgpu_result r;
+    mgpu_device d = -1;
+    void *e;
     MGPU__REQUIRE(ev, fn, "ev is NULL");
-    if (flags & ~MGPU_EVENT_DISABLE_TIMING) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
-    e = (struct mgpu_event_t *)calloc(1, sizeof *e);
-    if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-    r = mgpu__new_handle(fn, 0, flags & MGPU_EVENT_DISABLE_TIMING ? MGPU__EVENT_DISABLE_TIMING : 0u, &e->dev, NULL, &e->cu);
-    if (r != MGPU_SUCCESS) { free(e); return r; }
-    mgpu__list_add(&mgpu__g.events, &e->link);
-    *ev = e;
+    if (flags & ~(MGPU_EVENT_DISABLE_TIMING | MGPU_EVENT_INTERPROCESS))
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
+    if (flags & MGPU_EVENT_INTERPROCESS) flags |= MGPU_EVENT_DISABLE_TIMING;   /* CUDA requires it */
+    MGPU__TRY(mgpu__current(fn, &d));
+    MGPU__TRY(mgpu__stream_event_new(fn, d, 0, (flags & MGPU_EVENT_DISABLE_TIMING ? MGPU__EVENT_DISABLE_TIMING : 0u) |
+                                     (flags & MGPU_EVENT_INTERPROCESS ? MGPU__EVENT_INTERPROCESS : 0u), &e));
+    ((mgpu__event_obj *)e)->flags = flags;
+    *ev = ((mgpu__event_obj *)e)->h;
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_event_destroy(mgpu_event ev)
+/* As mgpu__stream_free. */
+static mgpu_result mgpu__event_free(mgpu__event_obj *ev, int last_try)
 {
-    MGPU__REQUIRE_INIT("mgpu_event_destroy");
-    MGPU__REQUIRE(ev, "mgpu_event_destroy", "event is NULL");
-    if (ev->cu) mgpu__cu.cuEventDestroy(ev->cu);
-    mgpu__list_remove(&ev->link);
+    mgpu__CUresult e = ev->cu ? mgpu__cu.cuEventDestroy(ev->cu) : MGPU__CUDA_SUCCESS;
+    if (e && !last_try) return mgpu__cuda_fail(e, "mgpu_event_destroy", "cuEventDestroy", ev->dev);
+    mgpu__handle_release(ev->h);
     free(ev);
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_event_record(mgpu_event ev, mgpu_stream stream)
+MGPU_API mgpu_result mgpu_event_destroy(mgpu_event event)
+{
+    mgpu__event_obj *ev;
+    MGPU__TRY(mgpu__event_get(event, &ev, "mgpu_event_destroy"));
+    return mgpu__event_free(ev, 0);
+}
+
+MGPU_API mgpu_result mgpu_event_record(mgpu_event event, mgpu_stream stream)
 {
     static const char *fn = "mgpu_event_record";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
+    mgpu__event_obj *ev = NULL;
     mgpu_result r = MGPU_SUCCESS;
-    MGPU__REQUIRE(ev, fn, "event is NULL");
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (mgpu__is_cuda(ev->dev) != mgpu__is_cuda(s->dev) || (mgpu__is_cuda(s->dev) && ev->dev != s->dev))
         return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "event of device %d recorded on a stream of device %d", ev->dev, s->dev);
     if (mgpu__is_cuda(s->dev)) MGPU__ON_STREAM(fn, s, cuEventRecord, (ev->cu, s->cu), r);
-    else ev->cpu_ms = mgpu__now_ms();
+    else { ev->cpu_ms = mgpu__now_ms(); ev->recorded = 1; }
     return r;
 }
 
-MGPU_API mgpu_result mgpu_event_synchronize(mgpu_event ev)
+MGPU_API mgpu_result mgpu_event_synchronize(mgpu_event event)
 {
     static const char *fn = "mgpu_event_synchronize";
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(ev, fn, "event is NULL");
-    if (ev->cu) MGPU__CU(fn, ev->dev, cuEventSynchronize, (ev->cu));
-    return MGPU_SUCCESS;
+    mgpu__event_obj *ev = NULL;
+    mgpu__pmark m;
+    mgpu_result r;
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
+    if (!ev->cu) return mgpu__event_synchronize(fn, ev);
+    mgpu__prof_begin(&m, &mgpu__g.dev[ev->dev].default_stream, 1, fn);
+    r = mgpu__event_synchronize(fn, ev);
+    mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
+    return r;
 }
 
-MGPU_API mgpu_result mgpu_event_query(mgpu_event ev)
+MGPU_API mgpu_result mgpu_event_query(mgpu_event event)
 {
     static const char *fn = "mgpu_event_query";
+    mgpu__event_obj *ev = NULL;
     mgpu__CUresult e;
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(ev, fn, "event is NULL");
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
     if (!ev->cu) return MGPU_SUCCESS;
     e = mgpu__cu.cuEventQuery(ev->cu);
     if (e == MGPU__CUDA_ERROR_NOT_READY) return MGPU_NOT_READY;
     return e ? mgpu__cuda_fail(e, fn, "cuEventQuery", ev->dev) : MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_event_elapsed_ms(mgpu_event start, mgpu_event end, float *ms)
+MGPU_API mgpu_result mgpu_event_elapsed_ms(mgpu_event start_event, mgpu_event end_event, float *ms)
 {
     static const char *fn = "mgpu_event_elapsed_ms";
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(start && end && ms, fn, "start, end or ms is NULL");
+    mgpu__event_obj *start = NULL, *end = NULL;
+    MGPU__TRY(mgpu__event_get(start_event, &start, fn));
+    MGPU__TRY(mgpu__event_get(end_event, &end, fn));
+    MGPU__REQUIRE(ms, fn, "ms is NULL");
     if (start->dev != end->dev && (start->cu || end->cu))
         return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "events of devices %d and %d", start->dev, end->dev);
     if (start->cu) MGPU__CU(fn, start->dev, cuEventElapsedTime, (ms, start->cu, end->cu));
+    else if (!start->recorded || !end->recorded)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "the %s event was never recorded", start->recorded ? "end" : "start");
     else *ms = (float)(end->cpu_ms - start->cpu_ms);
     return MGPU_SUCCESS;
 }
@@ -2312,10 +3196,13 @@ MGPU_API mgpu_result mgpu_device_synchronize(mgpu_device dev)
     static const char *fn = "mgpu_device_synchronize";
     mgpu__CUcontext prev;
     mgpu__CUresult e;
+    mgpu__pmark m;
     MGPU__DEVICE(fn, dev);
     if (!mgpu__is_cuda(dev) || !MGPU__LOAD(mgpu__g.dev[dev].ctx)) return MGPU_SUCCESS;  /* nothing queued */
     MGPU__TRY(mgpu__push(dev, &prev, fn));
+    mgpu__prof_begin(&m, &mgpu__g.dev[dev].default_stream, 1, fn);
     e = mgpu__cu.cuCtxSynchronize();
+    mgpu__prof_end(&m, MGPU_SPAN_WAIT, NULL, 0);
     mgpu__pop(dev, prev);
     return e ? mgpu__cuda_fail(e, fn, "cuCtxSynchronize", dev) : MGPU_SUCCESS;
 }
@@ -2334,7 +3221,7 @@ MGPU_API mgpu_result mgpu_synchronize_all(void)
 
 MGPU_API mgpu_result mgpu_native_stream(mgpu_stream stream, void **custream)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE(custream, "mgpu_native_stream", "custream is NULL");
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_native_stream"));
     if (!mgpu__is_cuda(s->dev)) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, "mgpu_native_stream", "device %d is a CPU device", s->dev);
@@ -2396,6 +3283,14 @@ static int mgpu__register(const mgpu__alloc *a)
     return 1;
 }
 
+/* Moves allocation i out of the table into *out. Caller holds mgpu__lock. */
+static void mgpu__remove_locked(long i, mgpu__alloc *out)
+{
+    *out = mgpu__g.allocs[i];
+    memmove(&mgpu__g.allocs[i], &mgpu__g.allocs[i + 1], (mgpu__g.nallocs - (size_t)i - 1) * sizeof *out);
+    mgpu__g.nallocs--;
+}
+
 /* Removes the allocation that starts exactly at p into *out; 0 if there is none. */
 static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host)
 {
@@ -2404,9 +3299,7 @@ static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host)
     mgpu__mutex_lock(&mgpu__lock);
     i = mgpu__find_locked(p);
     if (i >= 0 && mgpu__g.allocs[i].base == p && (mgpu__g.allocs[i].kind == MGPU__ALLOC_HOST) == kind_host) {
-        *out = mgpu__g.allocs[i];
-        memmove(&mgpu__g.allocs[i], &mgpu__g.allocs[i + 1], (mgpu__g.nallocs - (size_t)i - 1) * sizeof *out);
-        mgpu__g.nallocs--;
+        mgpu__remove_locked(i, out);
         ok = 1;
     }
     mgpu__mutex_unlock(&mgpu__lock);
@@ -2440,8 +3333,7 @@ static mgpu__where mgpu__locate(const void *p)
         data[0] = &type; data[1] = &ordinal;
         if (mgpu__cu.cuPointerGetAttributes(2, attrs, data, mgpu__dptr(p)) == 0 &&
             (type == MGPU__MEMORYTYPE_DEVICE || type == MGPU__MEMORYTYPE_UNIFIED) &&
-            ordinal >= 0 && ordinal < mgpu__g.ncuda) {
-            w.dev = ordinal;
+            (w.dev = mgpu__cuda_index(ordinal)) >= 0) {
             w.cuda = 1;
             w.kind = MGPU__ALLOC_DEVICE;
         }
@@ -2465,15 +3357,20 @@ MGPU_API mgpu_result mgpu_pointer_device(const void *ptr, mgpu_device *dev)
 }
 
 static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgpu__where *w, const void *p, size_t bytes);
+static void *mgpu__shared_alloc(size_t bytes, mgpu__alloc *a);
+static mgpu_result mgpu__release_cpu_or_ipc(const char *fn, const mgpu__alloc *a);
 
 /* Allocates on dev, registers, and undoes the allocation if registering fails. */
-static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, size_t bytes, mgpu_stream s, void **ptr)
+static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, size_t bytes, mgpu__stream_obj *s, void **ptr)
 {
     mgpu__alloc a;
     mgpu__CUcontext prev = NULL;
     mgpu__CUresult e = MGPU__CUDA_SUCCESS;
     const char *call = "";
+    if (bytes > (size_t)PTRDIFF_MAX)     /* larger than any object: not the driver's to judge */
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%zu bytes: more than any allocation can hold", bytes);
     memset(&a, 0, sizeof a);
+    a.fd = -1;
     a.dev = kind == MGPU__ALLOC_HOST ? -1 : dev;
     a.kind = kind;
     a.size = bytes;
@@ -2506,11 +3403,15 @@ static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, siz
             return mgpu__cuda_fail(e, fn, call, dev);
         }
     } else {
-        void *p = mgpu__aligned_alloc(bytes, &a.raw);
+        /* Device memory of a CPU device is shared memory, so that it can be exported; more
+           than the machine has goes to malloc, which refuses it (a sparse file would not). */
+        void *p = kind == MGPU__ALLOC_DEVICE && bytes <= mgpu__g.dev[dev].info.total_memory
+                  ? mgpu__shared_alloc(bytes, &a) : NULL;
+        if (!p) p = mgpu__aligned_alloc(bytes, &a.raw);
         if (!p) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "%zu bytes of host memory for device %d", bytes, dev);
         a.base = (uintptr_t)p;
         if (!mgpu__register(&a)) {
-            free(a.raw);
+            mgpu__release_cpu_or_ipc(fn, &a);
             return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
         }
     }
@@ -2518,12 +3419,12 @@ static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, siz
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__release(const char *fn, const mgpu__alloc *a, mgpu_stream s)
+static mgpu_result mgpu__release(const char *fn, const mgpu__alloc *a, mgpu__stream_obj *s)
 {
     mgpu__CUcontext prev;
     mgpu__CUresult e;
     int dev = a->dev >= 0 ? a->dev : 0;
-    if (!a->cuda) { free(a->raw); return MGPU_SUCCESS; }
+    if (!a->cuda || a->kind == MGPU__ALLOC_IPC) return mgpu__release_cpu_or_ipc(fn, a);
     MGPU__TRY(mgpu__push(s ? s->dev : dev, &prev, fn));
     if (a->kind == MGPU__ALLOC_HOST) e = mgpu__cu.cuMemFreeHost((void *)a->base);
     else if (s) e = mgpu__cu.cuMemFreeAsync((mgpu__CUdeviceptr)a->base, s->cu);
@@ -2558,7 +3459,7 @@ MGPU_API mgpu_result mgpu_malloc_host(void **ptr, size_t bytes)
 MGPU_API mgpu_result mgpu_malloc_async(void **ptr, size_t bytes, mgpu_stream stream)
 {
     static const char *fn = "mgpu_malloc_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE(ptr, fn, "ptr is NULL");
     MGPU__REQUIRE(bytes > 0, fn, "bytes is 0");
     MGPU__TRY(mgpu__stream(stream, &s, fn));
@@ -2567,9 +3468,10 @@ MGPU_API mgpu_result mgpu_malloc_async(void **ptr, size_t bytes, mgpu_stream str
     return mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, bytes, s, ptr);
 }
 
-static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu_stream s)
+static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu__stream_obj *s)
 {
     mgpu__alloc a;
+    mgpu_result r;
     if (!ptr) return MGPU_SUCCESS;
     MGPU__REQUIRE_INIT(fn);
     if (!mgpu__unregister((uintptr_t)ptr, &a, host)) {
@@ -2579,7 +3481,11 @@ static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu_stream s
                               host ? "device memory" : "pinned host memory", host ? "mgpu_free" : "mgpu_free_host");
         return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is not the start of a live mgpu allocation", ptr);
     }
-    return mgpu__release(fn, &a, s && a.kind == MGPU__ALLOC_POOL ? s : NULL);
+    r = mgpu__release(fn, &a, s && a.kind == MGPU__ALLOC_POOL ? s : NULL);
+    /* Forgotten only once the driver freed it: after a failed release it stays mgpu's, to be
+       freed again (by the caller, or at the latest by mgpu_shutdown). */
+    if (r != MGPU_SUCCESS) (void)mgpu__register(&a);
+    return r;
 }
 MGPU_API mgpu_result mgpu_free(void *ptr) { return mgpu__free("mgpu_free", ptr, 0, NULL); }
 MGPU_API mgpu_result mgpu_free_host(void *ptr) { return mgpu__free("mgpu_free_host", ptr, 1, NULL); }
@@ -2587,7 +3493,7 @@ MGPU_API mgpu_result mgpu_free_host(void *ptr) { return mgpu__free("mgpu_free_ho
 MGPU_API mgpu_result mgpu_free_async(void *ptr, mgpu_stream stream)
 {
     static const char *fn = "mgpu_free_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__where w;
     if (!ptr) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
@@ -2598,20 +3504,30 @@ MGPU_API mgpu_result mgpu_free_async(void *ptr, mgpu_stream stream)
 }
 
 /* >>copies --------------------------------------------------------------------- */
-/* A copy or fill of `bytes` at p must stay inside p's allocation (when mgpu knows it). */
+/* A copy or fill of `bytes` at p must stay inside p's allocation when mgpu knows it, and
+   else at least inside the address space (no wrap; at most PTRDIFF_MAX, as memmove needs). */
 static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgpu__where *w, const void *p, size_t bytes)
 {
     if (w->kind >= 0 && bytes > w->size - ((uintptr_t)p - w->base))
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s: %zu bytes from %p run past the end of its allocation "
                           "(%zu bytes at %p)", what, bytes, p, w->size, (void *)w->base);
+    if (bytes > (size_t)PTRDIFF_MAX || bytes > UINTPTR_MAX - (uintptr_t)p)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%s: %zu bytes from %p overflow the address space", what, bytes, p);
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu_stream s);
+static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu__stream_obj *s);
+
+/* The kind of a copy between the places d and s (mgpu__locate). */
+static mgpu_span_kind mgpu__copy_kind(const mgpu__where *d, const mgpu__where *s)
+{
+    if (d->cuda && s->cuda) return d->dev == s->dev ? MGPU_SPAN_COPY_D2D : MGPU_SPAN_COPY_P2P;
+    return d->cuda ? MGPU_SPAN_COPY_H2D : s->cuda ? MGPU_SPAN_COPY_D2H : MGPU_SPAN_COPY_HOST;
+}
 
 /* The stream that carries a copy: the caller's, else the default stream of the CUDA
    device involved (destination first), else NULL for a plain host copy. */
-static mgpu_stream mgpu__copy_stream(const mgpu__where *d, const mgpu__where *s)
+static mgpu__stream_obj *mgpu__copy_stream(const mgpu__where *d, const mgpu__where *s)
 {
     if (d->cuda) return &mgpu__g.dev[d->dev].default_stream;
     if (s->cuda) return &mgpu__g.dev[s->dev].default_stream;
@@ -2622,7 +3538,7 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
 {
     static const char *fn = "mgpu_memcpy";
     mgpu__where wd, ws;
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     if (!bytes) return MGPU_SUCCESS;
@@ -2634,13 +3550,16 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
     if (!s) { memmove(dst, src, bytes); return MGPU_SUCCESS; }
     if (wd.cuda && ws.cuda && wd.dev != ws.dev) {
         MGPU__TRY(mgpu__copy_async(fn, dst, src, bytes, 0, s));
-        return mgpu_stream_synchronize(s);
+        return mgpu_stream_synchronize(s->h);
     } else {
         /* cuMemcpy: synchronous, and ordered after work on the blocking streams. */
         mgpu__CUcontext prev;
         mgpu__CUresult e;
+        mgpu__pmark m;
         MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+        mgpu__prof_begin(&m, s, 1, fn);
         e = mgpu__cu.cuMemcpy(mgpu__dptr(dst), mgpu__dptr(src), bytes);
+        mgpu__prof_end(&m, mgpu__copy_kind(&wd, &ws), NULL, bytes);
         mgpu__pop(s->dev, prev);
         return e ? mgpu__cuda_fail(e, fn, "cuMemcpy", s->dev) : MGPU_SUCCESS;
     }
@@ -2649,14 +3568,14 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
 MGPU_API mgpu_result mgpu_memcpy_async(void *dst, const void *src, size_t bytes, mgpu_stream stream)
 {
     static const char *fn = "mgpu_memcpy_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (!bytes) return MGPU_SUCCESS;
     return mgpu__copy_async(fn, dst, src, bytes, 0, s);
 }
 
-static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t bytes, mgpu_stream s)
+static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t bytes, mgpu__stream_obj *s)
 {
     mgpu__where w;
     mgpu__CUcontext prev;
@@ -2667,7 +3586,7 @@ static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t byt
     w = mgpu__locate(ptr);
     MGPU__TRY(mgpu__check_range(fn, "ptr", &w, ptr, bytes));
     if (!w.cuda) {
-        if (s && mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s));
+        if (s && mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s->h));
         memset(ptr, value, bytes);
         return MGPU_SUCCESS;
     }
@@ -2685,7 +3604,7 @@ static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t byt
 MGPU_API mgpu_result mgpu_memset(void *ptr, int value, size_t bytes) { return mgpu__memset("mgpu_memset", ptr, value, bytes, NULL); }
 MGPU_API mgpu_result mgpu_memset_async(void *ptr, int value, size_t bytes, mgpu_stream stream)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_memset_async"));
     return mgpu__memset("mgpu_memset_async", ptr, value, bytes, s);
 }
@@ -2824,7 +3743,7 @@ static mgpu_result mgpu__get_staging(int src, int dst, mgpu__staging **out, cons
 /* src -> pinned buffer k -> dst, chunk by chunk. The device-to-host copy of chunk i+1 runs
    on the source's copy engine while chunk i goes up to the destination; events order
    each buffer's reuse. The caller's stream waits for the last chunk. */
-static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const void *src, int sdev, size_t bytes, mgpu_stream s)
+static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const void *src, int sdev, size_t bytes, mgpu__stream_obj *s)
 {
     mgpu__staging *st = NULL;
     mgpu__CUcontext cs = mgpu__g.dev[sdev].ctx, cd = mgpu__g.dev[ddev].ctx, prev = NULL;
@@ -2874,38 +3793,49 @@ static mgpu_result mgpu__copy_staged(const char *fn, void *dst, int ddev, const 
 
 /* Every asynchronous copy comes here. Plain host copies run at once (after the stream,
    when it is a CUDA stream); copies between two GPUs take the peer path. */
-static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu_stream s)
+static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, size_t bytes, unsigned flags, mgpu__stream_obj *s)
 {
     mgpu__where wd = mgpu__locate(dst), ws = mgpu__locate(src);
     mgpu__CUcontext prev;
     mgpu__CUresult e;
     mgpu_result r = MGPU_SUCCESS;
+    mgpu__pmark m;
     MGPU__TRY(mgpu__check_range(fn, "dst", &wd, dst, bytes));
     MGPU__TRY(mgpu__check_range(fn, "src", &ws, src, bytes));
     if (!wd.cuda && !ws.cuda) {
-        if (mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s));
+        if (mgpu__is_cuda(s->dev)) MGPU__TRY(mgpu_stream_synchronize(s->h));
+        mgpu__prof_begin(&m, s, 1, fn);
         memmove(dst, src, bytes);
+        mgpu__prof_end(&m, MGPU_SPAN_COPY_HOST, NULL, bytes);
         return MGPU_SUCCESS;
     }
     if (!mgpu__is_cuda(s->dev)) {        /* a CPU stream: copy synchronously */
-        mgpu_stream cs = mgpu__copy_stream(&wd, &ws);
+        mgpu__stream_obj *cs = mgpu__copy_stream(&wd, &ws);
         MGPU__TRY(mgpu__copy_async(fn, dst, src, bytes, flags, cs));
-        return mgpu_stream_synchronize(cs);
+        return mgpu_stream_synchronize(cs->h);
     }
     if (wd.cuda && ws.cuda && wd.dev != ws.dev) {
-        if (mgpu__path(ws.dev, wd.dev, flags) == MGPU_PEER_STAGED)
-            return mgpu__copy_staged(fn, dst, wd.dev, src, ws.dev, bytes, s);
+        if (mgpu__path(ws.dev, wd.dev, flags) == MGPU_PEER_STAGED) {
+            mgpu__prof_begin(&m, s, 0, fn);
+            r = mgpu__copy_staged(fn, dst, wd.dev, src, ws.dev, bytes, s);
+            mgpu__prof_end(&m, MGPU_SPAN_COPY_STAGED, NULL, bytes);
+            return r;
+        }
         MGPU__TRY(mgpu__enable_peer(wd.dev, ws.dev, fn));
         MGPU__TRY(mgpu__enable_peer(ws.dev, wd.dev, fn));
         MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+        mgpu__prof_begin(&m, s, 0, fn);
         e = mgpu__cu.cuMemcpyPeerAsync(mgpu__dptr(dst), mgpu__g.dev[wd.dev].ctx, mgpu__dptr(src),
                                        mgpu__g.dev[ws.dev].ctx, bytes, s->cu);
+        mgpu__prof_end(&m, MGPU_SPAN_COPY_P2P, NULL, bytes);
         mgpu__pop(s->dev, prev);
         if (e) r = mgpu__cuda_fail(e, fn, "cuMemcpyPeerAsync", s->dev);
         return r;
     }
     MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+    mgpu__prof_begin(&m, s, 0, fn);
     e = mgpu__cu.cuMemcpyAsync(mgpu__dptr(dst), mgpu__dptr(src), bytes, s->cu);
+    mgpu__prof_end(&m, mgpu__copy_kind(&wd, &ws), NULL, bytes);
     mgpu__pop(s->dev, prev);
     return e ? mgpu__cuda_fail(e, fn, "cuMemcpyAsync", s->dev) : MGPU_SUCCESS;
 }
@@ -2913,11 +3843,11 @@ static mgpu_result mgpu__copy_async(const char *fn, void *dst, const void *src, 
 MGPU_API mgpu_result mgpu_copy_peer_async(void *dst, const void *src, size_t bytes, unsigned flags, mgpu_stream stream)
 {
     static const char *fn = "mgpu_copy_peer_async";
-    mgpu_stream s = stream;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     if (flags & ~MGPU_COPY_FORCE_STAGED) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
-    if (s) MGPU__TRY(mgpu__stream(s, &s, fn));
+    if (stream) MGPU__TRY(mgpu__stream(stream, &s, fn));
     else {
         mgpu__where wd = mgpu__locate(dst), ws = mgpu__locate(src);
         s = mgpu__copy_stream(&wd, &ws);
@@ -2931,7 +3861,7 @@ MGPU_API mgpu_result mgpu_copy_peer(void *dst, const void *src, size_t bytes, un
 {
     static const char *fn = "mgpu_copy_peer";
     mgpu__where wd, ws;
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(dst && src, fn, "dst or src is NULL");
     if (flags & ~MGPU_COPY_FORCE_STAGED) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
@@ -2944,7 +3874,7 @@ MGPU_API mgpu_result mgpu_copy_peer(void *dst, const void *src, size_t bytes, un
     if (wd.cuda) MGPU__TRY(mgpu_device_synchronize(wd.dev));
     if (ws.cuda && ws.dev != wd.dev) MGPU__TRY(mgpu_device_synchronize(ws.dev));
     MGPU__TRY(mgpu__copy_async(fn, dst, src, bytes, flags, s));
-    return mgpu_stream_synchronize(s);
+    return mgpu_stream_synchronize(s->h);
 }
 
 /* >>modules -------------------------------------------------------------------- */
@@ -2960,12 +3890,15 @@ static int mgpu__image_kind(const unsigned char *b, size_t n)
     return 0;
 }
 
-static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, mgpu_module *out, const char *fn)
+static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, mgpu__module_obj **out, const char *fn)
 {
-    struct mgpu_module_t *m;
+    mgpu__module_obj *m;
+    uintptr_t h = 0;
+    mgpu_result r;
     int kind = mgpu__image_kind((const unsigned char *)image, bytes);
     if (!kind) return mgpu__fail(MGPU_ERROR_INVALID_IMAGE, fn, "%zu bytes are not a fatbin, cubin or PTX image", bytes);
-    m = (struct mgpu_module_t *)calloc(1, sizeof *m);
+    if (copy && bytes == SIZE_MAX) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "bytes = %zu overflows", bytes);
+    m = (mgpu__module_obj *)calloc(1, sizeof *m);
     if (!m) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     if (copy) {
         m->image = malloc(bytes + 1);    /* +1: PTX must be NUL-terminated */
@@ -2976,8 +3909,14 @@ static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, m
     } else {
         m->image = (void *)(uintptr_t)image;
     }
+    r = mgpu__handle_new(MGPU__H_MODULE, m, &h, fn);
+    if (r != MGPU_SUCCESS) {
+        if (m->owns_image) free(m->image);
+        free(m);
+        return r;
+    }
     mgpu__mutex_init(&m->lock);
-    mgpu__list_init(&m->link);
+    m->h = (mgpu_module)h;
     *out = m;
     return MGPU_SUCCESS;
 }
@@ -2985,39 +3924,52 @@ static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, m
 MGPU_API mgpu_result mgpu_module_create(const void *image, size_t bytes, mgpu_module *module)
 {
     static const char *fn = "mgpu_module_create";
+    mgpu__module_obj *m;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(image && module && bytes > 0, fn, "image or module is NULL, or bytes is 0");
-    MGPU__TRY(mgpu__module_new(image, bytes, 1, module, fn));
-    mgpu__list_add(&mgpu__g.modules, &(*module)->link);
+    MGPU__TRY(mgpu__module_new(image, bytes, 1, &m, fn));
+    *module = m->h;
     return MGPU_SUCCESS;
 }
 
-static void mgpu__destroy_module(mgpu_module m)
+/* Unloads a module and frees it, its kernels and their handles (as mgpu__stream_free: a
+   failed unload keeps the module, loaded where that failed, unless last_try). */
+static mgpu_result mgpu__destroy_module(mgpu__module_obj *m, int last_try)
 {
     int d;
-    struct mgpu_kernel_t *k = m->kernels;
+    mgpu__kernel_obj *k = m->kernels;
     mgpu__CUcontext prev = NULL;
-    if (mgpu__g.ncuda) mgpu__cu.cuCtxGetCurrent(&prev);
-    for (d = 0; d < mgpu__g.ncuda; d++)
-        if (m->cu[d]) { mgpu__cu.cuCtxSetCurrent(mgpu__g.dev[d].ctx); mgpu__cu.cuModuleUnload(m->cu[d]); }
-    if (mgpu__g.ncuda) mgpu__cu.cuCtxSetCurrent(prev);
-    while (k) { struct mgpu_kernel_t *next = k->next; free(k); k = next; }
-    if (m->link.next != &m->link) mgpu__list_remove(&m->link);
+    mgpu__CUresult e, first = MGPU__CUDA_SUCCESS;
+    int first_dev = -1;
+    for (d = 0; d < mgpu__g.ncuda; d++) {
+        if (!m->cu[d]) continue;
+        e = mgpu__push(d, &prev, "mgpu_module_destroy") == MGPU_SUCCESS ? mgpu__cu.cuModuleUnload(m->cu[d]) : (mgpu__CUresult)-1;
+        if (e != (mgpu__CUresult)-1) mgpu__pop(d, prev);
+        if (e == MGPU__CUDA_SUCCESS) m->cu[d] = NULL;
+        else if (first_dev < 0) { first = e; first_dev = d; }
+    }
+    if (first_dev >= 0 && !last_try) {
+        if (first == (mgpu__CUresult)-1) return MGPU_ERROR_CUDA;       /* mgpu__push said why */
+        return mgpu__cuda_fail(first, "mgpu_module_destroy", "cuModuleUnload", first_dev);
+    }
+    while (k) { mgpu__kernel_obj *next = k->next; mgpu__handle_release(k->h); free(k); k = next; }
+    mgpu__handle_release(m->h);
     mgpu__mutex_destroy(&m->lock);
     if (m->owns_image) free(m->image);
     free(m);
+    return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_module_destroy(mgpu_module module)
 {
-    MGPU__REQUIRE_INIT("mgpu_module_destroy");
-    MGPU__REQUIRE(module && module != mgpu__g.builtin, "mgpu_module_destroy", "module is NULL or built in");
-    mgpu__destroy_module(module);
-    return MGPU_SUCCESS;
+    mgpu__module_obj *m;
+    MGPU__TRY(mgpu__module_get(module, &m, "mgpu_module_destroy"));
+    MGPU__REQUIRE(m != mgpu__g.builtin, "mgpu_module_destroy", "module is the built-in module");
+    return mgpu__destroy_module(m, 0);
 }
 
 /* Loads the module on a CUDA device exactly once. */
-static mgpu_result mgpu__module_on(mgpu_module m, mgpu_device dev, mgpu__CUmodule *out, const char *fn)
+static mgpu_result mgpu__module_on(mgpu__module_obj *m, mgpu_device dev, mgpu__CUmodule *out, const char *fn)
 {
     mgpu__CUmodule cu = MGPU__LOAD(m->cu[dev]);
     mgpu__CUcontext prev;
@@ -3040,18 +3992,19 @@ static mgpu_result mgpu__module_on(mgpu_module m, mgpu_device dev, mgpu__CUmodul
 MGPU_API mgpu_result mgpu_module_load(mgpu_module module, mgpu_device dev)
 {
     static const char *fn = "mgpu_module_load";
-    mgpu__CUmodule cu;
+    mgpu__module_obj *m;
+    mgpu__CUmodule cu = NULL;
     MGPU__DEVICE(fn, dev);
-    MGPU__REQUIRE(module, fn, "module is NULL");
+    MGPU__TRY(mgpu__module_get(module, &m, fn));
     if (!mgpu__is_cuda(dev)) return MGPU_SUCCESS;
-    return mgpu__module_on(module, dev, &cu, fn);
+    return mgpu__module_on(m, dev, &cu, fn);
 }
 
 /* The kernel's function on a CUDA device, looked up on first use. */
-static mgpu_result mgpu__function(mgpu_kernel k, mgpu_device dev, mgpu__CUfunction *out, const char *fn)
+static mgpu_result mgpu__function(mgpu__kernel_obj *k, mgpu_device dev, mgpu__CUfunction *out, const char *fn)
 {
     mgpu__CUfunction f = MGPU__LOAD(k->fn[dev]);
-    mgpu__CUmodule cu;
+    mgpu__CUmodule cu = NULL;
     mgpu__CUresult e;
     if (f) { *out = f; return MGPU_SUCCESS; }
     MGPU__TRY(mgpu__module_on(k->module, dev, &cu, fn));
@@ -3064,24 +4017,26 @@ static mgpu_result mgpu__function(mgpu_kernel k, mgpu_device dev, mgpu__CUfuncti
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_module_kernel(mgpu_module module, const char *name, mgpu_kernel *kernel)
+/* A new kernel of module m by name, with its handle (looked up on the bound device where
+   the module is loaded there). */
+static mgpu_result mgpu__module_kernel(mgpu__module_obj *module, const char *name, mgpu__kernel_obj **kernel, const char *fn)
 {
-    static const char *fn = "mgpu_module_kernel";
-    struct mgpu_kernel_t *k;
-    size_t len;
+    mgpu__kernel_obj *k;
+    uintptr_t h = 0;
+    size_t len = strlen(name);
+    mgpu_result r = MGPU_SUCCESS;
     mgpu_device d = mgpu__bound();
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(module && name && *name && kernel, fn, "module, name or kernel is NULL or empty");
-    len = strlen(name);
-    k = (struct mgpu_kernel_t *)calloc(1, sizeof *k + len);
+    k = (mgpu__kernel_obj *)calloc(1, sizeof *k + len);
     if (!k) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     memcpy(k->name, name, len + 1);
     k->module = module;
     if (d >= 0 && mgpu__is_cuda(d) && MGPU__LOAD(module->cu[d])) {
         mgpu__CUfunction f;
-        mgpu_result r = mgpu__function(k, d, &f, fn);
-        if (r != MGPU_SUCCESS) { free(k); return r; }
+        r = mgpu__function(k, d, &f, fn);
     }
+    if (r == MGPU_SUCCESS) r = mgpu__handle_new(MGPU__H_KERNEL, k, &h, fn);
+    if (r != MGPU_SUCCESS) { free(k); return r; }
+    k->h = (mgpu_kernel)h;
     mgpu__mutex_lock(&module->lock);
     k->next = module->kernels;
     module->kernels = k;
@@ -3090,30 +4045,47 @@ MGPU_API mgpu_result mgpu_module_kernel(mgpu_module module, const char *name, mg
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_kernel_set_cpu(mgpu_kernel kernel, mgpu_cpu_kernel_fn cpu)
+MGPU_API mgpu_result mgpu_module_kernel(mgpu_module module, const char *name, mgpu_kernel *kernel)
 {
-    MGPU__REQUIRE_INIT("mgpu_kernel_set_cpu");
-    MGPU__REQUIRE(kernel, "mgpu_kernel_set_cpu", "kernel is NULL");
-    kernel->cpu = cpu;
+    static const char *fn = "mgpu_module_kernel";
+    mgpu__module_obj *m;
+    mgpu__kernel_obj *k;
+    MGPU__TRY(mgpu__module_get(module, &m, fn));
+    MGPU__REQUIRE(name && *name && kernel, fn, "name or kernel is NULL or empty");
+    MGPU__TRY(mgpu__module_kernel(m, name, &k, fn));
+    *kernel = k->h;
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__launch(const char *fn, mgpu_kernel kernel, const mgpu_launch_dims *dims, void **args, mgpu_stream s)
+MGPU_API mgpu_result mgpu_kernel_set_cpu(mgpu_kernel kernel, mgpu_cpu_kernel_fn cpu)
+{
+    mgpu__kernel_obj *k;
+    MGPU__TRY(mgpu__kernel_get(kernel, &k, "mgpu_kernel_set_cpu"));
+    k->cpu = cpu;
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__launch(const char *fn, mgpu__kernel_obj *kernel, const mgpu_launch_dims *dims, void **args, mgpu__stream_obj *s)
 {
     mgpu__CUfunction f;
     mgpu__CUcontext prev;
     mgpu__CUresult e;
+    mgpu__pmark m;
     if (!mgpu__is_cuda(s->dev)) {
         if (!kernel->cpu)
             return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "kernel \"%s\" has no CPU implementation (mgpu_kernel_set_cpu) "
                               "for CPU device %d", kernel->name, s->dev);
+        mgpu__prof_begin(&m, s, 1, fn);
         kernel->cpu(dims, args);
+        mgpu__prof_end(&m, MGPU_SPAN_KERNEL, kernel->name, 0);
         return MGPU_SUCCESS;
     }
     MGPU__TRY(mgpu__function(kernel, s->dev, &f, fn));
     MGPU__TRY(mgpu__push(s->dev, &prev, fn));
+    mgpu__prof_begin(&m, s, 0, fn);
     e = mgpu__cu.cuLaunchKernel(f, dims->grid[0], dims->grid[1], dims->grid[2], dims->block[0], dims->block[1],
                                 dims->block[2], (unsigned)dims->shared_bytes, s->cu, args, NULL);
+    mgpu__prof_end(&m, MGPU_SPAN_KERNEL, kernel->name, 0);
     mgpu__pop(s->dev, prev);
     return e ? mgpu__cuda_fail(e, fn, "cuLaunchKernel", s->dev) : MGPU_SUCCESS;
 }
@@ -3121,13 +4093,15 @@ static mgpu_result mgpu__launch(const char *fn, mgpu_kernel kernel, const mgpu_l
 MGPU_API mgpu_result mgpu_launch(mgpu_kernel kernel, const mgpu_launch_dims *dims, void **args, mgpu_stream stream)
 {
     static const char *fn = "mgpu_launch";
-    mgpu_stream s = NULL;
-    MGPU__REQUIRE(kernel && dims, fn, "kernel or dims is NULL");
+    mgpu__stream_obj *s = NULL;
+    mgpu__kernel_obj *k = NULL;
+    MGPU__TRY(mgpu__kernel_get(kernel, &k, fn));
+    MGPU__REQUIRE(dims, fn, "dims is NULL");
     MGPU__REQUIRE(dims->grid[0] && dims->grid[1] && dims->grid[2] && dims->block[0] && dims->block[1] && dims->block[2],
                   fn, "a grid or block dimension is 0");
     MGPU__REQUIRE(dims->shared_bytes <= 0xFFFFFFFFu, fn, "shared_bytes is too large");
     MGPU__TRY(mgpu__stream(stream, &s, fn));
-    return mgpu__launch(fn, kernel, dims, args, s);
+    return mgpu__launch(fn, k, dims, args, s);
 }
 
 /* >>built-in kernels ----------------------------------------------------------- */
@@ -3142,16 +4116,8 @@ static mgpu_result mgpu__create_builtin_module(void)
     static const char *fn = "mgpu_init";
     int i;
     MGPU__TRY(mgpu__module_new(mgpu__kernels_fatbin, MGPU_KERNELS_FATBIN_SIZE, 0, &mgpu__g.builtin, fn));
-    for (i = 0; i < MGPU__K_COUNT; i++) {
-        size_t len = strlen(mgpu__builtin_names[i]);
-        struct mgpu_kernel_t *k = (struct mgpu_kernel_t *)calloc(1, sizeof *k + len);
-        if (!k) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-        memcpy(k->name, mgpu__builtin_names[i], len + 1);
-        k->module = mgpu__g.builtin;
-        k->next = mgpu__g.builtin->kernels;
-        mgpu__g.builtin->kernels = k;
-        mgpu__g.builtin_kernel[i] = k;
-    }
+    for (i = 0; i < MGPU__K_COUNT; i++)
+        MGPU__TRY(mgpu__module_kernel(mgpu__g.builtin, mgpu__builtin_names[i], &mgpu__g.builtin_kernel[i], fn));
     return MGPU_SUCCESS;
 #endif
 }
@@ -3163,7 +4129,7 @@ MGPU_API mgpu_result mgpu_builtin_module(mgpu_module *module)
     if (!mgpu__g.builtin)
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, "mgpu_builtin_module", "no embedded kernels (no CUDA device, or "
                           "built with MGPU_NO_EMBEDDED_KERNELS)");
-    *module = mgpu__g.builtin;
+    *module = mgpu__g.builtin->h;
     return MGPU_SUCCESS;
 }
 
@@ -3179,7 +4145,7 @@ MGPU_API const char *mgpu_kernels_source_sha256(void)
 /* Built-in kernel names[which], looked up once per init cycle: cache[0..count) holds the
    kernels of the cycle *generation says (a new cycle empties it). */
 static mgpu__mutex mgpu__kernel_cache_lock = MGPU__MUTEX_INIT;
-static mgpu_kernel mgpu__kernel_cached(int which, mgpu_kernel *cache, size_t count, unsigned *generation, mgpu_kernel k)
+static mgpu__kernel_obj *mgpu__kernel_cached(int which, mgpu__kernel_obj **cache, size_t count, unsigned *generation, mgpu__kernel_obj *k)
 {
     mgpu__mutex_lock(&mgpu__kernel_cache_lock);
     if (*generation != mgpu__g.generation) {
@@ -3191,16 +4157,16 @@ static mgpu_kernel mgpu__kernel_cached(int which, mgpu_kernel *cache, size_t cou
     mgpu__mutex_unlock(&mgpu__kernel_cache_lock);
     return k;
 }
-static mgpu_result mgpu__builtin_kernel(const char *fn, const char *const *names, int which, mgpu_kernel *cache,
-                                        size_t count, unsigned *generation, mgpu_kernel *out)
+static mgpu_result mgpu__builtin_kernel(const char *fn, const char *const *names, int which, mgpu__kernel_obj **cache,
+                                        size_t count, unsigned *generation, mgpu__kernel_obj **out)
 {
-    mgpu_kernel k;
+    mgpu__kernel_obj *k;
     mgpu_result r;
     if (!mgpu__g.builtin)
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
     k = mgpu__kernel_cached(which, cache, count, generation, NULL);
     if (k) { *out = k; return MGPU_SUCCESS; }
-    r = mgpu_module_kernel(mgpu__g.builtin, names[which], &k);   /* outside the lock: it may load the module */
+    r = mgpu__module_kernel(mgpu__g.builtin, names[which], &k, fn);   /* outside the lock: it may load the module */
     if (r != MGPU_SUCCESS) {
         char why[sizeof mgpu__tls_error];
         snprintf(why, sizeof why, "%s", mgpu__tls_error);
@@ -3231,11 +4197,11 @@ static mgpu_result mgpu__check_buffer(const char *fn, const char *what, const vo
 }
 
 /* One thread per element, grid-stride, at most 8 blocks of 256 per multiprocessor. */
-static mgpu_result mgpu__launch_builtin(const char *fn, int which, size_t n, void **args, mgpu_stream s)
+static mgpu_result mgpu__launch_builtin(const char *fn, int which, size_t n, void **args, mgpu__stream_obj *s)
 {
     mgpu_launch_dims dims;
     size_t blocks = (n + 255) / 256, cap = (size_t)mgpu__g.dev[s->dev].info.multiprocessors * 8;
-    mgpu_kernel k = mgpu__g.builtin_kernel[which];
+    mgpu__kernel_obj *k = mgpu__g.builtin_kernel[which];
     if (!k) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "built with MGPU_NO_EMBEDDED_KERNELS");
     memset(&dims, 0, sizeof dims);
     dims.grid[0] = (unsigned)(blocks < cap ? blocks : cap);
@@ -3247,12 +4213,15 @@ static mgpu_result mgpu__launch_builtin(const char *fn, int which, size_t n, voi
 MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, mgpu_stream stream)
 {
     static const char *fn = "mgpu_axpy_f32";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
+    size_t bytes = 0;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n == 0) return MGPU_SUCCESS;
-    if (n > SIZE_MAX / sizeof(float)) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu overflows", n);
-    MGPU__TRY(mgpu__check_buffer(fn, "x", x, n * sizeof(float), s->dev));
-    MGPU__TRY(mgpu__check_buffer(fn, "y", y, n * sizeof(float), s->dev));
+    MGPU__TRY(mgpu__array_bytes(fn, "x and y", n, sizeof(float), &bytes));
+    MGPU__TRY(mgpu__check_buffer(fn, "x", x, bytes, s->dev));
+    MGPU__TRY(mgpu__check_buffer(fn, "y", y, bytes, s->dev));
+    MGPU__TRY(mgpu__check_aligned(fn, "x", x, sizeof(float)));
+    MGPU__TRY(mgpu__check_aligned(fn, "y", y, sizeof(float)));
     if (mgpu__is_cuda(s->dev)) {
         unsigned long long nn = n;
         void *args[4];
@@ -3268,11 +4237,13 @@ MGPU_API mgpu_result mgpu_axpy_f32(size_t n, float a, const float *x, float *y, 
 MGPU_API mgpu_result mgpu_iota_u32(size_t n, uint32_t v, uint32_t *out, mgpu_stream stream)
 {
     static const char *fn = "mgpu_iota_u32";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
+    size_t bytes = 0;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n == 0) return MGPU_SUCCESS;
-    if (n > SIZE_MAX / sizeof(uint32_t)) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu overflows", n);
-    MGPU__TRY(mgpu__check_buffer(fn, "out", out, n * sizeof(uint32_t), s->dev));
+    MGPU__TRY(mgpu__array_bytes(fn, "out", n, sizeof(uint32_t), &bytes));
+    MGPU__TRY(mgpu__check_buffer(fn, "out", out, bytes, s->dev));
+    MGPU__TRY(mgpu__check_aligned(fn, "out", out, sizeof(uint32_t)));
     if (mgpu__is_cuda(s->dev)) {
         unsigned long long nn = n;
         unsigned vv = v;
@@ -3486,8 +4457,8 @@ static const mgpu__combine_cpu_fn mgpu__combine_cpu[7] = {
 /* Device memory: [ticket counter | partials (8 bytes x max grid) | scratch result]. */
 typedef struct mgpu__red_ws {
     struct mgpu__red_ws *next;
-    mgpu_stream stream;                /* the stream served; with cu and dev, the key (a */
-    mgpu__CUstream cu;                 /* destroyed stream's address may come back)     */
+    mgpu_stream stream;                /* the stream served: its handle, never reused */
+    mgpu__CUstream cu;
     mgpu_device dev;
     unsigned char *mem;                /* mgpu allocation on dev: mgpu_shutdown frees it */
     void *pinned;                      /* pinned bytes, made on first need: MGPU__RED_SLOT for */
@@ -3499,7 +4470,7 @@ static mgpu__mutex mgpu__red_lock = MGPU__MUTEX_INIT;
 static struct {
     unsigned generation;               /* mgpu__g.generation the contents belong to */
     mgpu__red_ws *ws;
-    mgpu_kernel kernel[3][6][3];       /* [kind: MGPU__RED_K_*][dtype - 1][op - 1] */
+    mgpu__kernel_obj *kernel[3][6][3]; /* [kind: MGPU__RED_K_*][dtype - 1][op - 1] */
 } mgpu__red;
 
 /* Drops what an earlier init cycle left (its memory went with mgpu_shutdown). Caller holds
@@ -3517,11 +4488,11 @@ static void mgpu__red_sync_locked(void)
     mgpu__red.generation = mgpu__g.generation;
 }
 
-static mgpu_result mgpu__red_kernel(const char *fn, int kind, mgpu_dtype t, mgpu_op op, mgpu_kernel *out)
+static mgpu_result mgpu__red_kernel(const char *fn, int kind, mgpu_dtype t, mgpu_op op, mgpu__kernel_obj **out)
 {
     static const char *const family[3] = { "reduce", "combine", "allreduce" };
     char name[64];
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     mgpu_result r;
     if (!mgpu__g.builtin)
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no embedded kernels (built with MGPU_NO_EMBEDDED_KERNELS)");
@@ -3531,7 +4502,7 @@ static mgpu_result mgpu__red_kernel(const char *fn, int kind, mgpu_dtype t, mgpu
     mgpu__mutex_unlock(&mgpu__red_lock);
     if (k) { *out = k; return MGPU_SUCCESS; }
     snprintf(name, sizeof name, "mgpu_%s_%s_%s", family[kind], mgpu__op_name[op], mgpu__dtype_name[t]);
-    r = mgpu_module_kernel(mgpu__g.builtin, name, &k);     /* outside the lock: it may load the module */
+    r = mgpu__module_kernel(mgpu__g.builtin, name, &k, fn);     /* outside the lock: it may load the module */
     if (r != MGPU_SUCCESS) {
         char why[sizeof mgpu__tls_error];
         snprintf(why, sizeof why, "%s", mgpu__tls_error);
@@ -3576,12 +4547,9 @@ static void mgpu__red_ws_free(mgpu__red_ws *w)
 /* Whether the stream a workspace serves still exists. */
 static int mgpu__red_alive(const mgpu__red_ws *w)
 {
-    const mgpu__list *l;
-    int alive = 0;
-    if (w->stream == &mgpu__g.dev[w->dev].default_stream) return 1;
+    int alive;
     mgpu__mutex_lock(&mgpu__lock);
-    for (l = mgpu__g.streams.next; l != &mgpu__g.streams && !alive; l = l->next)
-        alive = (const struct mgpu_stream_t *)(const void *)l == w->stream && w->stream->cu == w->cu;
+    alive = mgpu__handle_obj_locked(MGPU__H_STREAM, (uintptr_t)w->stream) != NULL;
     mgpu__mutex_unlock(&mgpu__lock);
     return alive;
 }
@@ -3589,7 +4557,7 @@ static int mgpu__red_alive(const mgpu__red_ws *w)
 /* A new workspace for stream s, its counter zeroed on s. Frees those of destroyed streams
    first when the device has many (a destroyed stream was synchronized: nothing pending
    uses them). Caller holds mgpu__red_lock. */
-static mgpu_result mgpu__red_ws_new(const char *fn, mgpu_stream s, mgpu__red_ws **out)
+static mgpu_result mgpu__red_ws_new(const char *fn, mgpu__stream_obj *s, mgpu__red_ws **out)
 {
     mgpu__red_ws *w, **pp;
     mgpu__CUcontext prev;
@@ -3615,7 +4583,7 @@ static mgpu_result mgpu__red_ws_new(const char *fn, mgpu_stream s, mgpu__red_ws 
         if (e) r = mgpu__cuda_fail(e, fn, "cuMemsetD8Async", s->dev);
     }
     if (r != MGPU_SUCCESS) { mgpu_free(mem); free(w); return r; }
-    w->stream = s;
+    w->stream = s->h;
     w->cu = s->cu;
     w->dev = s->dev;
     w->mem = (unsigned char *)mem;
@@ -3626,14 +4594,14 @@ static mgpu_result mgpu__red_ws_new(const char *fn, mgpu_stream s, mgpu__red_ws 
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__red_ws_get(const char *fn, mgpu_stream s, mgpu__red_ws **out)
+static mgpu_result mgpu__red_ws_get(const char *fn, mgpu__stream_obj *s, mgpu__red_ws **out)
 {
     mgpu__red_ws *w;
     mgpu_result r = MGPU_SUCCESS;
     mgpu__mutex_lock(&mgpu__red_lock);
     mgpu__red_sync_locked();
     for (w = mgpu__red.ws; w; w = w->next)
-        if (w->stream == s && w->cu == s->cu && w->dev == s->dev) break;
+        if (w->stream == s->h) break;
     if (!w) r = mgpu__red_ws_new(fn, s, &w);
     mgpu__mutex_unlock(&mgpu__red_lock);
     if (r == MGPU_SUCCESS) *out = w;
@@ -3655,7 +4623,7 @@ static mgpu_result mgpu__stream_pinned(const char *fn, mgpu__red_ws *w, size_t b
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__red_launch(const char *fn, mgpu_kernel k, size_t blocks, void **args, mgpu_stream s)
+static mgpu_result mgpu__red_launch(const char *fn, mgpu__kernel_obj *k, size_t blocks, void **args, mgpu__stream_obj *s)
 {
     mgpu_launch_dims d;
     memset(&d, 0, sizeof d);
@@ -3668,7 +4636,7 @@ static mgpu_result mgpu__red_launch(const char *fn, mgpu_kernel k, size_t blocks
 
 /* The reduction on a CUDA stream; wr: where result is. */
 static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
-                                 const mgpu__where *wr, mgpu_stream s, int wait)
+                                 const mgpu__where *wr, mgpu__stream_obj *s, int wait)
 {
     size_t size = mgpu_dtype_size(t);
     unsigned blocks = mgpu__red_grid(n, size, s->dev);
@@ -3679,7 +4647,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
                   (wr->cuda && (wr->kind == MGPU__ALLOC_MANAGED || wr->dev == s->dev ||
                                 MGPU__LOAD(mgpu__g.peer_on[s->dev][wr->dev]))));
     mgpu__red_ws *w = NULL;
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     mgpu_result r = MGPU_SUCCESS;
     const void *a_src = src;
     unsigned long long a_n = n;
@@ -3694,7 +4662,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
     }
     if (direct) {
         MGPU__TRY(mgpu__red_launch(fn, k, blocks, args, s));
-        return wait ? mgpu_stream_synchronize(s) : MGPU_SUCCESS;
+        return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
     }
     mgpu__mutex_lock(&w->lock);
     if (wait && !wr->cuda) {
@@ -3702,7 +4670,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
         r = mgpu__stream_pinned(fn, w, MGPU__RED_SLOT);
         a_out = w->pinned;
         if (r == MGPU_SUCCESS) r = mgpu__red_launch(fn, k, blocks, args, s);
-        if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s);
+        if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s->h);
         if (r == MGPU_SUCCESS) memcpy(result, w->pinned, size);
         wait = 0;
     } else {
@@ -3712,7 +4680,7 @@ static mgpu_result mgpu__red_gpu(const char *fn, const void *src, size_t n, mgpu
         if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, result, a_out, size, 0, s);
     }
     mgpu__mutex_unlock(&w->lock);
-    if (r == MGPU_SUCCESS && wait) r = mgpu_stream_synchronize(s);
+    if (r == MGPU_SUCCESS && wait) r = mgpu_stream_synchronize(s->h);
     return r;
 }
 
@@ -3726,18 +4694,12 @@ static mgpu_result mgpu__red_args(const char *fn, mgpu_dtype t, mgpu_op op)
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__red_aligned(const char *fn, const char *what, const void *p, size_t size)
-{
-    if ((uintptr_t)p % size)
-        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s (%p) is not aligned to its %zu-byte elements", what, p, size);
-    return MGPU_SUCCESS;
-}
-
 static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
                                 mgpu_stream stream, int wait)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__where wr;
+    mgpu__pmark m;
     size_t size;
     unsigned char value[8];
     MGPU__REQUIRE_INIT(fn);
@@ -3747,14 +4709,16 @@ static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_
     size = mgpu_dtype_size(t);
     if (n > SIZE_MAX / size)
         return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu elements of %zu bytes overflow size_t", n, size);
-    if (n) MGPU__TRY(mgpu__red_aligned(fn, "src", src, size));
+    if (n) MGPU__TRY(mgpu__check_aligned(fn, "src", src, size));
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n) MGPU__TRY(mgpu__check_buffer(fn, "src", src, n * size, s->dev));
     wr = mgpu__locate(result);
     if (wr.kind >= 0 && size > wr.size - ((uintptr_t)result - wr.base))
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "result: %zu bytes run past the end of its allocation", size);
     if (mgpu__is_cuda(s->dev)) return mgpu__red_gpu(fn, src, n, t, op, result, &wr, s, wait);
+    mgpu__prof_begin(&m, s, 1, fn);
     mgpu__red_cpu[t](src, n, op, value);
+    mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "reduce (CPU)", 0);
     if (wr.cuda) return mgpu__copy_async(fn, result, value, size, 0, s);   /* synchronous from a CPU stream */
     memcpy(result, value, size);
     return MGPU_SUCCESS;
@@ -3773,7 +4737,7 @@ MGPU_API mgpu_result mgpu_reduce(const void *src, size_t n, mgpu_dtype t, mgpu_o
 MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_dtype t, mgpu_op op, mgpu_stream stream)
 {
     static const char *fn = "mgpu_combine_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     size_t size, bytes;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE((y && x) || !n, fn, "y or x is NULL and n > 0");
@@ -3784,20 +4748,23 @@ MGPU_API mgpu_result mgpu_combine_async(void *y, const void *x, size_t n, mgpu_d
     bytes = n * size;
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (!n) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__red_aligned(fn, "y", y, size));
-    MGPU__TRY(mgpu__red_aligned(fn, "x", x, size));
+    MGPU__TRY(mgpu__check_aligned(fn, "y", y, size));
+    MGPU__TRY(mgpu__check_aligned(fn, "x", x, size));
     if (x != y && (uintptr_t)x < (uintptr_t)y + bytes && (uintptr_t)y < (uintptr_t)x + bytes)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "x and y overlap (and are not the same array)");
     MGPU__TRY(mgpu__check_buffer(fn, "y", y, bytes, s->dev));
     MGPU__TRY(mgpu__check_buffer(fn, "x", x, bytes, s->dev));
     if (!mgpu__is_cuda(s->dev)) {
+        mgpu__pmark m;
+        mgpu__prof_begin(&m, s, 1, fn);
         mgpu__combine_cpu[t](y, x, n, op);
+        mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "combine (CPU)", 0);
         return MGPU_SUCCESS;
     } else {
         size_t per_block = MGPU__RED_BLOCK * (16 / size), blocks = n / per_block + (n % per_block != 0);
         size_t cap = (size_t)(mgpu__g.dev[s->dev].info.multiprocessors > 0 ? mgpu__g.dev[s->dev].info.multiprocessors : 1)
                      * MGPU__COMBINE_PER_SM;
-        mgpu_kernel k = NULL;
+        mgpu__kernel_obj *k = NULL;
         unsigned long long a_n = n;
         void *args[3];
         args[0] = &y; args[1] = (void *)&x; args[2] = &a_n;
@@ -3819,8 +4786,8 @@ enum {
     MGPU__EV_C0, MGPU__EV_C1, MGPU__EV_ALLOC, MGPU__EV_COUNT
 };
 typedef struct mgpu__coll_dev {
-    mgpu_stream aux[2];
-    mgpu_event ev[MGPU__EV_COUNT];
+    mgpu__stream_obj *aux[2];
+    mgpu__event_obj *ev[MGPU__EV_COUNT];
     void *pinned[2];
     size_t pinned_bytes;
 } mgpu__coll_dev;
@@ -3844,62 +4811,44 @@ static void mgpu__coll_enter(void)
 static void mgpu__coll_leave(void) { mgpu__mutex_unlock(&mgpu__coll_lock); }
 
 /* Internal stream i of device d: non-blocking; a CPU device's default stream. */
-static mgpu_result mgpu__coll_aux(mgpu_device d, int i, mgpu_stream *out, const char *fn)
+static mgpu_result mgpu__coll_aux(mgpu_device d, int i, mgpu__stream_obj **out, const char *fn)
 {
     mgpu__coll_dev *c = &mgpu__coll.dev[d];
     if (!mgpu__is_cuda(d)) { *out = &mgpu__g.dev[d].default_stream; return MGPU_SUCCESS; }
     if (!c->aux[i]) {
-        struct mgpu_stream_t *s = (struct mgpu_stream_t *)calloc(1, sizeof *s);
-        mgpu__CUcontext prev;
-        mgpu__CUresult e;
-        mgpu_result r;
-        if (!s) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-        s->dev = d;
-        r = mgpu__push(d, &prev, fn);
-        if (r != MGPU_SUCCESS) { free(s); return r; }
-        e = mgpu__cu.cuStreamCreate(&s->cu, MGPU__STREAM_NON_BLOCKING);
-        mgpu__pop(d, prev);
-        if (e != 0) { free(s); return mgpu__cuda_fail(e, fn, "cuStreamCreate", d); }
-        mgpu__list_add(&mgpu__g.streams, &s->link);
-        c->aux[i] = s;
+        void *s;
+        MGPU__TRY(mgpu__stream_event_new(fn, d, 1, MGPU__STREAM_NON_BLOCKING, &s));
+        c->aux[i] = (mgpu__stream_obj *)s;
     }
     *out = c->aux[i];
     return MGPU_SUCCESS;
 }
 
 /* Internal event i of device d (ordering only, no timing). */
-static mgpu_result mgpu__coll_ev(mgpu_device d, int i, mgpu_event *out, const char *fn)
+static mgpu_result mgpu__coll_ev(mgpu_device d, int i, mgpu__event_obj **out, const char *fn)
 {
     mgpu__coll_dev *c = &mgpu__coll.dev[d];
     if (!c->ev[i]) {
-        struct mgpu_event_t *e = (struct mgpu_event_t *)calloc(1, sizeof *e);
-        if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
-        e->dev = d;
-        if (mgpu__is_cuda(d)) {
-            mgpu__CUcontext prev;
-            mgpu__CUresult err;
-            mgpu_result r = mgpu__push(d, &prev, fn);
-            if (r != MGPU_SUCCESS) { free(e); return r; }
-            err = mgpu__cu.cuEventCreate(&e->cu, MGPU__EVENT_DISABLE_TIMING);
-            mgpu__pop(d, prev);
-            if (err != 0) { free(e); return mgpu__cuda_fail(err, fn, "cuEventCreate", d); }
-        }
-        mgpu__list_add(&mgpu__g.events, &e->link);
-        c->ev[i] = e;
+        void *e;
+        MGPU__TRY(mgpu__stream_event_new(fn, d, 0, MGPU__EVENT_DISABLE_TIMING, &e));
+        c->ev[i] = (mgpu__event_obj *)e;
     }
     *out = c->ev[i];
     return MGPU_SUCCESS;
 }
 
 /* Stream-ordered scratch on s's device: pool memory where the device has pools. */
-static mgpu_result mgpu__coll_scratch(const char *fn, mgpu_stream s, size_t bytes, void **p)
+static mgpu_result mgpu__coll_scratch(const char *fn, mgpu__stream_obj *s, size_t bytes, void **p)
 {
     int pool = !mgpu__is_cuda(s->dev) || mgpu__g.dev[s->dev].info.memory_pools;
     return mgpu__allocate(fn, s->dev, pool ? MGPU__ALLOC_POOL : MGPU__ALLOC_DEVICE, bytes, s, p);
 }
-static void mgpu__coll_release(const char *fn, void *p, mgpu_stream s)
+/* Frees scratch p after the work queued on s; r: the call's status so far, returned unless
+   it was a success and the release failed (the scratch then stays mgpu's: see mgpu__free). */
+static mgpu_result mgpu__coll_release(const char *fn, void *p, mgpu__stream_obj *s, mgpu_result r)
 {
-    if (p) (void)mgpu__free(fn, p, 0, s);
+    mgpu_result q = p ? mgpu__free(fn, p, 0, s) : MGPU_SUCCESS;
+    return r != MGPU_SUCCESS ? r : q;
 }
 
 /* ---- types: the rules of mgpu_reduce_async / mgpu_combine_async (>>reductions) */
@@ -3980,13 +4929,13 @@ static mgpu_result mgpu__coll_devices(const char *fn, const mgpu_device *devs, i
 
 /* out[i] = streams[i] (validated: a stream of list[i]) or list[i]'s default stream. */
 static mgpu_result mgpu__coll_streams(const char *fn, const mgpu_stream *streams, const mgpu_device *list, int n,
-                                      mgpu_stream *out)
+                                      mgpu__stream_obj **out)
 {
     int i;
     for (i = 0; i < n; i++) {
-        mgpu_stream s = streams ? streams[i] : NULL;
-        if (!s) { out[i] = &mgpu__g.dev[list[i]].default_stream; continue; }
-        MGPU__TRY(mgpu__stream(s, &s, fn));
+        mgpu__stream_obj *s = NULL;
+        if (!streams || !streams[i]) { out[i] = &mgpu__g.dev[list[i]].default_stream; continue; }
+        MGPU__TRY(mgpu__stream(streams[i], &s, fn));
         if (s->dev != list[i])
             return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "streams[%d] is a stream of device %d, not of device %d",
                               i, s->dev, list[i]);
@@ -4056,14 +5005,20 @@ static size_t mgpu__coll_chunk(size_t total, size_t es, size_t align, size_t tar
 }
 
 /* ---- work splitting */
-/* Gives R units to the devices: proportional to w (those with w > 0), none above cap,
-   largest remainders first, ties to the lower index. Caller made sure the caps suffice. */
-static void mgpu__coll_distribute(size_t R, const double *w, const size_t *cap, size_t *k, int nd)
+/* Gives R units to the devices: proportional to weight (those with weight > 0), none above
+   cap, largest remainders first, ties to the lower index. Caller made sure the caps suffice.
+   The weights count relative to the largest, so that their sum stays finite (finite weights
+   such as two DBL_MAX would sum to infinity: every share 0, one unit handed out a pass). */
+static void mgpu__coll_distribute(size_t R, const double *weight, const size_t *cap, size_t *k, int nd)
 {
-    double share[MGPU_MAX_DEVICES];
+    double share[MGPU_MAX_DEVICES], w[MGPU_MAX_DEVICES], wmax = 0;
     int active[MGPU_MAX_DEVICES], i, changed;
     size_t sum = 0;
-    for (i = 0; i < nd; i++) { k[i] = 0; share[i] = 0; active[i] = w[i] > 0 && cap[i] > 0; }
+    for (i = 0; i < nd; i++) if (weight[i] > wmax) wmax = weight[i];
+    for (i = 0; i < nd; i++) {
+        w[i] = weight[i] > 0 ? weight[i] / wmax : 0;
+        k[i] = 0; share[i] = 0; active[i] = w[i] > 0 && cap[i] > 0;
+    }
     do {                                 /* devices whose share exceeds the cap take the cap */
         double W = 0;
         changed = 0;
@@ -4201,16 +5156,16 @@ static mgpu_result mgpu__rm_worker(mgpu_device dev, int index, void *arg)
     const unsigned char *src = j->src + j->r[index].offset * es;
     unsigned char *parts = j->parts[index];
     mgpu__coll_dev *c = &mgpu__coll.dev[dev];
-    mgpu_stream A = c->aux[0], B = c->aux[1];
-    mgpu_event *ev = c->ev;
+    mgpu__stream_obj *A = c->aux[0], *B = c->aux[1];
+    mgpu__event_obj **ev = c->ev;
     void *dbuf[2] = { NULL, NULL }, *dpart = NULL;
     mgpu_result r = MGPU_SUCCESS;
     if (count == 0) return MGPU_SUCCESS;
     if (!mgpu__is_cuda(dev)) {                       /* CPU: reduce the host array in place */
-        mgpu_stream s = &mgpu__g.dev[dev].default_stream;
+        mgpu__stream_obj *s = &mgpu__g.dev[dev].default_stream;
         for (k = 0; k < nch && r == MGPU_SUCCESS; k++) {
             size_t m = count - k * ch < ch ? count - k * ch : ch;
-            r = mgpu_reduce_async(src + k * ch * es, m, j->t, j->op, parts + k * es, s);
+            r = mgpu_reduce_async(src + k * ch * es, m, j->t, j->op, parts + k * es, s->h);
         }
         return r;
     }
@@ -4218,33 +5173,32 @@ static mgpu_result mgpu__rm_worker(mgpu_device dev, int index, void *arg)
     r = mgpu__coll_scratch(fn, A, (ch < count ? ch : count) * es, &dbuf[0]);
     if (r == MGPU_SUCCESS && nch > 1) r = mgpu__coll_scratch(fn, A, ch * es, &dbuf[1]);
     if (r == MGPU_SUCCESS) r = mgpu__coll_scratch(fn, A, nch * es, &dpart);
-    if (r == MGPU_SUCCESS) r = mgpu_event_record(ev[MGPU__EV_ALLOC], A);
-    if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(B, ev[MGPU__EV_ALLOC]);
+    if (r == MGPU_SUCCESS) r = mgpu_event_record(ev[MGPU__EV_ALLOC]->h, A->h);
+    if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(B->h, ev[MGPU__EV_ALLOC]->h);
     for (k = 0; k < nch && r == MGPU_SUCCESS; k++) {
         size_t m = count - k * ch < ch ? count - k * ch : ch, b = k & 1;
         const void *p = src + k * ch * es;
         if (!j->direct) {                            /* pageable: through pinned buffer b */
-            if (k >= 2 && (r = mgpu_event_synchronize(ev[MGPU__EV_A0 + b])) != MGPU_SUCCESS) break;
+            if (k >= 2 && (r = mgpu_event_synchronize(ev[MGPU__EV_A0 + b]->h)) != MGPU_SUCCESS) break;
             memcpy(c->pinned[b], p, m * es);
             p = c->pinned[b];
         }
-        if (k >= 2 && (r = mgpu_stream_wait_event(B, ev[MGPU__EV_B0 + b])) != MGPU_SUCCESS) break;
+        if (k >= 2 && (r = mgpu_stream_wait_event(B->h, ev[MGPU__EV_B0 + b]->h)) != MGPU_SUCCESS) break;
         if ((r = mgpu__copy_async(fn, dbuf[b], p, m * es, 0, B)) != MGPU_SUCCESS) break;
-        if ((r = mgpu_event_record(ev[MGPU__EV_A0 + b], B)) != MGPU_SUCCESS) break;
-        if ((r = mgpu_stream_wait_event(A, ev[MGPU__EV_A0 + b])) != MGPU_SUCCESS) break;
-        if ((r = mgpu_reduce_async(dbuf[b], m, j->t, j->op, (unsigned char *)dpart + k * es, A)) != MGPU_SUCCESS) break;
-        r = mgpu_event_record(ev[MGPU__EV_B0 + b], A);
+        if ((r = mgpu_event_record(ev[MGPU__EV_A0 + b]->h, B->h)) != MGPU_SUCCESS) break;
+        if ((r = mgpu_stream_wait_event(A->h, ev[MGPU__EV_A0 + b]->h)) != MGPU_SUCCESS) break;
+        if ((r = mgpu_reduce_async(dbuf[b], m, j->t, j->op, (unsigned char *)dpart + k * es, A->h)) != MGPU_SUCCESS) break;
+        r = mgpu_event_record(ev[MGPU__EV_B0 + b]->h, A->h);
     }
     if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, parts, dpart, nch * es, 0, A);
-    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(A);
+    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(A->h);
     if (r != MGPU_SUCCESS) {                         /* nothing may still use the buffers */
-        (void)mgpu_stream_synchronize(B);
-        (void)mgpu_stream_synchronize(A);
+        (void)mgpu_stream_synchronize(B->h);
+        (void)mgpu_stream_synchronize(A->h);
     }
-    mgpu__coll_release(fn, dbuf[0], A);
-    mgpu__coll_release(fn, dbuf[1], A);
-    mgpu__coll_release(fn, dpart, A);
-    return r;
+    r = mgpu__coll_release(fn, dbuf[0], A, r);
+    r = mgpu__coll_release(fn, dbuf[1], A, r);
+    return mgpu__coll_release(fn, dpart, A, r);
 }
 
 MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, mgpu_op op, void *result,
@@ -4304,8 +5258,8 @@ MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, 
         total += nch;
         if (!mgpu__is_cuda(d)) continue;
         {
-            mgpu_stream s;
-            mgpu_event ev;
+            mgpu__stream_obj *s;
+            mgpu__event_obj *ev;
             int e;
             if ((r = mgpu__coll_aux(d, 0, &s, fn)) != MGPU_SUCCESS) break;
             if ((r = mgpu__coll_aux(d, 1, &s, fn)) != MGPU_SUCCESS) break;
@@ -4358,7 +5312,7 @@ MGPU_API mgpu_result mgpu_reduce_resident(const void *const *bufs, const size_t 
 {
     static const char *fn = "mgpu_reduce_resident";
     mgpu_device list[MGPU_MAX_DEVICES];
-    mgpu_stream S[MGPU_MAX_DEVICES];
+    mgpu__stream_obj *S[MGPU_MAX_DEVICES];
     void *dres[MGPU_MAX_DEVICES];
     unsigned char parts[MGPU_MAX_DEVICES * 8];
     size_t es, m = 0;
@@ -4382,19 +5336,19 @@ MGPU_API mgpu_result mgpu_reduce_resident(const void *const *bufs, const size_t 
         if (!counts[i]) continue;
         if (mgpu__is_cuda(list[i])) {
             r = mgpu__coll_scratch(fn, S[i], es, &dres[i]);
-            if (r == MGPU_SUCCESS) r = mgpu_reduce_async(bufs[i], counts[i], t, op, dres[i], S[i]);
+            if (r == MGPU_SUCCESS) r = mgpu_reduce_async(bufs[i], counts[i], t, op, dres[i], S[i]->h);
         } else {
-            r = mgpu_reduce_async(bufs[i], counts[i], t, op, parts + (size_t)i * es, S[i]);
+            r = mgpu_reduce_async(bufs[i], counts[i], t, op, parts + (size_t)i * es, S[i]->h);
         }
     }
     for (i = 0; i < nd && r == MGPU_SUCCESS; i++)    /* ... then each result comes back */
         if (dres[i]) {
             r = mgpu__copy_async(fn, parts + (size_t)i * es, dres[i], es, 0, S[i]);
-            if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(S[i]);
+            if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(S[i]->h);
         }
     for (i = 0; i < nd; i++) {
-        if (r != MGPU_SUCCESS && dres[i]) (void)mgpu_stream_synchronize(S[i]);
-        mgpu__coll_release(fn, dres[i], S[i]);
+        if (r != MGPU_SUCCESS && dres[i]) (void)mgpu_stream_synchronize(S[i]->h);
+        r = mgpu__coll_release(fn, dres[i], S[i], r);
     }
     mgpu__coll_leave();
     if (r != MGPU_SUCCESS) return r;
@@ -4413,11 +5367,11 @@ static mgpu_result mgpu__coll_sync_devices(const mgpu_device *list, int n, const
     if (extra && (w = mgpu__locate(extra)).cuda && w.dev >= 0) MGPU__TRY(mgpu_device_synchronize(w.dev));
     return MGPU_SUCCESS;
 }
-static mgpu_result mgpu__coll_sync_streams(const mgpu_stream *S, int n, mgpu_result r)
+static mgpu_result mgpu__coll_sync_streams(mgpu__stream_obj *const *S, int n, mgpu_result r)
 {
     int i;
     for (i = 0; i < n; i++) {
-        mgpu_result q = mgpu_stream_synchronize(S[i]);
+        mgpu_result q = mgpu_stream_synchronize(S[i]->h);
         if (r == MGPU_SUCCESS) r = q;
     }
     return r;
@@ -4428,7 +5382,7 @@ static mgpu_result mgpu__broadcast(const char *fn, void *const *bufs, size_t byt
                                    int ndev, const mgpu_stream *streams, int sync)
 {
     mgpu_device list[MGPU_MAX_DEVICES];
-    mgpu_stream S[MGPU_MAX_DEVICES], Q[MGPU_MAX_DEVICES][2];
+    mgpu__stream_obj *S[MGPU_MAX_DEVICES], *Q[MGPU_MAX_DEVICES][2];
     size_t sizes[MGPU_MAX_DEVICES], ch, off, j = 0;
     int nd = 0, i, q;
     mgpu_result r = MGPU_SUCCESS;
@@ -4450,40 +5404,40 @@ static mgpu_result mgpu__broadcast(const char *fn, void *const *bufs, size_t byt
          : mgpu__coll_chunk(bytes, 1, MGPU__COLL_ALIGN_BYTES, 32, 4 * MGPU__COLL_MIB, 64 * MGPU__COLL_MIB);
     for (i = 0; i < nd && r == MGPU_SUCCESS; i++) {
         int k;
-        mgpu_event e;
+        mgpu__event_obj *e;
         Q[i][0] = S[i];
         r = mgpu__coll_aux(list[i], 0, &Q[i][1], fn);
         for (k = 0; k < MGPU__EV_ALLOC && r == MGPU_SUCCESS; k++) r = mgpu__coll_ev(list[i], k, &e, fn);
     }
-#define MGPU__EV(d, k) (mgpu__coll.dev[list[d]].ev[k])
+#define MGPU__EV(d, k) (mgpu__coll.dev[list[d]].ev[k]->h)
     /* chain: c[0] = root, c[i] = root + i (mod nd); device c[i] pulls each chunk from c[i-1]
        as soon as c[i-1] has it. Consecutive chunks alternate between two streams per device
        (the caller's and an internal one), so that one copy's start-up overlaps the other's
        transfer (~11 us per copy on an H200 pair otherwise). Chunk j's event on device d is
        EV_A0 + j % 2; it is recorded again (chunk j + 2) only after the successor's wait for
        chunk j has been queued. Start: every stream waits for all callers' earlier work. */
-    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) r = mgpu_event_record(MGPU__EV(i, MGPU__EV_START), S[i]);
+    for (i = 0; i < nd && r == MGPU_SUCCESS; i++) r = mgpu_event_record(MGPU__EV(i, MGPU__EV_START), S[i]->h);
     for (i = 0; i < nd && r == MGPU_SUCCESS; i++)
         for (q = 0; q < nd * 2 && r == MGPU_SUCCESS; q++)
-            r = mgpu_stream_wait_event(Q[i][q & 1], MGPU__EV(q >> 1, MGPU__EV_START));
+            r = mgpu_stream_wait_event(Q[i][q & 1]->h, MGPU__EV(q >> 1, MGPU__EV_START));
     for (off = 0; off < bytes && r == MGPU_SUCCESS; off += ch, j++) {
         size_t len = bytes - off < ch ? bytes - off : ch;
         for (i = 1; i < nd && r == MGPU_SUCCESS; i++) {
             int d = (root + i) % nd, p = (root + i - 1) % nd;
-            mgpu_stream st = Q[d][j & 1];
-            if (i >= 2 && (r = mgpu_stream_wait_event(st, MGPU__EV(p, MGPU__EV_A0 + (int)(j & 1)))) != MGPU_SUCCESS) break;
+            mgpu__stream_obj *st = Q[d][j & 1];
+            if (i >= 2 && (r = mgpu_stream_wait_event(st->h, MGPU__EV(p, MGPU__EV_A0 + (int)(j & 1)))) != MGPU_SUCCESS) break;
             if ((r = mgpu__copy_async(fn, (char *)bufs[d] + off, (const char *)bufs[p] + off, len, 0, st)) != MGPU_SUCCESS) break;
-            r = mgpu_event_record(MGPU__EV(d, MGPU__EV_A0 + (int)(j & 1)), st);
+            r = mgpu_event_record(MGPU__EV(d, MGPU__EV_A0 + (int)(j & 1)), st->h);
         }
     }
     /* End: the caller's stream of c[i] waits for its internal stream and for c[i+1]'s
        copies, which read c[i]'s buffer (later work there may overwrite it). */
     for (i = 0; i < nd && r == MGPU_SUCCESS; i++) {
         int d = (root + i) % nd, nx = (root + i + 1) % nd;
-        r = mgpu_event_record(MGPU__EV(d, MGPU__EV_DONE), Q[d][1]);
-        if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(S[d], MGPU__EV(d, MGPU__EV_DONE));
+        r = mgpu_event_record(MGPU__EV(d, MGPU__EV_DONE), Q[d][1]->h);
+        if (r == MGPU_SUCCESS) r = mgpu_stream_wait_event(S[d]->h, MGPU__EV(d, MGPU__EV_DONE));
         for (q = 0; q < 2 && (size_t)q < j && i + 1 < nd && r == MGPU_SUCCESS; q++)
-            r = mgpu_stream_wait_event(S[d], MGPU__EV(nx, MGPU__EV_A0 + q));
+            r = mgpu_stream_wait_event(S[d]->h, MGPU__EV(nx, MGPU__EV_A0 + q));
     }
 #undef MGPU__EV
     mgpu__coll_leave();
@@ -4506,7 +5460,7 @@ static mgpu_result mgpu__scatter_gather(const char *fn, int gather, void *one, s
                                         int nr, void *const *many, const mgpu_stream *streams, int sync)
 {
     mgpu_device devs[MGPU_MAX_DEVICES];
-    mgpu_stream S[MGPU_MAX_DEVICES];
+    mgpu__stream_obj *S[MGPU_MAX_DEVICES];
     size_t sizes[MGPU_MAX_DEVICES], span = 0;
     int i;
     mgpu_result r = MGPU_SUCCESS;
@@ -4597,10 +5551,10 @@ typedef struct mgpu__ar_args {
    of all buffers and stores the result into all of them (mgpu_allreduce_* kernels). Caller
    holds the collectives' lock and made the events. */
 static mgpu_result mgpu__allreduce_fused(const char *fn, void *const *bufs, mgpu_dtype t, mgpu_op op, const mgpu_device *L,
-                                         int N, const mgpu_range *slice, const mgpu_stream *S)
+                                         int N, const mgpu_range *slice, mgpu__stream_obj *const *S)
 {
     mgpu__ar_args a;
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     const size_t per_block = MGPU__RED_BLOCK * 4 * (16 / mgpu__coll_esize(t));   /* 4 = MGPU_AR_UNROLL */
     void *params[1];
     int r, p;
@@ -4615,9 +5569,9 @@ static mgpu_result mgpu__allreduce_fused(const char *fn, void *const *bufs, mgpu
     params[0] = &a;
     MGPU__TRY(mgpu__red_kernel(fn, MGPU__RED_K_ALLREDUCE, t, op, &k));
     /* Start: no device touches a peer's buffer before every caller's earlier work is done. */
-    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_START], S[r]));
+    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_START]->h, S[r]->h));
     for (r = 0; r < N; r++)
-        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r], mgpu__coll.dev[L[p]].ev[MGPU__EV_START]));
+        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r]->h, mgpu__coll.dev[L[p]].ev[MGPU__EV_START]->h));
     for (r = 0; r < N; r++) {
         size_t blocks = (slice[r].count + per_block - 1) / per_block, cap = mgpu__red_cap(L[r]);
         if (!slice[r].count) continue;
@@ -4628,9 +5582,9 @@ static mgpu_result mgpu__allreduce_fused(const char *fn, void *const *bufs, mgpu
         if (res != MGPU_SUCCESS) return res;
     }
     /* End: each caller's stream waits for every device's stores into its buffer. */
-    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_DONE], S[r]));
+    for (r = 0; r < N; r++) MGPU__TRY(mgpu_event_record(mgpu__coll.dev[L[r]].ev[MGPU__EV_DONE]->h, S[r]->h));
     for (r = 0; r < N; r++)
-        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r], mgpu__coll.dev[L[p]].ev[MGPU__EV_DONE]));
+        for (p = 0; p < N; p++) if (p != r) MGPU__TRY(mgpu_stream_wait_event(S[r]->h, mgpu__coll.dev[L[p]].ev[MGPU__EV_DONE]->h));
     return MGPU_SUCCESS;
 }
 
@@ -4638,7 +5592,7 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
                                    const mgpu_device *devs, int ndev, const mgpu_stream *streams, int sync)
 {
     mgpu_device L[MGPU_MAX_DEVICES];
-    mgpu_stream S[MGPU_MAX_DEVICES], push[MGPU_MAX_DEVICES], pull[MGPU_MAX_DEVICES];
+    mgpu__stream_obj *S[MGPU_MAX_DEVICES], *push[MGPU_MAX_DEVICES], *pull[MGPU_MAX_DEVICES];
     mgpu_range slice[MGPU_MAX_DEVICES];
     void *scratch[MGPU_MAX_DEVICES];
     size_t sizes[MGPU_MAX_DEVICES], es, a, ce, jmax = 0, j;
@@ -4681,7 +5635,7 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
         use[r] = 0;
         push[r] = pull[r] = NULL;
         for (k = 0; k < MGPU__EV_ALLOC && res == MGPU_SUCCESS; k++) {
-            mgpu_event e;
+            mgpu__event_obj *e;
             res = mgpu__coll_ev(L[r], k, &e, fn);
         }
         if (fused) continue;
@@ -4696,16 +5650,16 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
         mgpu__coll_leave();
         return sync ? mgpu__coll_sync_streams(S, N, res) : res;
     }
-#define MGPU__EV(d, i) (mgpu__coll.dev[L[d]].ev[i])
+#define MGPU__EV(d, i) (mgpu__coll.dev[L[d]].ev[i]->h)
 #define MGPU__STEP(call) do { if (res == MGPU_SUCCESS) res = (call); } while (0)
     /* Start: every device's reads and writes of peer buffers wait for all callers' work. */
-    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_START), S[r]));
+    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_START), S[r]->h));
     for (r = 0; r < N; r++)
-        for (p = 0; p < N; p++) if (p != r) MGPU__STEP(mgpu_stream_wait_event(S[r], MGPU__EV(p, MGPU__EV_START)));
+        for (p = 0; p < N; p++) if (p != r) MGPU__STEP(mgpu_stream_wait_event(S[r]->h, MGPU__EV(p, MGPU__EV_START)));
     for (r = 0; r < N; r++)
         if (pull[r]) {
-            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]));
-            MGPU__STEP(mgpu_stream_wait_event(pull[r], MGPU__EV(r, MGPU__EV_CHUNK)));
+            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]->h));
+            MGPU__STEP(mgpu_stream_wait_event(pull[r]->h, MGPU__EV(r, MGPU__EV_CHUNK)));
         }
     /* Chunk j of every slice, device by device so that all devices start at once. */
     for (j = 0; j < jmax && res == MGPU_SUCCESS; j++)
@@ -4719,34 +5673,31 @@ static mgpu_result mgpu__allreduce(const char *fn, void *const *bufs, size_t n, 
             for (k = 1; k < N; k++) {                /* reduce-scatter: fold in r+1, r+2, ... */
                 const char *x = (const char *)bufs[(r + k) % N] + o;
                 if (direct[r][(r + k) % N]) {
-                    MGPU__STEP(mgpu_combine_async(y, x, m, t, op, S[r]));
+                    MGPU__STEP(mgpu_combine_async(y, x, m, t, op, S[r]->h));
                 } else {                             /* through scratch slot b, double-buffered */
                     unsigned b = use[r]++ & 1u;
                     char *sc = (char *)scratch[r] + b * ce * es;
-                    if (use[r] > 2) MGPU__STEP(mgpu_stream_wait_event(pull[r], MGPU__EV(r, MGPU__EV_B0 + b)));
+                    if (use[r] > 2) MGPU__STEP(mgpu_stream_wait_event(pull[r]->h, MGPU__EV(r, MGPU__EV_B0 + b)));
                     MGPU__STEP(mgpu__copy_async(fn, sc, x, m * es, 0, pull[r]));
-                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_A0 + b), pull[r]));
-                    MGPU__STEP(mgpu_stream_wait_event(S[r], MGPU__EV(r, MGPU__EV_A0 + b)));
-                    MGPU__STEP(mgpu_combine_async(y, sc, m, t, op, S[r]));
-                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_B0 + b), S[r]));
+                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_A0 + b), pull[r]->h));
+                    MGPU__STEP(mgpu_stream_wait_event(S[r]->h, MGPU__EV(r, MGPU__EV_A0 + b)));
+                    MGPU__STEP(mgpu_combine_async(y, sc, m, t, op, S[r]->h));
+                    MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_B0 + b), S[r]->h));
                 }
             }
-            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]));
-            MGPU__STEP(mgpu_stream_wait_event(push[r], MGPU__EV(r, MGPU__EV_CHUNK)));
+            MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_CHUNK), S[r]->h));
+            MGPU__STEP(mgpu_stream_wait_event(push[r]->h, MGPU__EV(r, MGPU__EV_CHUNK)));
             for (k = 1; k < N; k++)                  /* all-gather: the finished chunk to r+1, r+2, ... */
                 MGPU__STEP(mgpu__copy_async(fn, (char *)bufs[(r + k) % N] + o, y, m * es, 0, push[r]));
         }
     /* End: each caller's stream waits for every device's pushes (which follow its reads). */
-    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_DONE), push[r]));
+    for (r = 0; r < N; r++) MGPU__STEP(mgpu_event_record(MGPU__EV(r, MGPU__EV_DONE), push[r]->h));
     for (r = 0; r < N; r++)
-        for (p = 0; p < N; p++) MGPU__STEP(mgpu_stream_wait_event(S[r], MGPU__EV(p, MGPU__EV_DONE)));
-    for (r = 0; r < N; r++) {
-        if (res != MGPU_SUCCESS && scratch[r]) {     /* nothing may still use it */
-            if (pull[r]) (void)mgpu_stream_synchronize(pull[r]);
-            (void)mgpu_stream_synchronize(S[r]);
-        }
-        mgpu__coll_release(fn, scratch[r], S[r]);
-    }
+        for (p = 0; p < N; p++) MGPU__STEP(mgpu_stream_wait_event(S[r]->h, MGPU__EV(p, MGPU__EV_DONE)));
+    /* After a failure nothing may still use the scratch: not the pull streams, nor the
+       staging streams of a copy without peer access that the failure left queued. */
+    if (res != MGPU_SUCCESS) (void)mgpu__coll_sync_devices(L, N, NULL);
+    for (r = 0; r < N; r++) res = mgpu__coll_release(fn, scratch[r], S[r], res);
 #undef MGPU__STEP
 #undef MGPU__EV
     mgpu__coll_leave();
@@ -4801,6 +5752,7 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 #define MGPU__BLUR_ANY_W32 2            /* = MGPU_BLUR_ANY_W32: tile words (1 value) per thread, f32 */
 #define MGPU__BLUR_ANY_SW 36            /* = MGPU_BLUR_ANY_SW: shared words before the ring */
 #define MGPU__BLUR_ANY_SMEM 49152       /* generic kernels' dynamic shared memory at most (no opt-in) */
+#define MGPU__BLUR_RING_WARPS 4         /* = MGPU_BLUR_RING_WARPS: the ring kernels' warps per block */
 #define MGPU__BLUR_ONE 4096u            /* 8-bit weights sum to 2^12 */
 #define MGPU__BLUR_MAX_ROW (0x7fffffff - 4096)   /* values per row: kernel indices stay in int */
 #define MGPU__BLUR_MAX_HEIGHT (0x7fffffff - 64)
@@ -4808,7 +5760,7 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 #define MGPU__BLUR_CPU_TILE 4096        /* CPU device: values per column tile */
 #define MGPU__BLUR_FLT_MAX 3.402823466e+38f
 
-typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 224 bytes */
+typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 296 bytes */
     unsigned long long src, dst, spitch, dpitch;
     int width, height, channels, src_row0;
     int y_begin, y_end, radius, border;
@@ -4817,8 +5769,10 @@ typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 224 bytes */
     int reserved;
     uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1];
     float wf[MGPU_BLUR_MAX_RADIUS + 1];
+    uint32_t wp[MGPU_BLUR_MAX_RADIUS + 1];   /* 8-bit weight pairs of the ring kernels: see mgpu__blur_fill */
+    int reserved2;
 } mgpu__blur_args;
-typedef char mgpu__blur_args_size[sizeof(mgpu__blur_args) == 224 ? 1 : -1];
+typedef char mgpu__blur_args_size[sizeof(mgpu__blur_args) == 296 ? 1 : -1];
 
 /* What the params resolve to: one plan serves every image of a call. */
 typedef struct mgpu__blur_plan {
@@ -5019,6 +5973,7 @@ static void mgpu__blur_rows(int y0, int y1, int height, int r, int *lo, int *hi)
 static void mgpu__blur_fill(mgpu__blur_args *a, const mgpu__blur_plan *pl, const mgpu_image *im,
                             const void *src, size_t spitch, int src_row0, void *dst, size_t dpitch, int y0, int y1)
 {
+    int t;
     memset(a, 0, sizeof *a);
     a->src = (unsigned long long)(uintptr_t)src;
     a->dst = (unsigned long long)(uintptr_t)dst;
@@ -5039,6 +5994,11 @@ static void mgpu__blur_fill(mgpu__blur_args *a, const mgpu__blur_plan *pl, const
     a->cval_f32 = pl->border_value;
     memcpy(a->wi, pl->wi, sizeof a->wi);
     memcpy(a->wf, pl->wf, sizeof a->wf);
+    /* the ring kernels' taps t, t + 1 (t even, |t| <= 16) as one dp2a operand: two 16-bit weights */
+    for (t = -MGPU_BLUR_MAX_RADIUS; t <= MGPU_BLUR_MAX_RADIUS; t += 2) {
+        const int d0 = t < 0 ? -t : t, d1 = t + 1 < 0 ? -(t + 1) : t + 1;
+        a->wp[(t + MGPU_BLUR_MAX_RADIUS) / 2] = pl->wi[d0] | (d1 <= MGPU_BLUR_MAX_RADIUS ? pl->wi[d1] << 16 : 0u);
+    }
 }
 
 /* ---- the CPU device: the kernels' arithmetic in C, one column tile at a time */
@@ -5122,16 +6082,34 @@ static mgpu_result mgpu__blur_cpu(const mgpu__blur_args *a, mgpu_pixel_format f)
 }
 
 /* ---- CUDA: kernels, launch shape */
+/* The ring kernels come last: MGPU__BK_RING + 2 * format + (0 for RC = 4, 1 for RC = 8),
+   formats u8 with 1, 3, 4 channels and f32 with 1, 4 (mgpu__blur_ring_format). */
 enum { MGPU__BK_U8C1, MGPU__BK_U8C3, MGPU__BK_U8C4, MGPU__BK_F32C1, MGPU__BK_F32C4, MGPU__BK_U8_ANY, MGPU__BK_F32_ANY,
-       MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_COUNT };
+       MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_RING, MGPU__BK_COUNT = MGPU__BK_RING + 10 };
 static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8c1_r2", "mgpu_blur_u8c3_r2", "mgpu_blur_u8c4_r2", "mgpu_blur_f32c1_r2", "mgpu_blur_f32c4_r2",
-    "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p" };
-static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = { 2, 2, 2, 2, 2, 0, 0, 2, 2, 2 };  /* halo radius; 0: generic */
+    "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p",
+    "mgpu_blur_u8c1_r4", "mgpu_blur_u8c1_r8", "mgpu_blur_u8c3_r4", "mgpu_blur_u8c3_r8", "mgpu_blur_u8c4_r4",
+    "mgpu_blur_u8c4_r8", "mgpu_blur_f32c1_r4", "mgpu_blur_f32c1_r8", "mgpu_blur_f32c4_r4", "mgpu_blur_f32c4_r8" };
+static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = {   /* halo radius; 0: generic */
+    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 4, 8, 4, 8 };
 
-static struct { unsigned generation; mgpu_kernel kernel[MGPU__BK_COUNT]; } mgpu__blur_k;
+/* The ring kernels' format index of (f, C), or -1 where they have none. */
+static int mgpu__blur_ring_format(mgpu_pixel_format f, int C)
+{
+    if (f == MGPU_PIXEL_U8) return C == 1 ? 0 : C == 3 ? 1 : C == 4 ? 2 : -1;
+    return C == 1 ? 3 : C == 4 ? 4 : -1;
+}
+/* Values per lane of ring kernel `which` (= its template argument V): 8-bit at RC = 4: 8. */
+static int mgpu__blur_ring_lane_values(int which)
+{
+    const int k = which - MGPU__BK_RING;
+    return k % 2 == 0 && k / 2 < 3 ? 8 : 4;
+}
 
-static mgpu_result mgpu__blur_kernel(const char *fn, int which, mgpu_kernel *out)
+static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__BK_COUNT]; } mgpu__blur_k;
+
+static mgpu_result mgpu__blur_kernel(const char *fn, int which, mgpu__kernel_obj **out)
 {
     return mgpu__builtin_kernel(fn, mgpu__blur_kernel_names, which, mgpu__blur_k.kernel, MGPU__BK_COUNT,
                                 &mgpu__blur_k.generation, out);
@@ -5160,8 +6138,10 @@ static int mgpu__blur_any_block(mgpu_pixel_format f, int r, int C, long long *va
 
 /* The kernel for an image, the strip height (a->strip) and the grid. 8-bit images with
    16-byte aligned rows (src and dst) whose width * channels is a multiple of 16 take the
-   pipelined kernels (..._r2p): strips sized so that the (segment, strip) items fill about
-   MGPU__BLUR_PIPE_WAVES waves of 16 warps per multiprocessor, 8..512 rows. The generic
+   pipelined kernels (..._r2p) up to radius 2, and images with such rows (8-bit with 1, 3
+   or 4 channels, f32 with 1 or 4) the ring kernels (..._r4, ..._r8) at radius 3..8: strips
+   sized so that the (segment, strip) items fill about MGPU__BLUR_PIPE_WAVES waves (ring:
+   one) of 16 warps per multiprocessor, 8..512 rows and at least 8r. The generic
    kernels: about 16 blocks per multiprocessor (a few waves), strips of max(16, 4r)..256
    rows (the 2r halo rows a strip reads twice stay a small part). The others: about 64
    warps' worth of items per multiprocessor, strips of 16..64 rows. */
@@ -5173,20 +6153,25 @@ static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur
     int which = -1;
     long long per_row, strip, items, blocks, smin = 16, smax = 64;
     int generic = 0;
-    if (f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4) && a->vec_src && a->vec_dst && rowlen % 16 == 0) {
-        const long long segw = 32 * 16;                 /* a warp: 32 lanes of 16 bytes */
-        which = C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
+    const int ring = r >= 3 && r <= 8 ? mgpu__blur_ring_format(f, C) : -1;
+    const int aligned = a->vec_src && a->vec_dst && (rowlen * (f == MGPU_PIXEL_U8 ? 1 : 4)) % 16 == 0;
+    if (aligned && ((f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4)) || ring >= 0)) {
+        which = ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
+                          : C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
+        const long long segw = 32 * (ring >= 0 ? mgpu__blur_ring_lane_values(which) : 16);  /* a warp's values */
         memset(dims, 0, sizeof *dims);
         dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
-        dims->block[0] = 32 * MGPU__BLUR_PIPE_WARPS;
+        const int warps = ring >= 0 ? MGPU__BLUR_RING_WARPS : MGPU__BLUR_PIPE_WARPS;
+        dims->block[0] = 32 * (unsigned)warps;
         per_row = (rowlen + segw - 1) / segw;
-        target = mps * 16 * MGPU__BLUR_PIPE_WAVES;                          /* warps */
+        target = mps * 16 * (ring < 0 ? MGPU__BLUR_PIPE_WAVES : 1);        /* warps */
         strip = (rows * per_row + target - 1) / target;
+        if (strip < 8 * r) strip = 8 * r;           /* the 2r rows a strip reads twice: a small part */
         if (strip < 8) strip = 8;
         if (strip > 512) strip = 512;
         for (;;) {
             items = per_row * ((rows + strip - 1) / strip);
-            blocks = (items + MGPU__BLUR_PIPE_WARPS - 1) / MGPU__BLUR_PIPE_WARPS;
+            blocks = (items + warps - 1) / warps;
             if (blocks <= 0x7fffffff || strip >= rows) break;
             strip *= 2;
         }
@@ -5228,13 +6213,20 @@ static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur
 }
 
 /* Runs the blur a describes on the stream's device (CPU: now, in this thread). */
-static mgpu_result mgpu__blur_run(const char *fn, mgpu_pixel_format f, mgpu__blur_args *a, mgpu_stream s)
+static mgpu_result mgpu__blur_run(const char *fn, mgpu_pixel_format f, mgpu__blur_args *a, mgpu__stream_obj *s)
 {
     mgpu_launch_dims dims;
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     void *params[1];
     int which;
-    if (!mgpu__is_cuda(s->dev)) return mgpu__blur_cpu(a, f);
+    if (!mgpu__is_cuda(s->dev)) {
+        mgpu__pmark m;
+        mgpu_result r;
+        mgpu__prof_begin(&m, s, 1, fn);
+        r = mgpu__blur_cpu(a, f);
+        mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "blur (CPU)", 0);
+        return r;
+    }
     which = mgpu__blur_shape(mgpu__g.dev[s->dev].info.multiprocessors, f, a, &dims);
     MGPU__TRY(mgpu__blur_kernel(fn, which, &k));
     params[0] = a;
@@ -5245,7 +6237,7 @@ MGPU_API mgpu_result mgpu_blur_async(const mgpu_image *src, const mgpu_image *ds
                                      mgpu_stream stream)
 {
     static const char *fn = "mgpu_blur_async";
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__blur_plan pl;
     mgpu__blur_geom gs, gd;
     mgpu__blur_args a;
@@ -5261,15 +6253,15 @@ MGPU_API mgpu_result mgpu_blur_async(const mgpu_image *src, const mgpu_image *ds
 MGPU_API mgpu_result mgpu_blur(const mgpu_image *src, const mgpu_image *dst, const mgpu_blur_params *params,
                                mgpu_stream stream)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     MGPU__TRY(mgpu__stream(stream, &s, "mgpu_blur"));
-    MGPU__TRY(mgpu_blur_async(src, dst, params, s));
-    return mgpu_stream_synchronize(s);
+    MGPU__TRY(mgpu_blur_async(src, dst, params, s->h));
+    return mgpu_stream_synchronize(s->h);
 }
 
 /* ---- multiple devices: one worker per device, each with slots */
 typedef struct mgpu__blur_slot {
-    mgpu_stream stream;                /* GPU workers: one stream per slot */
+    mgpu__stream_obj *stream;          /* GPU workers: one stream per slot */
     void *din, *dout;                  /* device buffers: the rows read, the rows written */
     size_t din_cap, dout_cap;
     void *pin_in, *pin_out;            /* pinned staging for pageable host images */
@@ -5308,7 +6300,7 @@ static mgpu_result mgpu__blur_drain(mgpu__blur_slot *sl)
 {
     mgpu_result r = MGPU_SUCCESS;
     int y;
-    if (sl->stream) r = mgpu_stream_synchronize(sl->stream);
+    if (sl->stream) r = mgpu_stream_synchronize(sl->stream->h);
     if (sl->pend_dst && r == MGPU_SUCCESS)
         for (y = 0; y < sl->pend_rows; y++)
             memcpy(sl->pend_dst + (size_t)y * sl->pend_pitch, (unsigned char *)sl->pin_out + (size_t)y * sl->pend_rowbytes,
@@ -5325,7 +6317,7 @@ static mgpu_result mgpu__blur_release(mgpu__blur_worker *w)
         mgpu__blur_slot *sl = &w->slot[i];
         mgpu_result r = mgpu__blur_drain(sl);
         if (first == MGPU_SUCCESS) first = r;
-        if (sl->stream) mgpu_stream_destroy(sl->stream);
+        if (sl->stream) mgpu_stream_destroy(sl->stream->h);
         mgpu_free(sl->din);
         mgpu_free(sl->dout);
         mgpu_free_host(sl->pin_in);
@@ -5361,7 +6353,7 @@ static mgpu_result mgpu__blur_unit(const char *fn, mgpu__blur_worker *w, const m
     mgpu__blur_rows(y0, y1, src->height, pl->radius, &lo, &hi);
     inbytes = (size_t)(hi - lo - 1) * gs->pitch + rowbytes;
     if (!w->cuda) {
-        mgpu_stream s = &mgpu__g.dev[w->dev].default_stream;
+        mgpu__stream_obj *s = &mgpu__g.dev[w->dev].default_stream;
         if (ws.cuda) {                                  /* GPU memory: copy the rows in */
             MGPU__TRY(mgpu__blur_grow(&w->tmp_in, &w->tmp_in_cap, inbytes, 2));
             MGPU__TRY(mgpu_memcpy(w->tmp_in, sp + (size_t)lo * gs->pitch, inbytes));
@@ -5388,7 +6380,11 @@ static mgpu_result mgpu__blur_unit(const char *fn, mgpu__blur_worker *w, const m
         /* A slot is drained before reuse; `ahead`: an image the kernel reads and writes in
            place uses none of the slot's buffers, so it is queued without waiting. */
         if (!(ahead && mgpu__blur_direct(&ws, w->dev) && mgpu__blur_direct(&wd, w->dev))) MGPU__TRY(mgpu__blur_drain(sl));
-        if (!sl->stream) MGPU__TRY(mgpu_stream_create_flags(&sl->stream, MGPU_STREAM_NON_BLOCKING));
+        if (!sl->stream) {
+            void *s;
+            MGPU__TRY(mgpu__stream_event_new(fn, w->dev, 1, MGPU__STREAM_NON_BLOCKING, &s));
+            sl->stream = (mgpu__stream_obj *)s;
+        }
         if (!mgpu__blur_direct(&ws, w->dev)) {          /* upload the rows [lo, hi) */
             const unsigned char *from = sp + (size_t)lo * gs->pitch;
             MGPU__TRY(mgpu__blur_grow(&sl->din, &sl->din_cap, inbytes, 0));
@@ -5491,6 +6487,45 @@ static mgpu_result mgpu__blur_devices(const char *fn, const mgpu_device *devs, i
     return MGPU_SUCCESS;
 }
 
+/* The byte spans of a batch's images, for the overlap check: image `index`, dst or src. */
+typedef struct mgpu__blur_span { uintptr_t lo, hi; int index, dst; } mgpu__blur_span;
+static int mgpu__blur_span_cmp(const void *a, const void *b)
+{
+    uintptr_t x = ((const mgpu__blur_span *)a)->lo, y = ((const mgpu__blur_span *)b)->lo;
+    return x < y ? -1 : x > y;
+}
+
+/* No dst of a batch overlaps another image's src or dst (each pair was checked already;
+   sources may share bytes): sorted by start, a span overlaps an earlier one exactly when
+   it starts before the furthest end so far, of any span for a dst, of a dst for a src. */
+static mgpu_result mgpu__blur_batch_disjoint(const char *fn, const mgpu_image *src, const mgpu_image *dst,
+                                             const mgpu__blur_geom *gs, const mgpu__blur_geom *gd, int count)
+{
+    mgpu__blur_span *sp = (mgpu__blur_span *)malloc(2 * (size_t)count * sizeof *sp), far_any, far_dst;
+    mgpu_result r = MGPU_SUCCESS;
+    int i;
+    if (!sp) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    for (i = 0; i < count; i++) {
+        sp[2 * i].lo = (uintptr_t)src[i].data; sp[2 * i].hi = sp[2 * i].lo + gs[i].span;
+        sp[2 * i].index = i; sp[2 * i].dst = 0;
+        sp[2 * i + 1].lo = (uintptr_t)dst[i].data; sp[2 * i + 1].hi = sp[2 * i + 1].lo + gd[i].span;
+        sp[2 * i + 1].index = i; sp[2 * i + 1].dst = 1;
+    }
+    qsort(sp, 2 * (size_t)count, sizeof *sp, mgpu__blur_span_cmp);
+    memset(&far_any, 0, sizeof far_any);
+    far_dst = far_any;
+    for (i = 0; i < 2 * count && r == MGPU_SUCCESS; i++) {
+        const mgpu__blur_span *hit = sp[i].dst ? &far_any : &far_dst;
+        if (sp[i].lo < hit->hi)
+            r = mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s[%d] and %s[%d] overlap: no dst may share bytes with "
+                           "another image", sp[i].dst ? "dst" : "src", sp[i].index, hit->dst ? "dst" : "src", hit->index);
+        if (sp[i].hi > far_any.hi) far_any = sp[i];
+        if (sp[i].dst && sp[i].hi > far_dst.hi) far_dst = sp[i];
+    }
+    free(sp);
+    return r;
+}
+
 MGPU_API mgpu_result mgpu_blur_batch(const mgpu_image *src, const mgpu_image *dst, int count,
                                      const mgpu_blur_params *params, const mgpu_device *devs, int ndevs)
 {
@@ -5537,6 +6572,7 @@ MGPU_API mgpu_result mgpu_blur_batch(const mgpu_image *src, const mgpu_image *ds
             if (k < nd) job.home_n[k]++;
         }
     }
+    if ((r = mgpu__blur_batch_disjoint(fn, src, dst, job.gs, job.gd, count)) != MGPU_SUCCESS) goto done;
     for (k = 0; k < nd; k++) { job.home[k] = store + pos; pos += job.home_n[k]; job.home_n[k] = 0; }
     for (i = 0; i < count; i++) if (owner[i] >= 0) job.home[owner[i]][job.home_n[owner[i]]++] = i;
     job.gpu_only = store + pos;
@@ -5646,13 +6682,13 @@ typedef struct mgpu__msm_plan {
    mgpu_msm_multi). */
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu_stream s);
+                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s);
 static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
-                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu_stream s);
+                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu__stream_obj *s);
 static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
-                                           mgpu_stream s);
+                                           mgpu__stream_obj *s);
 static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
-                                       mgpu_stream s);
+                                       mgpu__stream_obj *s);
 
 /* ---- field arithmetic */
 typedef struct mgpu__bn_field {
@@ -6376,7 +7412,7 @@ static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalar
                                  mgpu_stream stream, int wait)
 {
     mgpu__msm_plan plan;
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__where wr;
     size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0, per_msm;
     int shared, b;
@@ -6407,7 +7443,7 @@ static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalar
     }
     if (mgpu__is_cuda(s->dev)) {
         MGPU__TRY(mgpu__msm_gpu(fn, scalars, points, n, n, count, &plan, results, s));
-        return wait ? mgpu_stream_synchronize(s) : MGPU_SUCCESS;
+        return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
     }
     if (plan.flags & MGPU_MSM_CHECK_POINTS)
         MGPU__TRY(mgpu__msm_check_points(fn, points, point_bytes / sizeof *points, plan.flags));
@@ -6467,9 +7503,9 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
     points = m->points + ((plan.flags & MGPU_MSM_SHARED_POINTS) ? 0 : (size_t)b * plan.factor * m->n) + first;
     if (plan.chosen && plan.factor == 1) mgpu__msm_plan_window(&plan, mgpu_msm_window_bits(len, 1));
     if (mgpu__is_cuda(dev)) {
-        mgpu_stream s = &mgpu__g.dev[dev].default_stream;
+        mgpu__stream_obj *s = &mgpu__g.dev[dev].default_stream;
         MGPU__TRY(mgpu__msm_gpu(m->fn, scalars, points, len, m->n, k, &plan, out, s));
-        return mgpu_stream_synchronize(s);
+        return mgpu_stream_synchronize(s->h);
     }
     if (k > 1) {                               /* the CPU: one at a time */
         for (i = 0; i < (size_t)k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + (int)i, 1, first, len, out + i));
@@ -6614,7 +7650,7 @@ MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, 
 {
     static const char *fn = "mgpu_msm_precompute_bases";
     mgpu__msm_plan plan;
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     mgpu__where wb;
     size_t point_bytes = 0, base_bytes = 0;
     MGPU__REQUIRE_INIT(fn);
@@ -6647,7 +7683,7 @@ MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, 
 static mgpu_result mgpu__bn254_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
                                        mgpu_stream stream)
 {
-    mgpu_stream s = NULL;
+    mgpu__stream_obj *s = NULL;
     size_t bytes = 0, i;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(data || !n, fn, points ? "points is NULL and n > 0" : "scalars is NULL and n > 0");
@@ -6728,8 +7764,9 @@ static void mgpu__bn_random_below_r(uint64_t k[4], uint64_t *state)
 
 MGPU_API mgpu_result mgpu_bn254_random_scalars(mgpu_bn254_scalar *scalars, size_t n, uint64_t seed)
 {
-    size_t i;
+    size_t i, bytes;
     MGPU__REQUIRE(scalars || !n, "mgpu_bn254_random_scalars", "scalars is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes("mgpu_bn254_random_scalars", "scalars", n, sizeof *scalars, &bytes));
     for (i = 0; i < n; i++) mgpu__bn_random_below_r(scalars[i].limb, &seed);
     return MGPU_SUCCESS;
 }
@@ -6781,7 +7818,9 @@ MGPU_API mgpu_result mgpu_bn254_random_points(mgpu_bn254_affine *points, size_t 
     mgpu__bn_xyzz dg;
     uint64_t state = seed ^ 0x6a09e667f3bcc909ull;  /* not the stream random_scalars(seed) draws */
     uint64_t prefix[1][4];
+    size_t bytes = 0;
     MGPU__REQUIRE(points || !n, fn, "points is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes(fn, "points", n, sizeof *points, &bytes));
     if (!n) return MGPU_SUCCESS;
     memset(&job, 0, sizeof job);
     job.out = points;
@@ -6867,7 +7906,7 @@ static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
     "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add", "mgpu_msm_scatter", "mgpu_msm_accumulate",
     "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
     "mgpu_msm_precompute" };
-static struct { unsigned generation; mgpu_kernel kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
+static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
 #define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 20) /* host inputs: pieces of at least this many points */
@@ -6876,10 +7915,10 @@ static struct { unsigned generation; mgpu_kernel kernel[MGPU__MK_COUNT]; } mgpu_
 #define MGPU__MSM_FIXUP_LONG_THREADS 64u /* = FIXUP_LONG_THREADS: its block size */
 
 static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, unsigned block, const mgpu__msm_args *a,
-                                    mgpu_stream s)
+                                    mgpu__stream_obj *s)
 {
     mgpu_launch_dims d;
-    mgpu_kernel k = NULL;
+    mgpu__kernel_obj *k = NULL;
     void *params[1];
     if (items == 0) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__msm_kernel_names, which, mgpu__msm_k.kernel, MGPU__MK_COUNT,
@@ -7061,15 +8100,15 @@ typedef struct mgpu__msm_work {
     mgpu__msm_input sc, pt;
     size_t n;                          /* points per MSM */
     size_t stride;                     /* scalars between MSMs; points between precomputed copies */
-    mgpu_stream s, load;               /* compute stream; load stream (s, or an internal one) */
-    mgpu_event scalars_in[2], points_in[2], computed[2], start;
+    mgpu__stream_obj *s, *load;        /* compute stream; load stream (s, or an internal one) */
+    mgpu__event_obj *scalars_in[2], *points_in[2], *computed[2], *start;
     unsigned char *ws;                 /* working memory on s's device */
     mgpu__msm_args a;                  /* the fields every launch shares */
 } mgpu__msm_work;
 
 /* Events are NULL when everything runs on one stream. */
-static mgpu_result mgpu__msm_record(mgpu_event ev, mgpu_stream on) { return ev ? mgpu_event_record(ev, on) : MGPU_SUCCESS; }
-static mgpu_result mgpu__msm_wait(mgpu_stream who, mgpu_event ev) { return ev ? mgpu_stream_wait_event(who, ev) : MGPU_SUCCESS; }
+static mgpu_result mgpu__msm_record(mgpu__event_obj *ev, mgpu__stream_obj *on) { return ev ? mgpu_event_record(ev->h, on->h) : MGPU_SUCCESS; }
+static mgpu_result mgpu__msm_wait(mgpu__stream_obj *who, mgpu__event_obj *ev) { return ev ? mgpu_stream_wait_event(who->h, ev->h) : MGPU_SUCCESS; }
 
 /* Copies piece [first, first + len) of MSM b's scalars, then copies or converts its points
    (f copies), into buffer `buf` on the load stream, recording scalars_in[buf] and
@@ -7132,9 +8171,9 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
 static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_t len, int buf, void *dst)
 {
     const char *fn = r->fn;
-    mgpu_stream s = r->s;
+    mgpu__stream_obj *s = r->s;
     a->n = len;
-    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s));
+    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_DIGITS, len, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_TILES, (size_t)r->sh.tiles * 256, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_PARTIALS, 256, 256, a, s));
@@ -7142,7 +8181,7 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, len * (size_t)r->plan->windows, 256, a, s));
     MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, 256, a, s));
-    MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s));
+    MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, r->sh.chunks, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, ((size_t)r->sh.chunks / MGPU__MSM_FIXUP_SERIAL + 1) *
                                MGPU__MSM_FIXUP_LONG_THREADS, MGPU__MSM_FIXUP_LONG_THREADS, a, s));
@@ -7156,7 +8195,7 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
 /* MGPU_MSM_CHECK_POINTS on a GPU: n points, checked by s's device where it can read them
    (then waiting for s), else on the host. */
 static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
-                                       mgpu_stream s)
+                                       mgpu__stream_obj *s)
 {
     mgpu__msm_input in = mgpu__msm_where(points, s->dev);
     mgpu__msm_args a;
@@ -7171,11 +8210,11 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *
     a.n = n;
     a.flags = flags;
     MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, 4, s, (void **)&a.status));
-    r = mgpu_memset_async(a.status, 0xff, 4, s);
+    r = mgpu_memset_async(a.status, 0xff, 4, s->h);
     if (r == MGPU_SUCCESS) r = mgpu__msm_launch(fn, MGPU__MK_CHECK, n, 256, &a, s);
     if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, &bad, a.status, 4, 0, s);
     (void)mgpu__free(fn, a.status, 0, s);
-    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s);
+    if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s->h);
     if (r == MGPU_SUCCESS && bad != 0xffffffffu)
         r = mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%u] is not on the curve or has a coordinate >= p",
                        (unsigned)bad);
@@ -7234,7 +8273,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
 
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu_stream s)
+                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s)
 {
     mgpu__msm_work r;
     mgpu__msm_plan pl = *plan;        /* c may be chosen again for the piece size */
@@ -7302,7 +8341,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
 
 /* Precomputed bases: one thread per point on s; pageable points are copied first. */
 static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
-                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu_stream s)
+                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu__stream_obj *s)
 {
     mgpu__msm_input in = mgpu__msm_where(points, s->dev);
     mgpu__msm_args a;
@@ -7329,7 +8368,7 @@ static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_aff
 }
 
 static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
-                                           mgpu_stream s)
+                                           mgpu__stream_obj *s)
 {
     mgpu__msm_args a;
     if ((uintptr_t)data % 16)
@@ -7340,6 +8379,791 @@ static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n,
     a.n = n;
     a.to_mont = to_montgomery != 0;
     return mgpu__msm_launch(fn, points ? MGPU__MK_CONVERT_POINTS : MGPU__MK_CONVERT_SCALARS, n, 256, &a, s);
+}
+
+/* >>processes ------------------------------------------------------------------ */
+/* The launcher's local rank: 1 and *rank when a variable is set, 0 when none is, -1 (and
+   *var names it) when one is set but not a number. */
+static int mgpu__read_local_rank(int *rank, const char **var)
+{
+    static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "LOCAL_RANK" };
+    size_t i;
+    for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *s = getenv(vars[i]);
+        char *end;
+        long v;
+        if (!s || !*s) continue;
+        *var = vars[i];
+        v = strtol(s, &end, 10);
+        if (*end || v < 0 || v > 1000000) return -1;
+        *rank = (int)v;
+        return 1;
+    }
+    return 0;
+}
+
+MGPU_API int mgpu_local_rank(void)
+{
+    int rank = -1;
+    const char *var = NULL;
+    return mgpu__read_local_rank(&rank, &var) == 1 ? rank : -1;
+}
+
+/* This process's CUDA ordinals, from mgpu_desc or MGPU_GPUS (mgpu_init validated the
+   desc's fields): every visible GPU when neither asks for a selection. */
+static mgpu_result mgpu__choose_gpus(const mgpu_desc *d, int visible, int *ordinals, int *count)
+{
+    static const char *fn = "mgpu_init";
+    const char *env = getenv("MGPU_GPUS"), *src = "mgpu_desc.gpus";
+    int per_rank = d->gpus_per_rank, n = 0, i, j;
+    if (!d->ngpus && !per_rank && env && *env) {
+        src = "MGPU_GPUS";
+        if (!strncmp(env, "local-rank", 10)) {
+            char *end;
+            long k = 1;
+            if (env[10] == ':') k = strtol(env + 11, &end, 10);
+            if ((env[10] != ':' && env[10]) || (env[10] == ':' && (*end || end == env + 11)) || k < 1 || k > MGPU_MAX_DEVICES)
+                return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "MGPU_GPUS=%s: use local-rank or local-rank:K (K >= 1)", env);
+            per_rank = (int)k;
+        } else {
+            const char *p = env;
+            while (*p) {                 /* a comma-separated list of ordinals */
+                char *end;
+                long v = strtol(p, &end, 10);
+                if (end == p || (*end && (*end != ',' || !end[1])) || n == MGPU_MAX_DEVICES)
+                    return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "MGPU_GPUS=%s: use a list of CUDA ordinals (0,2) "
+                                      "or local-rank[:K]", env);
+                if (v < 0 || v >= visible)
+                    return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "MGPU_GPUS=%s: GPU %ld does not exist (this process "
+                                      "sees %d; CUDA_VISIBLE_DEVICES applies first)", env, v, visible);
+                ordinals[n++] = (int)v;
+                p = *end ? end + 1 : end;
+            }
+        }
+    } else if (d->ngpus) {
+        if (d->ngpus > MGPU_MAX_DEVICES)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "ngpus = %d: at most %d", d->ngpus, MGPU_MAX_DEVICES);
+        for (n = 0; n < d->ngpus; n++) {
+            if (d->gpus[n] < 0 || d->gpus[n] >= visible)
+                return mgpu__fail(MGPU_ERROR_INVALID_DEVICE, fn, "gpus[%d] = %d does not exist (this process sees %d GPUs; "
+                                  "CUDA_VISIBLE_DEVICES applies first)", n, d->gpus[n], visible);
+            ordinals[n] = d->gpus[n];
+        }
+    }
+    if (per_rank) {
+        int rank = 0;
+        const char *var = NULL;
+        if (per_rank > visible)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%d GPUs per rank, but this process sees %d", per_rank, visible);
+        if (mgpu__read_local_rank(&rank, &var) < 0)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s=%s is not a local rank", var, getenv(var));
+        for (n = 0; n < per_rank; n++) ordinals[n] = (int)(((long)rank * per_rank + n) % visible);
+    } else if (!n) {
+        for (n = 0; n < visible; n++) ordinals[n] = n;
+    }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (ordinals[i] == ordinals[j])
+                return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s names GPU %d twice", src, ordinals[i]);
+    *count = n;
+    return MGPU_SUCCESS;
+}
+
+/* >>ipc ------------------------------------------------------------------------ */
+/* What a handle holds (in its first bytes; the rest is zero). */
+#define MGPU__IPC_VERSION 1u
+enum { MGPU__IPC_MEMORY = 1, MGPU__IPC_EVENT = 2 };
+typedef struct mgpu__ipc_wire {
+    char magic[8];                     /* "mgpu-ipc" */
+    uint32_t version, kind, backend;   /* MGPU__IPC_VERSION, MGPU__IPC_*, mgpu_backend */
+    int32_t pid;                       /* the exporter */
+    int32_t fd;                        /* CPU memory: the exporter's memfd */
+    uint32_t unused;
+    uint64_t file_dev, file_ino;       /* CPU memory: the memfd's identity (a reused fd differs) */
+    uint64_t size, offset;             /* memory: the allocation's bytes; the exported pointer - its base */
+    char cuda[64];                     /* GPU: the driver's cuIpc handle */
+} mgpu__ipc_wire;
+typedef char mgpu__ipc_wire_fits[sizeof(mgpu__ipc_wire) <= MGPU_IPC_HANDLE_SIZE ? 1 : -1];
+
+/* CPU device memory between processes: every mgpu_malloc allocation of a CPU device is an
+   anonymous shared file (memfd) that the importer maps through /proc/<pid>/fd. Linux only:
+   Windows has no such file, so there CPU device memory is plain memory and its export and
+   open are MGPU_ERROR_NOT_SUPPORTED (GPU memory goes through the driver on both). */
+#ifndef _WIN32
+/* memfd_create is looked up at run time: it is not declared in strict C99 and may be
+   missing. NULL: use plain memory. */
+static void *mgpu__shared_alloc(size_t bytes, mgpu__alloc *a)
+{
+    typedef int (*memfd_fn)(const char *name, unsigned flags);
+    static memfd_fn found;
+    static int looked_up;
+    memfd_fn memfd;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t len;
+    void *p;
+    int fd;
+    mgpu__mutex_lock(&mgpu__lock);
+    if (!looked_up) {
+        void *self = dlopen(NULL, RTLD_NOW);
+        if (self) *(void **)&found = mgpu__lib_sym(self, "memfd_create");
+        looked_up = 1;
+    }
+    memfd = found;
+    mgpu__mutex_unlock(&mgpu__lock);
+    if (!memfd || page <= 0 || bytes > SIZE_MAX - (size_t)page) return NULL;
+    len = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
+    fd = memfd("mgpu", 1u /* MFD_CLOEXEC */);
+    if (fd < 0) return NULL;
+    /* Sized by writing its last byte (ftruncate is not declared in strict C99 either). */
+    if (lseek(fd, (off_t)(len - 1), SEEK_SET) < 0 || write(fd, "", 1) != 1) { close(fd); return NULL; }
+    p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) { close(fd); return NULL; }
+    a->fd = fd;
+    a->mapped = len;
+    return p;
+}
+
+static void mgpu__shared_free(const mgpu__alloc *a)
+{
+    munmap((void *)a->base, a->mapped);
+    if (a->fd >= 0) close(a->fd);
+}
+
+static mgpu_result mgpu__shared_export(const char *fn, const void *ptr, const mgpu__alloc *a, mgpu__ipc_wire *w)
+{
+    struct stat st;
+    if (a->fd < 0 || fstat(a->fd, &st) != 0)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is plain memory of CPU device %d (no shared memory "
+                          "file could be made when it was allocated)", ptr, a->dev);
+    w->fd = a->fd;
+    w->file_dev = (uint64_t)st.st_dev;
+    w->file_ino = (uint64_t)st.st_ino;
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__shared_open(const char *fn, const mgpu__ipc_wire *w, mgpu__alloc *a)
+{
+    char path[64];
+    struct stat st;
+    void *p;
+    int fd;
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)w->pid, (int)w->fd);
+    fd = open(path, O_RDWR);
+    if (fd < 0 && errno == ENOENT)
+        return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "the exporting process %d has exited or freed the memory",
+                          (int)w->pid);
+    if (fd < 0) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%s: %s (the exporter must run as the same user)",
+                                  path, strerror(errno));
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != w->file_dev || (uint64_t)st.st_ino != w->file_ino) {
+        close(fd);
+        return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "process %d has freed the exported memory", (int)w->pid);
+    }
+    if ((size_t)st.st_size < a->size) { close(fd); return mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "the shared "
+                                                                    "memory is smaller than the handle says"); }
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);                           /* the mapping keeps the memory */
+    if (p == MAP_FAILED)
+        return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", (size_t)st.st_size, strerror(errno));
+    a->base = (uintptr_t)p;
+    a->mapped = (size_t)st.st_size;
+    return MGPU_SUCCESS;
+}
+#else
+static void *mgpu__shared_alloc(size_t bytes, mgpu__alloc *a) { (void)bytes; (void)a; return NULL; }
+static void mgpu__shared_free(const mgpu__alloc *a) { (void)a; }
+static mgpu_result mgpu__shared_export(const char *fn, const void *ptr, const mgpu__alloc *a, mgpu__ipc_wire *w)
+{
+    (void)w;
+    return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is memory of CPU device %d: on Windows only GPU memory can be "
+                      "shared between processes", ptr, a->dev);
+}
+static mgpu_result mgpu__shared_open(const char *fn, const mgpu__ipc_wire *w, mgpu__alloc *a)
+{
+    (void)a;
+    return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "process %d exported CPU device memory: on Windows only GPU memory "
+                      "can be shared between processes", (int)w->pid);
+}
+#endif
+
+/* Releases memory that is not the driver's own allocation: CPU device memory (plain or
+   shared) and IPC mappings (CPU or GPU). */
+static mgpu_result mgpu__release_cpu_or_ipc(const char *fn, const mgpu__alloc *a)
+{
+    if (a->cuda) {                       /* a GPU mapping of another process's memory */
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        MGPU__TRY(mgpu__push(a->dev, &prev, fn));
+        e = mgpu__cu.cuIpcCloseMemHandle((mgpu__CUdeviceptr)a->base);
+        mgpu__pop(a->dev, prev);
+        return e ? mgpu__cuda_fail(e, fn, "cuIpcCloseMemHandle", a->dev) : MGPU_SUCCESS;
+    }
+    if (a->mapped) mgpu__shared_free(a);
+    else free(a->raw);
+    return MGPU_SUCCESS;
+}
+
+/* The handle's fields, checked: magic, version, kind, backend, and not from this process;
+   the calling thread's device must be of the handle's backend. */
+static mgpu_result mgpu__ipc_read(const char *fn, const mgpu_ipc_handle *handle, unsigned kind, mgpu__ipc_wire *w,
+                                  mgpu_device *dev)
+{
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(handle, fn, "handle is NULL");
+    memcpy(w, handle->bytes, sizeof *w);
+    if (memcmp(w->magic, "mgpu-ipc", 8) || w->version != MGPU__IPC_VERSION || w->kind != kind ||
+        (w->backend != MGPU_BACKEND_CUDA && w->backend != MGPU_BACKEND_CPU))
+        return mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "not an mgpu %s handle (version %u)",
+                          kind == MGPU__IPC_MEMORY ? "memory" : "event", MGPU__IPC_VERSION);
+    if (w->pid == (int32_t)mgpu__process_id())
+        return mgpu__fail(MGPU_ERROR_IPC_SAME_PROCESS, fn, "the handle was exported by this process: use the %s itself",
+                          kind == MGPU__IPC_MEMORY ? "pointer" : "event");
+    MGPU__TRY(mgpu__current(fn, dev));
+    if ((w->backend == MGPU_BACKEND_CUDA) != mgpu__is_cuda(*dev))
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "a %s device's handle opened on device %d, a %s device",
+                          w->backend == MGPU_BACKEND_CUDA ? "GPU" : "CPU", *dev, mgpu__is_cuda(*dev) ? "GPU" : "CPU");
+    return MGPU_SUCCESS;
+}
+
+static void mgpu__ipc_header(mgpu__ipc_wire *w, unsigned kind, mgpu_device dev)
+{
+    memset(w, 0, sizeof *w);
+    memcpy(w->magic, "mgpu-ipc", 8);
+    w->version = MGPU__IPC_VERSION;
+    w->kind = kind;
+    w->backend = (uint32_t)mgpu__g.dev[dev].info.backend;
+    w->pid = (int32_t)mgpu__process_id();
+}
+
+static void mgpu__ipc_write(const mgpu__ipc_wire *w, mgpu_ipc_handle *handle)
+{
+    memset(handle, 0, sizeof *handle);
+    memcpy(handle->bytes, w, sizeof *w);
+}
+
+/* A failed open: the exporter gone, or the driver's error. */
+static mgpu_result mgpu__ipc_open_failed(const char *fn, const mgpu__ipc_wire *w, mgpu__CUresult e, const char *call,
+                                         mgpu_device dev)
+{
+    if (!mgpu__process_alive(w->pid))
+        return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "the exporting process %d has exited", (int)w->pid);
+    return mgpu__cuda_fail(e, fn, call, dev);
+}
+
+MGPU_API mgpu_result mgpu_ipc_export_memory(const void *ptr, mgpu_ipc_handle *handle)
+{
+    static const char *fn = "mgpu_ipc_export_memory";
+    mgpu__alloc a;
+    mgpu__ipc_wire w;
+    long i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(ptr && handle, fn, "ptr or handle is NULL");
+    mgpu__mutex_lock(&mgpu__lock);
+    i = mgpu__find_locked((uintptr_t)ptr);
+    if (i >= 0) a = mgpu__g.allocs[i];
+    mgpu__mutex_unlock(&mgpu__lock);
+    if (i < 0) return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is not memory allocated by mgpu", ptr);
+    if (a.kind != MGPU__ALLOC_DEVICE)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is %s memory: only mgpu_malloc memory can be exported", ptr,
+                          a.kind == MGPU__ALLOC_POOL ? "pool" : a.kind == MGPU__ALLOC_MANAGED ? "managed"
+                          : a.kind == MGPU__ALLOC_HOST ? "pinned host" : "another process's");
+    mgpu__ipc_header(&w, MGPU__IPC_MEMORY, a.dev);
+    w.size = a.size;
+    w.offset = (uint64_t)((uintptr_t)ptr - a.base);
+    if (a.cuda) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        mgpu__CUipcMemHandle h;
+        MGPU__TRY(mgpu__push(a.dev, &prev, fn));
+        e = mgpu__cu.cuIpcGetMemHandle(&h, (mgpu__CUdeviceptr)a.base);
+        mgpu__pop(a.dev, prev);
+        if (e) return mgpu__cuda_fail(e, fn, "cuIpcGetMemHandle", a.dev);
+        memcpy(w.cuda, &h, sizeof h);
+    } else {
+        MGPU__TRY(mgpu__shared_export(fn, ptr, &a, &w));
+    }
+    mgpu__ipc_write(&w, handle);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_ipc_open_memory(const mgpu_ipc_handle *handle, void **ptr)
+{
+    static const char *fn = "mgpu_ipc_open_memory";
+    mgpu__ipc_wire w;
+    mgpu__alloc a;
+    mgpu_device dev = -1;
+    MGPU__REQUIRE(ptr, fn, "ptr is NULL");
+    MGPU__TRY(mgpu__ipc_read(fn, handle, MGPU__IPC_MEMORY, &w, &dev));
+    if (!w.size || w.offset >= w.size)
+        return mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "a memory handle of %llu bytes at offset %llu",
+                          (unsigned long long)w.size, (unsigned long long)w.offset);
+    memset(&a, 0, sizeof a);
+    a.fd = -1;
+    a.dev = dev;
+    a.kind = MGPU__ALLOC_IPC;
+    a.size = (size_t)w.size;
+    if (w.backend == MGPU_BACKEND_CUDA) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult e;
+        mgpu__CUipcMemHandle h;
+        mgpu__CUdeviceptr p = 0;
+        int opened_before;
+        memcpy(&h, w.cuda, sizeof h);
+        MGPU__TRY(mgpu__push(dev, &prev, fn));
+        e = mgpu__cu.cuIpcOpenMemHandle(&p, h, MGPU__IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+        mgpu__pop(dev, prev);
+        if (e) return mgpu__ipc_open_failed(fn, &w, e, "cuIpcOpenMemHandle", dev);
+        mgpu__mutex_lock(&mgpu__lock);
+        opened_before = mgpu__find_locked((uintptr_t)p) >= 0;
+        mgpu__mutex_unlock(&mgpu__lock);
+        if (opened_before) {             /* the driver gave the open mapping again */
+            if (mgpu__push(dev, &prev, fn) == MGPU_SUCCESS) { mgpu__cu.cuIpcCloseMemHandle(p); mgpu__pop(dev, prev); }
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "the memory is already open in this process at %p",
+                              (void *)(uintptr_t)p);
+        }
+        a.base = (uintptr_t)p;
+        a.cuda = 1;
+    } else {
+        MGPU__TRY(mgpu__shared_open(fn, &w, &a));
+    }
+    if (!mgpu__register(&a)) {
+        mgpu__release_cpu_or_ipc(fn, &a);
+        return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    }
+    *ptr = (void *)(a.base + (uintptr_t)w.offset);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_ipc_close_memory(void *ptr)
+{
+    static const char *fn = "mgpu_ipc_close_memory";
+    mgpu__alloc a;
+    long i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(ptr, fn, "ptr is NULL");
+    mgpu__mutex_lock(&mgpu__lock);
+    i = mgpu__find_locked((uintptr_t)ptr);
+    if (i >= 0 && mgpu__g.allocs[i].kind == MGPU__ALLOC_IPC) mgpu__remove_locked(i, &a);
+    else i = -1;
+    mgpu__mutex_unlock(&mgpu__lock);
+    if (i < 0) return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is not memory opened by mgpu_ipc_open_memory", ptr);
+    return mgpu__release_cpu_or_ipc(fn, &a);
+}
+
+MGPU_API mgpu_result mgpu_ipc_export_event(mgpu_event event, mgpu_ipc_handle *handle)
+{
+    static const char *fn = "mgpu_ipc_export_event";
+    mgpu__ipc_wire w;
+    mgpu__event_obj *ev = NULL;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(handle, fn, "handle is NULL");
+    MGPU__TRY(mgpu__event_get(event, &ev, fn));
+    MGPU__REQUIRE(ev->flags & MGPU_EVENT_INTERPROCESS, fn, "the event was made without MGPU_EVENT_INTERPROCESS");
+    mgpu__ipc_header(&w, MGPU__IPC_EVENT, ev->dev);
+    if (ev->cu) {
+        mgpu__CUipcEventHandle h;
+        MGPU__CU(fn, ev->dev, cuIpcGetEventHandle, (&h, ev->cu));
+        memcpy(w.cuda, &h, sizeof h);
+    }
+    mgpu__ipc_write(&w, handle);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_event *ev)
+{
+    static const char *fn = "mgpu_ipc_open_event";
+    mgpu__ipc_wire w;
+    mgpu_device dev = -1;
+    mgpu__event_obj *e;
+    uintptr_t h = 0;
+    mgpu_result hr;
+    MGPU__REQUIRE(ev, fn, "ev is NULL");
+    MGPU__TRY(mgpu__ipc_read(fn, handle, MGPU__IPC_EVENT, &w, &dev));
+    if (!mgpu__process_alive(w.pid))    /* a CPU event has nothing else to check */
+        return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "the exporting process %d has exited", (int)w.pid);
+    e = (mgpu__event_obj *)calloc(1, sizeof *e);
+    if (!e) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    e->dev = dev;
+    e->flags = MGPU_EVENT_INTERPROCESS | MGPU_EVENT_DISABLE_TIMING;
+    if (w.backend == MGPU_BACKEND_CUDA) {
+        mgpu__CUcontext prev;
+        mgpu__CUresult r;
+        mgpu__CUipcEventHandle ipc;
+        mgpu_result pushed;
+        memcpy(&ipc, w.cuda, sizeof ipc);
+        if ((pushed = mgpu__push(dev, &prev, fn)) != MGPU_SUCCESS) { free(e); return pushed; }
+        r = mgpu__cu.cuIpcOpenEventHandle(&e->cu, ipc);
+        mgpu__pop(dev, prev);
+        if (r) { free(e); return mgpu__ipc_open_failed(fn, &w, r, "cuIpcOpenEventHandle", dev); }
+    }
+    if ((hr = mgpu__handle_new(MGPU__H_EVENT, e, &h, fn)) != MGPU_SUCCESS) {
+        if (e->cu) mgpu__cu.cuEventDestroy(e->cu);
+        free(e);
+        return hr;
+    }
+    e->h = (mgpu_event)h;
+    *ev = e->h;
+    return MGPU_SUCCESS;
+}
+
+/* >>pipeline -------------------------------------------------------------------- */
+/* One thread per stage. Host-side order: stage i takes batch k once stage i-1 (or the push,
+   for stage 0) has queued it; a slot (k % depth) is reused only after batch k - depth was
+   pulled, and a pull waits for the batch's last event, which follows (through the chain of
+   event waits) every stage's work on it: so no slot is overwritten while a device reads it. */
+typedef struct mgpu__stage {
+    mgpu_pipeline_stage desc;
+    char name[64];
+    int cuda;
+    mgpu_stream stream;
+    void *in[MGPU_PIPELINE_MAX_DEPTH];          /* the input copied onto this GPU (NULL: read in place) */
+    void *out[MGPU_PIPELINE_MAX_DEPTH];         /* device memory (GPU), pinned host memory (CPU) */
+    void *host_out[MGPU_PIPELINE_MAX_DEPTH];    /* GPU stage feeding the host: pinned copy of out */
+    mgpu_event done[MGPU_PIPELINE_MAX_DEPTH];   /* GPU stage: its work (and copy) on the slot */
+    size_t out_bytes[MGPU_PIPELINE_MAX_DEPTH];  /* what it wrote, per slot (under the lock) */
+    uint64_t queued;                            /* batches it has queued (under the lock) */
+    mgpu_thread thread;
+    struct mgpu_pipeline_t *p;
+    int index;
+} mgpu__stage;
+
+struct mgpu_pipeline_t {
+    mgpu__mutex lock, push_lock, pull_lock;
+    mgpu__cond cond;
+    int nstages, depth, started, ready, stop, drained;
+    size_t in_capacity;
+    void *in_host[MGPU_PIPELINE_MAX_DEPTH];     /* pinned push staging */
+    size_t in_bytes[MGPU_PIPELINE_MAX_DEPTH];
+    void *tags[MGPU_PIPELINE_MAX_DEPTH];
+    uint64_t pushed, pulled;
+    mgpu_result error;                          /* the first stage error (stops the pipeline) */
+    char message[1024];
+    mgpu__stage stage[MGPU_PIPELINE_MAX_STAGES];
+};
+
+/* Records the first error (under the lock) and wakes everyone. */
+static void mgpu__pipe_error(struct mgpu_pipeline_t *p, int stage, uint64_t batch, mgpu_result r, const char *what)
+{
+    mgpu__mutex_lock(&p->lock);
+    if (p->error == MGPU_SUCCESS) {
+        const mgpu__stage *st = &p->stage[stage];
+        const char *detail = mgpu_last_error();
+        p->error = r;
+        snprintf(p->message, sizeof p->message, "stage %d (\"%s\", device %d), batch %llu: %.40s%s%.900s", stage, st->name,
+                 st->desc.device, (unsigned long long)batch, what, *detail ? ": " : "",
+                 *detail ? detail : mgpu_result_string(r));
+    }
+    mgpu__cond_broadcast(&p->cond);
+    mgpu__mutex_unlock(&p->lock);
+}
+static mgpu_result mgpu__pipe_failed(struct mgpu_pipeline_t *p, const char *fn)
+{
+    return mgpu__fail(p->error, fn, "%s", p->message);
+}
+
+/* Where stage i reads slot j from: the producer's buffer as this stage's device sees it. */
+static const void *mgpu__pipe_source(struct mgpu_pipeline_t *p, int i, int j)
+{
+    const mgpu__stage *prev;
+    if (i == 0) return p->in_host[j];
+    prev = &p->stage[i - 1];
+    return prev->host_out[j] ? prev->host_out[j] : prev->out[j];
+}
+
+/* Allocates a stage's buffers, on its own (bound) thread; freed by mgpu__pipe_release. */
+static mgpu_result mgpu__pipe_allocate(struct mgpu_pipeline_t *p, mgpu__stage *st)
+{
+    const int i = st->index, last = i == p->nstages - 1;
+    const mgpu__stage *prev = i ? &p->stage[i - 1] : NULL, *next = last ? NULL : &p->stage[i + 1];
+    /* A GPU copies its input in unless it comes from its own device. */
+    const int copy_in = st->cuda && !(prev && prev->cuda && prev->desc.device == st->desc.device);
+    const int to_host = st->cuda && (last || !next->cuda);
+    const size_t in_cap = prev ? prev->desc.out_bytes : p->in_capacity;
+    int j;
+    MGPU__TRY(mgpu_stream_create_flags(&st->stream, MGPU_STREAM_NON_BLOCKING));
+    for (j = 0; j < p->depth; j++) {
+        if (st->cuda) {
+            MGPU__TRY(mgpu_malloc(&st->out[j], st->desc.out_bytes));
+            MGPU__TRY(mgpu_event_create_flags(&st->done[j], MGPU_EVENT_DISABLE_TIMING));
+        } else {
+            MGPU__TRY(mgpu_malloc_host(&st->out[j], st->desc.out_bytes));
+        }
+        if (copy_in) MGPU__TRY(mgpu_malloc(&st->in[j], in_cap));
+        if (to_host) MGPU__TRY(mgpu_malloc_host(&st->host_out[j], st->desc.out_bytes));
+    }
+    return MGPU_SUCCESS;
+}
+static void mgpu__pipe_release(mgpu__stage *st)
+{
+    int j;
+    if (st->stream) mgpu_stream_destroy(st->stream);    /* waits for its work */
+    for (j = 0; j < MGPU_PIPELINE_MAX_DEPTH; j++) {
+        if (st->cuda) mgpu_free(st->out[j]); else mgpu_free_host(st->out[j]);
+        mgpu_free(st->in[j]);
+        mgpu_free_host(st->host_out[j]);
+        if (st->done[j]) mgpu_event_destroy(st->done[j]);
+    }
+}
+
+/* Queues stage i's work on batch k: wait for the producer, bring the input here, run the
+   function, copy the output to the host if the host reads it, mark the slot done. */
+static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *st, uint64_t k, size_t in_bytes,
+                                        void *tag, const char **what)
+{
+    const int i = st->index, j = (int)(k % (uint64_t)p->depth);
+    const mgpu__stage *prev = i ? &p->stage[i - 1] : NULL;
+    const void *src = mgpu__pipe_source(p, i, j);
+    mgpu_stage_batch b;
+    mgpu_result r;
+    mgpu__pmark m;
+    mgpu__stream_obj *so = NULL;
+    *what = "waiting for the previous stage";
+    if (prev && prev->cuda) MGPU__TRY(mgpu_stream_wait_event(st->stream, prev->done[j]));
+    *what = "copying the input in";
+    if (st->in[j]) {
+        MGPU__TRY(mgpu_memcpy_async(st->in[j], src, in_bytes, st->stream));
+        src = st->in[j];
+    }
+    memset(&b, 0, sizeof b);
+    b.index = k; b.stage = i; b.device = st->desc.device; b.stream = st->stream;
+    b.in = src; b.in_bytes = in_bytes;
+    b.out = st->out[j]; b.out_capacity = b.out_bytes = st->desc.out_bytes;
+    b.tag = tag;
+    *what = "the stage function";
+    mgpu__tls_error[0] = 0;
+    m.on = m.fold = 0;
+    if (!st->cuda && mgpu__stream(st->stream, &so, "mgpu_pipeline") == MGPU_SUCCESS)
+        mgpu__prof_begin(&m, so, 1, "mgpu_pipeline");      /* its host code is the kernel */
+    r = st->desc.fn(&b, st->desc.user_data);
+    if (!st->cuda) mgpu__prof_end(&m, MGPU_SPAN_KERNEL, st->name, 0);
+    if (r != MGPU_SUCCESS) return r;
+    if (b.out_bytes > b.out_capacity)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, st->name, "out_bytes %zu is more than the buffer's %zu",
+                          b.out_bytes, b.out_capacity);
+    *what = "copying the output out";
+    if (st->host_out[j]) MGPU__TRY(mgpu_memcpy_async(st->host_out[j], st->out[j], b.out_bytes, st->stream));
+    if (st->cuda) MGPU__TRY(mgpu_event_record(st->done[j], st->stream));
+    mgpu__mutex_lock(&p->lock);
+    st->out_bytes[j] = b.out_bytes;
+    mgpu__mutex_unlock(&p->lock);
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__pipe_stage_main(mgpu_device dev, int index, void *arg)
+{
+    mgpu__stage *st = (mgpu__stage *)arg;
+    struct mgpu_pipeline_t *p = st->p;
+    const int i = st->index;
+    uint64_t k;
+    mgpu_result r = mgpu__pipe_allocate(p, st);
+    (void)dev; (void)index;
+    if (r != MGPU_SUCCESS) mgpu__pipe_error(p, i, 0, r, "allocating its buffers");
+    mgpu__mutex_lock(&p->lock);
+    p->ready++;
+    mgpu__cond_broadcast(&p->cond);
+    mgpu__mutex_unlock(&p->lock);
+    for (k = 0; r == MGPU_SUCCESS; k++) {
+        const int j = (int)(k % (uint64_t)p->depth);
+        const char *what = "";
+        size_t in_bytes;
+        void *tag;
+        mgpu__mutex_lock(&p->lock);
+        while (!p->stop && p->error == MGPU_SUCCESS && (i ? p->stage[i - 1].queued : p->pushed) <= k)
+            mgpu__cond_wait(&p->cond, &p->lock);
+        if (p->stop || p->error != MGPU_SUCCESS) { mgpu__mutex_unlock(&p->lock); break; }
+        in_bytes = i ? p->stage[i - 1].out_bytes[j] : p->in_bytes[j];
+        tag = p->tags[j];
+        mgpu__mutex_unlock(&p->lock);
+        r = mgpu__pipe_run_batch(p, st, k, in_bytes, tag, &what);
+        if (r != MGPU_SUCCESS) { mgpu__pipe_error(p, i, k, r, what); break; }
+        mgpu__mutex_lock(&p->lock);
+        st->queued = k + 1;
+        mgpu__cond_broadcast(&p->cond);
+        mgpu__mutex_unlock(&p->lock);
+    }
+    mgpu__mutex_lock(&p->lock);    /* stay (buffers alive) until destroy: others may read them */
+    while (!p->stop) mgpu__cond_wait(&p->cond, &p->lock);
+    mgpu__mutex_unlock(&p->lock);
+    /* Free only once every stage's stream is idle: the next stage may still copy from ours. */
+    if (st->stream) mgpu_stream_synchronize(st->stream);
+    mgpu__mutex_lock(&p->lock);
+    p->drained++;
+    mgpu__cond_broadcast(&p->cond);
+    while (p->drained < p->started) mgpu__cond_wait(&p->cond, &p->lock);
+    mgpu__mutex_unlock(&p->lock);
+    mgpu__pipe_release(st);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p)
+{
+    int i;
+    MGPU__REQUIRE_INIT("mgpu_pipeline_destroy");
+    if (!p) return MGPU_SUCCESS;
+    mgpu__mutex_lock(&p->lock);
+    p->stop = 1;
+    mgpu__cond_broadcast(&p->cond);
+    mgpu__mutex_unlock(&p->lock);
+    for (i = 0; i < p->started; i++) mgpu_thread_join(p->stage[i].thread, NULL);
+    for (i = 0; i < p->depth; i++) mgpu_free_host(p->in_host[i]);
+    mgpu__cond_destroy(&p->cond);
+    mgpu__mutex_destroy(&p->lock);
+    mgpu__mutex_destroy(&p->push_lock);
+    mgpu__mutex_destroy(&p->pull_lock);
+    free(p);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_pipeline *pipeline)
+{
+    static const char *fn = "mgpu_pipeline_create";
+    struct mgpu_pipeline_t *p;
+    mgpu_result r = MGPU_SUCCESS;
+    int i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(desc && pipeline && desc->stages, fn, "desc, desc->stages or pipeline is NULL");
+    if (desc->nstages < 1 || desc->nstages > MGPU_PIPELINE_MAX_STAGES)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "nstages = %d: use 1..%d", desc->nstages, MGPU_PIPELINE_MAX_STAGES);
+    if (desc->depth < 0 || desc->depth > MGPU_PIPELINE_MAX_DEPTH)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "depth = %d: use 0..%d", desc->depth, MGPU_PIPELINE_MAX_DEPTH);
+    MGPU__REQUIRE(desc->in_bytes > 0, fn, "in_bytes is 0");
+    for (i = 0; i < desc->nstages; i++) {
+        const mgpu_pipeline_stage *s = &desc->stages[i];
+        MGPU__DEVICE(fn, s->device);
+        if (!s->fn || !s->out_bytes)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "stage %d: fn is NULL or out_bytes is 0", i);
+    }
+    p = (struct mgpu_pipeline_t *)calloc(1, sizeof *p);
+    if (!p) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    mgpu__mutex_init(&p->lock);
+    mgpu__mutex_init(&p->push_lock);
+    mgpu__mutex_init(&p->pull_lock);
+    mgpu__cond_init(&p->cond);
+    p->nstages = desc->nstages;
+    p->depth = desc->depth ? desc->depth : 3;
+    p->in_capacity = desc->in_bytes;
+    for (i = 0; i < p->nstages; i++) {
+        mgpu__stage *st = &p->stage[i];
+        st->desc = desc->stages[i];
+        st->p = p;
+        st->index = i;
+        st->cuda = mgpu__is_cuda(st->desc.device);
+        if (st->desc.name) snprintf(st->name, sizeof st->name, "%s", st->desc.name);
+        else snprintf(st->name, sizeof st->name, "stage %d", i);
+    }
+    for (i = 0; i < p->depth && r == MGPU_SUCCESS; i++) r = mgpu_malloc_host(&p->in_host[i], p->in_capacity);
+    for (i = 0; i < p->nstages && r == MGPU_SUCCESS; i++) {
+        r = mgpu_run_on_device(p->stage[i].desc.device, mgpu__pipe_stage_main, &p->stage[i], &p->stage[i].thread);
+        if (r == MGPU_SUCCESS) p->started++;
+    }
+    mgpu__mutex_lock(&p->lock);
+    while (p->ready < p->started) mgpu__cond_wait(&p->cond, &p->lock);
+    mgpu__mutex_unlock(&p->lock);
+    if (r == MGPU_SUCCESS && p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    if (r != MGPU_SUCCESS) {
+        char message[1024];
+        snprintf(message, sizeof message, "%s", mgpu__tls_error);
+        mgpu_pipeline_destroy(p);
+        snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", message);
+        return r;
+    }
+    *pipeline = p;
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_t bytes, void *tag)
+{
+    static const char *fn = "mgpu_pipeline_push";
+    mgpu_result r = MGPU_SUCCESS;
+    int j;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(p && (data || !bytes), fn, "pipeline is NULL, or data is NULL with bytes > 0");
+    if (bytes > p->in_capacity)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes: the pipeline takes at most %zu", bytes, p->in_capacity);
+    mgpu__mutex_lock(&p->push_lock);
+    mgpu__mutex_lock(&p->lock);
+    if (p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    else if (p->pushed - p->pulled >= (uint64_t)p->depth) r = MGPU_NOT_READY;
+    j = (int)(p->pushed % (uint64_t)p->depth);
+    mgpu__mutex_unlock(&p->lock);
+    if (r == MGPU_SUCCESS) {            /* the slot's last batch was pulled: nothing reads it */
+        if (bytes) memcpy(p->in_host[j], data, bytes);
+        mgpu__mutex_lock(&p->lock);
+        p->in_bytes[j] = bytes;
+        p->tags[j] = tag;
+        p->pushed++;
+        mgpu__cond_broadcast(&p->cond);
+        mgpu__mutex_unlock(&p->lock);
+    }
+    mgpu__mutex_unlock(&p->push_lock);
+    return r;
+}
+
+/* Waits (lock held) until the last stage has queued `count` batches or the pipeline failed. */
+static void mgpu__pipe_wait_queued(struct mgpu_pipeline_t *p, uint64_t count)
+{
+    while (p->error == MGPU_SUCCESS && p->stage[p->nstages - 1].queued < count) mgpu__cond_wait(&p->cond, &p->lock);
+}
+
+MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capacity, size_t *bytes, void **tag)
+{
+    static const char *fn = "mgpu_pipeline_pull";
+    mgpu_result r = MGPU_SUCCESS;
+    const mgpu__stage *last;
+    uint64_t k;
+    size_t n = 0;
+    int j;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(p && bytes && (out || !capacity), fn, "pipeline or bytes is NULL, or out is NULL with capacity > 0");
+    last = &p->stage[p->nstages - 1];
+    mgpu__mutex_lock(&p->pull_lock);
+    mgpu__mutex_lock(&p->lock);
+    k = p->pulled;
+    j = (int)(k % (uint64_t)p->depth);
+    if (p->error == MGPU_SUCCESS && p->pushed == k) r = MGPU_NOT_READY;
+    else mgpu__pipe_wait_queued(p, k + 1);
+    if (r == MGPU_SUCCESS && p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    n = last->out_bytes[j];
+    mgpu__mutex_unlock(&p->lock);
+    if (r == MGPU_SUCCESS && n > capacity)
+        r = mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "batch %llu has %zu bytes, more than capacity %zu",
+                       (unsigned long long)k, n, capacity);
+    if (r == MGPU_SUCCESS && last->cuda && (r = mgpu_event_synchronize(last->done[j])) != MGPU_SUCCESS) {
+        mgpu__pipe_error(p, p->nstages - 1, k, r, "waiting for the batch");
+        r = mgpu__pipe_failed(p, fn);
+    }
+    if (r == MGPU_SUCCESS) {
+        if (n) memcpy(out, last->host_out[j] ? last->host_out[j] : last->out[j], n);
+        *bytes = n;
+        if (tag) *tag = p->tags[j];
+        mgpu__mutex_lock(&p->lock);
+        p->pulled++;
+        mgpu__mutex_unlock(&p->lock);
+    }
+    mgpu__mutex_unlock(&p->pull_lock);
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline p)
+{
+    static const char *fn = "mgpu_pipeline_finish";
+    const mgpu__stage *last;
+    uint64_t pushed;
+    mgpu_result r = MGPU_SUCCESS;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(p, fn, "pipeline is NULL");
+    last = &p->stage[p->nstages - 1];
+    mgpu__mutex_lock(&p->lock);
+    pushed = p->pushed;
+    mgpu__pipe_wait_queued(p, pushed);
+    if (p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    mgpu__mutex_unlock(&p->lock);
+    /* The newest batch's event follows every earlier one on the last stage's stream. */
+    if (r == MGPU_SUCCESS && last->cuda && pushed > p->pulled &&
+        (r = mgpu_event_synchronize(last->done[(pushed - 1) % (uint64_t)p->depth])) != MGPU_SUCCESS) {
+        mgpu__pipe_error(p, p->nstages - 1, pushed - 1, r, "waiting for the batch");
+        r = mgpu__pipe_failed(p, fn);
+    }
+    return r;
 }
 
 #ifdef __cplusplus

@@ -526,7 +526,13 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
    bytes read from the stage), and the horizontal pass done with dp2a; see pipe below.
    mgpu.h picks them for such images.
 
-   Generic kernels mgpu_blur_<u8|f32>_any: any C in 1..4, r in 0..MGPU_BLUR_MAX_R; one
+   Ring kernels mgpu_blur_<u8|f32>c<C>_r<RC> (u8 with C = 1, 3, 4; f32 with C = 1, 4;
+   radius 3 <= r <= RC, RC = 4 or 8): pipe's staging for rows that allow 16-byte accesses
+   everywhere, any radius up to RC, 4 or 8 values per lane, 8-bit horizontal taps in dp2a
+   pairs; see ring below. mgpu.h picks them for such images.
+
+   Generic kernels mgpu_blur_<u8|f32>_any (the rest: radius 9..16, C = 2, rows that do not
+   allow 16-byte accesses): any C in 1..4, r in 0..MGPU_BLUR_MAX_R; one
    block of NT threads (mgpu.h: 256, halved down to 64 for large radii so a block's shared
    memory stays within 48 KiB) per (tile, strip) item. The tile is NT * W 32-bit words of
    a row (W = MGPU_BLUR_ANY_W8 words of 4 bytes, or MGPU_BLUR_ANY_W32 floats), thread t
@@ -557,10 +563,16 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
 #define MGPU_BLUR_ANY_W32 2
 #define MGPU_BLUR_ANY_PF 8
 #define MGPU_BLUR_ANY_SW 36
+/* The ring kernels (see ring): warps per block, rows in flight per warp (8-bit, f32), cache
+   hint of their copies (as pipe's CACHE). */
+#define MGPU_BLUR_RING_WARPS 4
+#define MGPU_BLUR_RING_PF8 8
+#define MGPU_BLUR_RING_PF32 4
+#define MGPU_BLUR_RING_CACHE 2
 
 namespace mgpu_blr {
 
-/* = mgpu__blur_args in mgpu.h: the same members in the same order, 224 bytes. */
+/* = mgpu__blur_args in mgpu.h: the same members in the same order, 296 bytes. */
 struct args {
     unsigned long long src, dst, spitch, dpitch;
     int width, height, channels, src_row0;
@@ -570,6 +582,8 @@ struct args {
     int reserved;
     unsigned wi[MGPU_BLUR_MAX_R + 1];
     float wf[MGPU_BLUR_MAX_R + 1];
+    unsigned wp[MGPU_BLUR_MAX_R + 1];               /* 8-bit pairs (see ring): wi[|t|] | wi[|t + 1|] << 16 at (t + 16) / 2 */
+    int reserved2;
 };
 
 enum { REPLICATE = 0, REFLECT101 = 1, CONSTANT = 2 };
@@ -1081,6 +1095,264 @@ __device__ __forceinline__ void pipe(const args &a)
 #endif
 }
 
+/* ---- the ring kernels (mgpu_blur_<u8|f32>c<C>_r<RC>, radius 3 .. RC, RC = 4, 8) -------
+   For rows that allow 16-byte accesses everywhere (as pipe<>: aligned src and dst, a
+   multiple of 16 bytes per row). Items: (segment, strip), one per warp; a segment is 32
+   lanes x V values of a row (V = 4 or 8: 8-bit, one or two words per lane; f32, 16 bytes),
+   every lane an output lane. The rows reach the warp through NS = PF + 1 shared-memory stages filled by
+   cp.async PF rows ahead; a stage holds the segment and HB bytes on each side (the halo,
+   rounded up to 16-byte chunks). One __syncwarp per row orders the lanes' copies before
+   every lane's reads, and every read of a stage before it is refilled (one row later).
+   The few warps whose stage reaches past a row's start or end then write the values
+   there by the border rule, from the stage itself (the source index of each such value
+   is worked out once per strip): under every rule it lies within HB bytes of the row's
+   first or last value, which the stage holds.
+   Per row a lane reads its values and the halo from the stage, does the horizontal pass
+   into a register ring of the last 2 * RC + 1 horizontal rows (P rows: the loop over rows
+   is unrolled P times, so ring slots are registers), then the vertical pass and one store.
+   8-bit: the horizontal pass takes the taps in pairs of neighbours (t, t + 1), t = -RC,
+   -RC + 2, .., RC (the last alone), each pair one dp2a with the weight pair a.wp[] (two
+   16-bit weights; 0 past the radius) on a PRMT of the two words that hold the bytes, one
+   PRMT for two values: exact, as fast<>'s (every product and sum < 2^20). f32: tr<float>'s
+   operations in fast<>'s order. Radius r < RC runs the kernel of RC with the weights
+   past r zero: rows and words only those weights meet are not loaded; 8-bit taps past r
+   are computed (with weight 0: no branches), f32 ones skipped by warp-uniform branches
+   (0 * inf would be NaN). */
+template <int CACHE>
+__device__ __forceinline__ void stage_copy(sptr s, unsigned long long g, bool on)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && !defined(MGPU_BLUR_EMU)
+    uint4 v = make_uint4(0u, 0u, 0u, 0u);           /* sm_75: no cp.async; a plain copy */
+    if (on) v = __ldg((const uint4 *)g);
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" :: "r"(s), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+#else
+    cp16z<CACHE>(s, g, on);
+#endif
+}
+__device__ __forceinline__ void stage_commit()
+{
+#if !(defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && !defined(MGPU_BLUR_EMU))
+    cp_commit();
+#endif
+}
+template <int N>
+__device__ __forceinline__ void stage_wait()
+{
+#if !(defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && !defined(MGPU_BLUR_EMU))
+    cp_wait<N>();
+#endif
+}
+
+/* The 8-bit horizontal pass of a lane's 4 values from its extended words x[] (word w holds
+   values 4 * (w - HW) .. + 3 relative to the lane's first; HW = ceil(RC * C / 4)). */
+template <int C, int RC>
+__device__ __forceinline__ void ring_hpass_u8(const args &a, const unsigned *x, unsigned h[4])
+{
+    enum { HW = (RC * C + 3) / 4, XW = 2 * HW + 1 };
+    h[0] = h[1] = h[2] = h[3] = 0u;
+#pragma unroll
+    for (int t = -RC; t <= RC; t += 2) {            /* taps t and t + 1 */
+        const unsigned wpair = a.wp[(t + MGPU_BLUR_MAX_R) / 2];
+#pragma unroll
+        for (int q0 = 0; q0 < 4; q0 += 2) {         /* values q0 and q0 + 1: one PRMT */
+            const int b1 = 4 * HW + q0 + t * C, b2 = t + 1 <= RC ? b1 + C : b1;
+            const int wb = b1 / 4, o1 = b1 - 4 * wb, o2 = b2 - 4 * wb;
+            const int wb1 = wb + 1 < XW ? wb + 1 : XW - 1;
+            const unsigned sel = (unsigned)(o1 | o2 << 4 | (o1 + 1) << 8 | (o2 + 1) << 12);
+            const unsigned p = __byte_perm(x[wb], x[wb1], sel);
+            h[q0] = __dp2a_lo(wpair, p, h[q0]);
+            h[q0 + 1] = __dp2a_hi(wpair, p, h[q0 + 1]);
+        }
+    }
+}
+
+template <typename T, int C, int RC, int V, int PF, int WARPS>
+__device__ __forceinline__ void ring(const args &a)
+{
+    typedef tr<T> TR;
+    typedef typename TR::acc A;
+    enum {
+        SZ = (int)sizeof(T),
+        SEGV = 32 * V, SEGB = SEGV * SZ,            /* a segment's values and bytes (V values per lane) */
+        H = RC * C,                                 /* halo values on each side */
+        HB = ((H + C) * SZ + 15) / 16 * 16,         /* a stage's halo bytes on each side */
+        HV = HB / SZ,
+        SB = SEGB + 2 * HB,                         /* stage bytes */
+        NCH = SB / 16,                              /* 16-byte chunks per stage */
+        CPL = (NCH + 31) / 32,                      /* chunks per lane */
+        NS = PF + 1,                                /* stages per warp */
+        P = 2 * RC + 1,                             /* ring rows */
+        NFIX = (2 * H + 31) / 32,                   /* border values per lane (edge warps) */
+        HW = (H + 3) / 4, XW = 2 * HW + V / 4       /* 8-bit: extended words per lane */
+    };
+    static_assert(V % 4 == 0 && (SZ == 4 || 4 * HW <= HB), "ring: whole words, the halo words lie in the stage");
+    __shared__ uint4 stage[WARPS][NS][NCH];
+    const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    const long long gw = (long long)blockIdx.x * WARPS + wib;
+    const int rowlen = a.width * C, rowbytes = rowlen * SZ;
+    const int nsegs = (rowlen + SEGV - 1) / SEGV;
+    const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
+    if (gw >= (long long)nsegs * nstrips) return;   /* whole warps only */
+    const int seg = (int)(gw % nsegs);
+    const int ys = a.y_begin + (int)(gw / nsegs) * a.strip;
+    const int ye = min(ys + a.strip, a.y_end);
+    const int sv = seg * SEGV, sb = sv * SZ;        /* the segment's first value and byte */
+    const int e0 = sv + lane * V;                   /* this lane's values e0 .. e0 + V - 1 */
+    const bool in_row = e0 < rowlen;                /* rows of whole 16-byte chunks: all V */
+    const bool edge = sb - HB < 0 || sb + SEGB + HB > rowbytes;     /* warp-uniform */
+    const int r = a.radius, height = a.height, border = a.border;
+    const int niter = ye - ys + 2 * RC;             /* input rows ys-RC .. ye+RC-1: row i is ys-RC+i */
+    const int ilo = RC - r;                         /* rows i in [ilo, ilo + nneed) are needed */
+    const unsigned nneed = (unsigned)(ye - ys + 2 * r);
+    const unsigned cword = TR::cword(a);
+    const unsigned long long sp = a.spitch;
+    /* the stage's first byte of source row m is at gbase + m * spitch; this lane's chunk
+       (lane < NCH; CPL == 1) or chunks at + 16 * (lane + 32 c) */
+    const unsigned long long gbase = a.src + (unsigned long long)((long long)sb - HB - (long long)a.src_row0 * (long long)sp);
+    unsigned long long iaddr = gbase + (unsigned long long)((long long)(ys - RC) * (long long)sp);   /* row i's */
+    unsigned long long daddr = a.dst + (unsigned long long)((long long)(ys - a.y_begin) * (long long)a.dpitch + (long long)e0 * SZ);
+    unsigned char *const mine = (unsigned char *)&stage[wib][0][0];
+    bool cok[CPL];                                  /* chunk lane + 32 c: in the row (else zeros) */
+    int fdst[NFIX], fsrc[NFIX];                     /* border values: stage offsets (dst -1: none; src -1: constant) */
+    A ring[P][V];
+    unsigned su = 0;                                /* byte offset of the stage read next */
+
+#pragma unroll
+    for (int j = 0; j < P; j++)                     /* 8-bit: rows not needed meet zero weights */
+#pragma unroll
+        for (int q = 0; q < V; q++) ring[j][q] = (A)0;
+#pragma unroll
+    for (int c = 0; c < CPL; c++) {
+        const int off = sb - HB + 16 * (lane + 32 * c);
+        cok[c] = lane + 32 * c < NCH && off >= 0 && off < rowbytes;
+    }
+#pragma unroll
+    for (int f = 0; f < NFIX; f++) {              /* the H values before the row and the H after it */
+        const int k = lane + 32 * f;
+        const int e = k < H ? -1 - k : rowlen + (k - H);
+        fdst[f] = -1;
+        fsrc[f] = -1;
+        if (edge && k < 2 * H && e - sv + HV >= 0 && e - sv + HV < SEGV + 2 * HV) {
+            const int s = source_of(a, e, rowlen, HV, C);
+            fdst[f] = (e - sv + HV) * SZ;
+            if (s >= 0) fsrc[f] = (s - sv + HV) * SZ;
+        }
+    }
+    /* Input row i (< niter) into the stage at byte offset so, then the next row's address;
+       rows this strip does not need are not read (8-bit: their slots meet zero weights;
+       f32: never read). Every lane commits one group per row. */
+#define MGPU_BLUR_RING_ISSUE(i, so)                                                         \
+    do {                                                                                    \
+        const int i_ = (i), yi_ = ys - RC + i_;                                             \
+        if ((unsigned)(i_ - ilo) < nneed) {                                                 \
+            unsigned long long g_ = iaddr;                                                  \
+            int m_ = yi_;                                                                   \
+            if ((unsigned)yi_ >= (unsigned)height) {    /* warp-uniform, rare: past an edge */ \
+                m_ = map(yi_, height, border);                                              \
+                g_ = gbase + (unsigned long long)((long long)m_ * (long long)sp);           \
+            }                                                                               \
+            for (int c_ = 0; c_ < CPL; c_++) {                                              \
+                const int k_ = lane + 32 * c_;                                              \
+                if (k_ < NCH) {                                                             \
+                    if (m_ < 0) sts16(to_sptr(mine + (so) + 16 * k_), cword);               \
+                    else stage_copy<MGPU_BLUR_RING_CACHE>(to_sptr(mine + (so) + 16 * k_), g_ + 16u * (unsigned)k_, cok[c_]); \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+        iaddr += sp;                                                                        \
+        stage_commit();                                                                     \
+    } while (0)
+#pragma unroll
+    for (int p = 0; p < PF; p++)
+        if (p < niter) MGPU_BLUR_RING_ISSUE(p, p * SB);
+        else stage_commit();
+    for (int base = 0; base < niter; base += P) {
+#pragma unroll
+        for (int j = 0; j < P; j++) {
+            const int i = base + j;
+            if (i < niter) {
+                const unsigned sr = su, sw = su == 0 ? (NS - 1) * SB : su - SB;
+                su = su == (NS - 1) * SB ? 0u : su + SB;
+                unsigned char *const st = mine + sr;
+                stage_wait<PF - 1>();               /* this lane's copies of row i landed */
+                __syncwarp();                       /* every lane's */
+                const bool need = (unsigned)(i - ilo) < nneed;
+                if (edge && need) {                 /* the values past the row's ends */
+#pragma unroll
+                    for (int f = 0; f < NFIX; f++)
+                        if (fdst[f] >= 0) {
+                            if constexpr (SZ == 1) st[fdst[f]] = fsrc[f] >= 0 ? st[fsrc[f]] : (unsigned char)cword;
+                            else *(unsigned *)(st + fdst[f]) = fsrc[f] >= 0 ? *(const unsigned *)(st + fsrc[f]) : cword;
+                        }
+                    __syncwarp();
+                }
+                if constexpr (SZ == 1) {            /* horizontal pass into ring row j (stale rows: weight 0) */
+                    const unsigned *const xs = (const unsigned *)(st + HB + V * lane) - HW;
+                    unsigned x[XW], h[V];
+#pragma unroll
+                    for (int w = 0; w < XW; w++) x[w] = xs[w];
+#pragma unroll
+                    for (int v = 0; v < V / 4; v++) ring_hpass_u8<C, RC>(a, x + v, h + 4 * v);
+#pragma unroll
+                    for (int q = 0; q < V; q++) ring[j][q] = (A)h[q];
+                } else if (need) {
+                    const float *const xs = (const float *)(st + HB) + lane * V;
+                    const float4 own = *(const float4 *)xs;
+                    float hv[4] = { own.x, own.y, own.z, own.w };
+                    A acc[4];
+#pragma unroll
+                    for (int q = 0; q < 4; q++) acc[q] = TR::first(TR::weight(a, 0), (A)hv[q]);
+#pragma unroll
+                    for (int k = 1; k <= RC; k++) {
+                        if (k > r) break;           /* warp-uniform */
+                        if constexpr (C == 4) {     /* the pixels k to the left and right: one load each */
+                            const float4 L = *(const float4 *)(xs - 4 * k), R = *(const float4 *)(xs + 4 * k);
+                            const float l4[4] = { L.x, L.y, L.z, L.w }, r4[4] = { R.x, R.y, R.z, R.w };
+#pragma unroll
+                            for (int q = 0; q < 4; q++) acc[q] = TR::pair(acc[q], TR::weight(a, k), (A)l4[q], (A)r4[q]);
+                        } else {
+#pragma unroll
+                            for (int q = 0; q < 4; q++) acc[q] = TR::pair(acc[q], TR::weight(a, k), (A)xs[q - k * C], (A)xs[q + k * C]);
+                        }
+                    }
+#pragma unroll
+                    for (int q = 0; q < 4; q++) ring[j][q] = acc[q];
+                }
+                if (i + PF < niter) MGPU_BLUR_RING_ISSUE(i + PF, sw);
+                else stage_commit();
+                if (i >= 2 * RC) {                  /* output row ys - 2RC + i (warp-uniform) */
+                    const int c = (j + P - RC) % P;
+                    A o[V];
+#pragma unroll
+                    for (int q = 0; q < V; q++) {
+                        A acc = TR::vfirst(TR::weight(a, 0), ring[c][q]);
+#pragma unroll
+                        for (int k = 1; k <= RC; k++)   /* 8-bit: zero weights past r, no branch; f32: skipped (0 * inf) */
+                            if (SZ == 1 || k <= r) acc = TR::pair(acc, TR::weight(a, k), ring[(c + P - k) % P][q], ring[(c + k) % P][q]);
+                        o[q] = acc;
+                    }
+                    if (in_row) {
+                        if constexpr (SZ == 1) {    /* byte 3 of each sum */
+                            unsigned u[V / 4];
+#pragma unroll
+                            for (int v = 0; v < V / 4; v++)
+                                u[v] = __byte_perm(__byte_perm((unsigned)o[4 * v], (unsigned)o[4 * v + 1], 0x0073),
+                                                   __byte_perm((unsigned)o[4 * v + 2], (unsigned)o[4 * v + 3], 0x0073), 0x5410);
+                            if constexpr (V == 8) *(uint2 *)(size_t)daddr = make_uint2(u[0], u[1]);
+                            else *(unsigned *)(size_t)daddr = u[0];
+                        } else {
+                            *(float4 *)(size_t)daddr = make_float4((float)o[0], (float)o[1], (float)o[2], (float)o[3]);
+                        }
+                    }
+                    daddr += a.dpitch;
+                }
+            }
+        }
+    }
+    stage_wait<0>();                                /* (nothing is pending: every group was waited for) */
+#undef MGPU_BLUR_RING_ISSUE
+}
+
 extern __shared__ unsigned dyn[];
 
 /* The generic kernels' words of input row yi (see any): per slot s, the 32-bit word at
@@ -1289,6 +1561,28 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_THREADS, 4) mgpu_blur
 { mgpu_blr::any<unsigned char>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_THREADS, 4) mgpu_blur_f32_any(const mgpu_blr::args a)
 { mgpu_blr::any<float>(a); }
+/* The ring kernels: 16 warps per multiprocessor (<= 128 registers); 8-bit at RC = 4 with 8
+   values per lane (16 bytes: twice the bytes per row's fixed work), else 4. */
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c1_r4(const mgpu_blr::args a)
+{ mgpu_blr::ring<unsigned char, 1, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c1_r8(const mgpu_blr::args a)
+{ mgpu_blr::ring<unsigned char, 1, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c3_r4(const mgpu_blr::args a)
+{ mgpu_blr::ring<unsigned char, 3, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c3_r8(const mgpu_blr::args a)
+{ mgpu_blr::ring<unsigned char, 3, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c4_r4(const mgpu_blr::args a)
+{ mgpu_blr::ring<unsigned char, 4, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c4_r8(const mgpu_blr::args a)
+{ mgpu_blr::ring<unsigned char, 4, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_f32c1_r4(const mgpu_blr::args a)
+{ mgpu_blr::ring<float, 1, 4, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_f32c1_r8(const mgpu_blr::args a)
+{ mgpu_blr::ring<float, 1, 8, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_f32c4_r4(const mgpu_blr::args a)
+{ mgpu_blr::ring<float, 4, 4, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_f32c4_r8(const mgpu_blr::args a)
+{ mgpu_blr::ring<float, 4, 8, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
 /* ================================================================ Gaussian blur (END) */
 
 /* ================================================================ BN254 MSM (BEGIN)

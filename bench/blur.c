@@ -23,6 +23,10 @@
    pairs that a call never finds its image in the 50-60 MB L2. The first rgba result is
    compared with the CPU device (must be identical).
 
+   --radii: 7680x4320 RGBA and gray u8 and 3840x2160 RGBA f32 at radius 1, 2, 3, 5, 8, 12, 16
+   (sigma r / 3): mgpu GB/s as a fraction of the copy ceiling, and NPP's advanced filter with
+   the same taps (u8), each result first compared with the CPU device's.
+
    --sweep: the variants of the pipelined 8-bit kernel in build/blur_variants.fatbin (see
    bench/blur_variants.cu; --variants FILE for another path), on the rgba, gray and batch
    images, each with strips sized for 1, 2 and 4 waves of 16 warps per multiprocessor and
@@ -54,7 +58,7 @@
    Build and run from the repository root:
      make build/bench_blur   (or make bench)
      ./build/bench_blur [--device N] [--reps N] [--sweep] [--variants FILE] [--scale N]
-                        [--no-multi] [--ndev N]
+                        [--no-multi] [--ndev N] [--radii]
    Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error (or a variant or a
    multi-GPU result that differs from the CPU device). */
 #define _POSIX_C_SOURCE 200809L
@@ -72,7 +76,8 @@
 static int reps = 15;
 static int scale = 1;                    /* --scale N: images N times smaller (dry runs; targets not judged) */
 static int npp_ok, npp_ordinal;
-static float npp_taps[5];
+static float npp_taps[2 * MGPU_BLUR_MAX_RADIUS + 1];  /* NPP advanced: mgpu's own taps */
+static int npp_ntaps = 5;
 
 static int cmp_float(const void *a, const void *b)
 {
@@ -213,9 +218,9 @@ static double run_npp(set *s, int which, int calls, mgpu_stream st, char *why, s
         im[i].channels = s->src[i].channels;
         im[i].spitch = im[i].dpitch = (size_t)s->src[i].width * (size_t)s->src[i].channels;
     }
-    if (npppeer_time(which, npp_ordinal, im, s->pairs, calls, npp_taps, 5, cu, &ms[0], why, cap)) return -1;  /* warm-up */
+    if (npppeer_time(which, npp_ordinal, im, s->pairs, calls, npp_taps, npp_ntaps, cu, &ms[0], why, cap)) return -1;  /* warm-up */
     for (rep = 0; rep < reps; rep++)
-        if (npppeer_time(which, npp_ordinal, im, s->pairs, calls, npp_taps, 5, cu, &ms[rep], why, cap)) return -1;
+        if (npppeer_time(which, npp_ordinal, im, s->pairs, calls, npp_taps, npp_ntaps, cu, &ms[rep], why, cap)) return -1;
     qsort(ms, (size_t)reps, sizeof ms[0], cmp_float);
     return (double)s->bytes * calls / (ms[reps / 2] * 1e-3) / 1e9;
 }
@@ -247,7 +252,7 @@ static void peers(set *s, int calls, mgpu_stream st, double mgpu_gbs)
 }
 
 /* ------------------------------------------------------------------ --sweep */
-/* = mgpu__blur_args in mgpu.h (the kernels' mgpu_blr::args): 224 bytes */
+/* = mgpu__blur_args in mgpu.h (the kernels' mgpu_blr::args): 296 bytes */
 typedef struct blur_args {
     unsigned long long src, dst, spitch, dpitch;
     int width, height, channels, src_row0;
@@ -257,8 +262,10 @@ typedef struct blur_args {
     int reserved;
     uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1];
     float wf[MGPU_BLUR_MAX_RADIUS + 1];
+    uint32_t wp[MGPU_BLUR_MAX_RADIUS + 1];
+    int reserved2;
 } blur_args;
-typedef char blur_args_size[sizeof(blur_args) == 224 ? 1 : -1];
+typedef char blur_args_size[sizeof(blur_args) == 296 ? 1 : -1];
 
 /* The variants' parameters, as instantiated in bench/blur_variants.cu (BLURV_C). */
 static const int variant_table[][4] = {                 /* PF, WARPS, CACHE, ARITH */
@@ -378,6 +385,52 @@ static int sweep_case(const char *label, set *s, int calls, mgpu_module mod, con
     fflush(stdout);
     free(ref);
     free(got);
+    return bad;
+}
+
+/* ------------------------------------------------------------------ --radii */
+/* One image set at radius 1, 2, 3, 5, 8, 12, 16 (sigma r / 3, replicate): mgpu's GB/s, the
+   result first compared with the CPU device's (exit 1 if it differs), NPP's advanced filter
+   with mgpu's own 2r + 1 taps (8-bit, 1 or 4 channels), and the copy ceiling. Returns the
+   number of radii whose result differs. */
+static int radii_case(const char *label, set *s, int calls, mgpu_stream st)
+{
+    static const int radii[] = { 1, 2, 3, 5, 8, 12, 16 };
+    const double copy = run_copy(s, calls, st);
+    const int C = s->src[0].channels, u8 = s->src[0].format == MGPU_PIXEL_U8;
+    const size_t n = s->bytes / 2;
+    int i, k, bad = 0;
+    printf("%s: copy ceiling %.0f GB/s\n", label, copy);
+    printf("  %6s %10s %8s %12s %10s\n", "radius", "mgpu GB/s", "/ copy", "NPP adv GB/s", "mgpu/NPP");
+    for (i = 0; i < (int)(sizeof radii / sizeof radii[0]); i++) {
+        mgpu_blur_params p;
+        float wf[MGPU_BLUR_MAX_RADIUS + 1];
+        unsigned char *ref, *got = (unsigned char *)malloc(n);
+        char why[512], npp[64] = "-", ratio[32] = "-";
+        double g, gn;
+        int same;
+        memset(&p, 0, sizeof p);
+        p.radius = radii[i];
+        p.sigma = (float)radii[i] / 3.0f;
+        ref = cpu_reference(s, &p);
+        CHECK(mgpu_blur(&s->src[0], &s->dst[0], &p, st));
+        CHECK(mgpu_memcpy(got, s->dst[0].data, n));
+        same = !memcmp(got, ref, n);
+        bad += !same;
+        free(ref);
+        free(got);
+        g = run(s, &p, calls, &st, 1);
+        if (u8 && (C == 1 || C == 4)) {
+            CHECK(mgpu_blur_weights(&p, NULL, NULL, wf));
+            npp_ntaps = 2 * radii[i] + 1;
+            for (k = 0; k <= radii[i]; k++) npp_taps[radii[i] - k] = npp_taps[radii[i] + k] = wf[k];
+            gn = run_npp(s, 1, calls, st, why, sizeof why);
+            if (gn > 0) { snprintf(npp, sizeof npp, "%.0f", gn); snprintf(ratio, sizeof ratio, "%.2fx", g / gn); }
+        }
+        printf("  %6d %10.0f %8.2f %12s %10s%s\n", radii[i], g, g / copy, npp, ratio, same ? "" : "   RESULT DIFFERS FROM THE CPU DEVICE");
+        fflush(stdout);
+    }
+    npp_ntaps = 5;
     return bad;
 }
 
@@ -574,7 +627,7 @@ static unsigned char *read_file(const char *path, size_t *len)
 
 int main(int argc, char **argv)
 {
-    int dev = 0, i, missed = 0, sweep = 0, differ = 0, multi_on = 1, ndev = -1;
+    int dev = 0, i, missed = 0, sweep = 0, differ = 0, multi_on = 1, ndev = -1, radii = 0;
     mgpu_device_info info;
     mgpu_stream st[3];
     mgpu_blur_params p;
@@ -586,12 +639,13 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--device") && i + 1 < argc) dev = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sweep")) sweep = 1;
+        else if (!strcmp(argv[i], "--radii")) radii = 1;
         else if (!strcmp(argv[i], "--variants") && i + 1 < argc) variants = argv[++i];
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-multi")) multi_on = 0;
         else if (!strcmp(argv[i], "--ndev") && i + 1 < argc) ndev = atoi(argv[++i]);
         else { fprintf(stderr, "usage: bench_blur [--device N] [--reps N] [--sweep] [--variants FILE] [--scale 1|2|4|8]"
-                               " [--no-multi] [--ndev N]\n"); return 1; }
+                               " [--no-multi] [--ndev N] [--radii]\n"); return 1; }
     }
     if (reps < 1 || reps > 256) reps = 15;
     if (scale != 1 && scale != 2 && scale != 4 && scale != 8) { fprintf(stderr, "bench_blur: --scale 1, 2, 4 or 8\n"); return 1; }
@@ -666,10 +720,21 @@ int main(int argc, char **argv)
     set_free(&s);
     set_make(&s, 2, 7680, 4320, 4, MGPU_PIXEL_U8);
     p.radius = 5;
-    report("info  7680x4320x4 u8 radius 5 (generic kernel)", run(&s, &p, 4, st, 1), 0);
+    report("info  7680x4320x4 u8 radius 5", run(&s, &p, 4, st, 1), 0);
     p.radius = 0;
     set_free(&s);
 
+    if (radii) {
+        set_make(&s, 2, 7680, 4320, 4, MGPU_PIXEL_U8);
+        differ += radii_case("radii rgba 7680x4320x4 u8", &s, 6, st[0]);
+        set_free(&s);
+        set_make(&s, 8, 7680, 4320, 1, MGPU_PIXEL_U8);
+        differ += radii_case("radii gray 7680x4320x1 u8", &s, 16, st[0]);
+        set_free(&s);
+        set_make(&s, 4, 3840, 2160, 4, MGPU_PIXEL_F32);
+        differ += radii_case("radii rgba 3840x2160x4 f32", &s, 8, st[0]);
+        set_free(&s);
+    }
     if (sweep) {
         size_t len = 0;
         unsigned char *image = read_file(variants, &len);

@@ -63,3 +63,14 @@ T(default_stream_semantics, T_CUDA)
 T(wait_event_orders, T_CUDA)
 /* test_visible.c */
 T(cuda_visible_devices, T_CUDA)
+/* test_handles.c */
+T(handles_streams, T_DEV)
+T(handles_events, T_DEV)
+T(handles_modules, T_CPU)
+T(handles_threads, T_CPU)
+T(handles_across_cycles, T_CPU)
+T(handles_concurrent, T_DEV)
+T(handles_random_walk, T_DEV)
+/* test_bad_input.c */
+T(bad_input_lifetime, T_ONCE)
+T(bad_input_table, T_DEV)

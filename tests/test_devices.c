@@ -456,7 +456,7 @@ TEST(run_on_device)
     CHECK_ERR(mgpu_run_on_device(0, NULL, &run_state, &th), MGPU_ERROR_INVALID_ARGUMENT);
     CHECK_ERR(mgpu_run_on_device(0, run_fn, &run_state, NULL), MGPU_ERROR_INVALID_ARGUMENT);
     CHECK(th == NULL);
-    CHECK_ERR(mgpu_thread_join(NULL, &fr), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(mgpu_thread_join(NULL, &fr), MGPU_ERROR_INVALID_HANDLE);
     CHECK_OK(mgpu_shutdown());
 }
 

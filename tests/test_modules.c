@@ -258,23 +258,23 @@ TEST(modules)
         void *args[2];
         REQUIRE_OK(mgpu_malloc((void **)&p, 4));
         args[0] = &p; args[1] = &one;
-        CHECK_ERR(mgpu_module_kernel(NULL, "add_one", &kk), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_module_kernel(NULL, "add_one", &kk), MGPU_ERROR_INVALID_HANDLE);
         CHECK_ERR(mgpu_module_kernel(m, NULL, &kk), MGPU_ERROR_INVALID_ARGUMENT);
         CHECK_ERR(mgpu_module_kernel(m, "", &kk), MGPU_ERROR_INVALID_ARGUMENT);
         CHECK_ERR(mgpu_module_kernel(m, "add_one", NULL), MGPU_ERROR_INVALID_ARGUMENT);
         CHECK(kk == NULL);
-        CHECK_ERR(mgpu_kernel_set_cpu(NULL, add_one_cpu), MGPU_ERROR_INVALID_ARGUMENT);
-        CHECK_ERR(mgpu_module_load(NULL, 0), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_kernel_set_cpu(NULL, add_one_cpu), MGPU_ERROR_INVALID_HANDLE);
+        CHECK_ERR(mgpu_module_load(NULL, 0), MGPU_ERROR_INVALID_HANDLE);
         CHECK_ERR(mgpu_module_load(m, -1), MGPU_ERROR_INVALID_DEVICE);
         CHECK_ERR(mgpu_module_load(m, 9999), MGPU_ERROR_INVALID_DEVICE);
-        CHECK_ERR(mgpu_launch(NULL, &dims, args, NULL), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_launch(NULL, &dims, args, NULL), MGPU_ERROR_INVALID_HANDLE);
         CHECK_ERR(mgpu_launch(k, NULL, args, NULL), MGPU_ERROR_INVALID_ARGUMENT);
         dims.grid[0] = 0;
         CHECK_ERR(mgpu_launch(k, &dims, args, NULL), MGPU_ERROR_INVALID_ARGUMENT);
         dims = mod_dims(1, 1);
         dims.block[2] = 0;
         CHECK_ERR(mgpu_launch(k, &dims, args, NULL), MGPU_ERROR_INVALID_ARGUMENT);
-        CHECK_ERR(mgpu_module_destroy(NULL), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_module_destroy(NULL), MGPU_ERROR_INVALID_HANDLE);
         CHECK_OK(mgpu_free(p));
     }
     CHECK_OK(mgpu_module_destroy(m2));

@@ -75,7 +75,7 @@ TEST(streams)
         }
     }
     CHECK_ERR(mgpu_stream_create(NULL), MGPU_ERROR_INVALID_ARGUMENT);
-    CHECK_ERR(mgpu_stream_destroy(NULL), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(mgpu_stream_destroy(NULL), MGPU_ERROR_INVALID_HANDLE);
     CHECK_ERR(mgpu_stream_device(NULL, NULL), MGPU_ERROR_INVALID_ARGUMENT);
     {
         mgpu_stream s = (mgpu_stream)&sd;              /* sentinel */
@@ -128,10 +128,10 @@ TEST(events)
         CHECK_OK(mgpu_event_elapsed_ms(a, b, &ms));
         CHECK(ms >= 0.0f);
         CHECK_ERR(mgpu_event_elapsed_ms(a, b, NULL), MGPU_ERROR_INVALID_ARGUMENT);
-        CHECK_ERR(mgpu_event_elapsed_ms(NULL, b, &ms), MGPU_ERROR_INVALID_ARGUMENT);
-        CHECK_ERR(mgpu_event_record(NULL, s), MGPU_ERROR_INVALID_ARGUMENT);
-        CHECK_ERR(mgpu_event_synchronize(NULL), MGPU_ERROR_INVALID_ARGUMENT);
-        CHECK_ERR(mgpu_event_query(NULL), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_event_elapsed_ms(NULL, b, &ms), MGPU_ERROR_INVALID_HANDLE);
+        CHECK_ERR(mgpu_event_record(NULL, s), MGPU_ERROR_INVALID_HANDLE);
+        CHECK_ERR(mgpu_event_synchronize(NULL), MGPU_ERROR_INVALID_HANDLE);
+        CHECK_ERR(mgpu_event_query(NULL), MGPU_ERROR_INVALID_HANDLE);
         /* a CUDA event belongs to its device: recording it on another GPU's stream is refused */
         if (IS_CUDA() && i < mgpu_device_count() && mgpu_device_count() > 1) {
             mgpu_stream other = NULL;
@@ -144,7 +144,7 @@ TEST(events)
         CHECK_OK(mgpu_stream_destroy(s));
     }
     CHECK_ERR(mgpu_event_create(NULL), MGPU_ERROR_INVALID_ARGUMENT);
-    CHECK_ERR(mgpu_event_destroy(NULL), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(mgpu_event_destroy(NULL), MGPU_ERROR_INVALID_HANDLE);
     CHECK_OK(mgpu_shutdown());
 }
 
@@ -186,7 +186,7 @@ TEST(stream_wait_event)
                 t_fail(__FILE__, __LINE__, "device %d waiting on device %d's event: saw %d %d %d, expected %d",
                        b, a, h[0], h[bytes / 3], h[bytes - 1], v);
             CHECK_OK(mgpu_stream_wait_event(NULL, ev));  /* the current device's default stream */
-            CHECK_ERR(mgpu_stream_wait_event(sb, NULL), MGPU_ERROR_INVALID_ARGUMENT);
+            CHECK_ERR(mgpu_stream_wait_event(sb, NULL), MGPU_ERROR_INVALID_HANDLE);
             CHECK_OK(mgpu_free(pa));
             CHECK_OK(mgpu_free(pb));
             CHECK_OK(mgpu_event_destroy(ev));

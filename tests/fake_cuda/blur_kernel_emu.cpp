@@ -52,6 +52,7 @@ int main(int argc, char **argv)
     const char *focus = getenv("EMU_FOCUS");
     const int focus_pipe = focus && !strcmp(focus, "pipe");
     const int focus_any = focus && !strcmp(focus, "any");
+    const int focus_ring = focus && !strcmp(focus, "ring");   /* radii 3..8 on aligned rows: the ring kernels */
     mgpu_desc desc;
     mgpu_stream cpu = NULL;
     long fails = 0, vec_cases = 0, kernel_hits[MGPU__BK_COUNT] = {0}, band_cases = 0, strip_over = 0, variant_runs = 0;
@@ -72,16 +73,19 @@ int main(int argc, char **argv)
         int w = 1 + (int)(rng() % (wide ? 700 : 60));
         const int h = 1 + (int)(rng() % (wide ? 40 : 90));
         const int rsel = (int)(rng() % 10);
-        const int r = focus_any ? 3 + (int)(rng() % 14) : rsel < 7 || focus_pipe ? rsel % 3 : (int)(rng() % 17);
+        const int r = focus_ring ? 3 + (int)(rng() % 6) : focus_any ? 3 + (int)(rng() % 14)
+                    : rsel < 7 || focus_pipe ? rsel % 3 : (int)(rng() % 17);
         const int border = (int)(rng() % 3);
         /* layout: aligned (vector path) or not */
-        const int aligned = focus_pipe || rng() % 2;
+        const int aligned = focus_pipe || focus_ring || rng() % 2;
         /* aligned 8-bit rows whose length is a multiple of 16 take the pipelined kernels: often */
-        if (aligned && f == MGPU_PIXEL_U8 && (focus_pipe || rng() % 3)) while ((w * c) % 16) w++;
+        if (aligned && f == MGPU_PIXEL_U8 && (focus_pipe || focus_ring || rng() % 3)) while ((w * c) % 16) w++;
+        if (focus_ring && f == MGPU_PIXEL_F32) while ((w * c) % 4) w++;
         const size_t rb = (size_t)w * c * es;
         const size_t spitch = aligned ? ((rb + 15) & ~(size_t)15) + 16 * (rng() % 3) : rb + es * (rng() % 3);
         const size_t dpitch = aligned ? ((rb + 15) & ~(size_t)15) + 16 * (rng() % 2) : rb + es * (rng() % 5);
-        const size_t soff = aligned ? 0 : es * (rng() % 4), doff = aligned && (focus_pipe || rng() % 4) ? 0 : es * (rng() % 4);
+        const size_t soff = aligned ? 0 : es * (rng() % 4);
+        const size_t doff = aligned && (focus_pipe || focus_ring || rng() % 4) ? 0 : es * (rng() % 4);
         mgpu_blur_params p;
         memset(&p, 0, sizeof p);
         p.sigma = 0.5f + (float)(rng() % 100) / 20.0f;
@@ -134,7 +138,8 @@ int main(int argc, char **argv)
             if (mgpu__blur_kernel_rc[which]) {
                 const bool piped = which == MGPU__BK_U8C1P || which == MGPU__BK_U8C3P || which == MGPU__BK_U8C4P;
                 const int V = (int)(16 / es), H = mgpu__blur_kernel_rc[which] * c, HL = (H + V - 1) / V;
-                const int segw = piped ? 32 * V : (32 - 2 * HL) * V;   /* pipelined: 32 output lanes */
+                const int segw = which >= MGPU__BK_RING ? 32 * mgpu__blur_ring_lane_values(which)
+                               : piped ? 32 * V : (32 - 2 * HL) * V;   /* pipelined: 32 output lanes */
                 const long long segs = ((long long)rb / (long long)es + segw - 1) / segw;
                 dims.grid[0] = (unsigned)((segs * strips + 3) / 4);
             } else {

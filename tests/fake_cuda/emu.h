@@ -93,6 +93,7 @@ struct alignas(16) double2 { double x, y; };
 struct alignas(16) longlong2 { long long x, y; };
 struct alignas(16) ulonglong2 { unsigned long long x, y; };
 static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { uint4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
+static inline uint2 make_uint2(unsigned x, unsigned y) { uint2 v; v.x = x; v.y = y; return v; }
 static inline int4 make_int4(int x, int y, int z, int w) { int4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
 static inline float4 make_float4(float x, float y, float z, float w) { float4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
 static inline double2 make_double2(double x, double y) { double2 v; v.x = x; v.y = y; return v; }

@@ -13,7 +13,7 @@ static_assert(sizeof(mgpu_blr::args) == sizeof(mgpu__blur_args), "args layout");
 #define EMU_SAME(f) static_assert(offsetof(mgpu_blr::args, f) == offsetof(mgpu__blur_args, f), "args." #f);
 EMU_SAME(src) EMU_SAME(dst) EMU_SAME(spitch) EMU_SAME(dpitch) EMU_SAME(width) EMU_SAME(height) EMU_SAME(channels)
 EMU_SAME(src_row0) EMU_SAME(y_begin) EMU_SAME(y_end) EMU_SAME(radius) EMU_SAME(border) EMU_SAME(strip)
-EMU_SAME(vec_src) EMU_SAME(vec_dst) EMU_SAME(cval_u8) EMU_SAME(cval_f32) EMU_SAME(wi) EMU_SAME(wf)
+EMU_SAME(vec_src) EMU_SAME(vec_dst) EMU_SAME(cval_u8) EMU_SAME(cval_f32) EMU_SAME(wi) EMU_SAME(wf) EMU_SAME(wp)
 #undef EMU_SAME
 
 typedef void (*emu_blur_fn)(const mgpu_blr::args);
@@ -26,6 +26,9 @@ static const emu_blur_kernel emu_blur_kernels[] = {
     EMU_BK(mgpu_blur_u8c1_r2) EMU_BK(mgpu_blur_u8c3_r2) EMU_BK(mgpu_blur_u8c4_r2) EMU_BK(mgpu_blur_f32c1_r2)
     EMU_BK(mgpu_blur_f32c4_r2) EMU_BK(mgpu_blur_u8_any) EMU_BK(mgpu_blur_f32_any) EMU_BK(mgpu_blur_u8c1_r2p)
     EMU_BK(mgpu_blur_u8c3_r2p) EMU_BK(mgpu_blur_u8c4_r2p)
+    EMU_BK(mgpu_blur_u8c1_r4) EMU_BK(mgpu_blur_u8c1_r8) EMU_BK(mgpu_blur_u8c3_r4) EMU_BK(mgpu_blur_u8c3_r8)
+    EMU_BK(mgpu_blur_u8c4_r4) EMU_BK(mgpu_blur_u8c4_r8) EMU_BK(mgpu_blur_f32c1_r4) EMU_BK(mgpu_blur_f32c1_r8)
+    EMU_BK(mgpu_blur_f32c4_r4) EMU_BK(mgpu_blur_f32c4_r8)
 #include "bench/blur_variants.cu"
 };
 #undef BLURV

@@ -28,12 +28,27 @@
    message. mgpu_noop does nothing; any other kernel is reported missing
    (CUDA_ERROR_NOT_FOUND), so a suite that needs it fails loudly.
 
+   IPC (cuIpc*): device memory is an anonymous shared file (memfd), so a handle names the
+   exporter's pid, descriptor and inode, and another process maps it through
+   /proc/<pid>/fd; an opened handle is registered as memory of the opening context's
+   device. Event handles open as events that are already complete: the fake's queues run
+   lazily in their own process, so a test synchronizes the exporter before the importer
+   reads. Linux only: the Windows build (build/win/fake_cuda.dll) allocates plain memory and
+   answers the memory calls with CUDA_ERROR_NOT_SUPPORTED.
+
    FAKE_CUDA_DEVICES=n (default 2) GPUs of 8 multiprocessors; FAKE_CUDA_P2P=0 makes every
    pair peerless (mgpu then stages copies through pinned memory, and all-reduces by its
    chunked path); FAKE_CUDA_BLUR=cpu runs the blur launches with mgpu's CPU arithmetic
    (mgpu__blur_cpu, on the same arguments and checks) instead of the emulated kernels, for
    speed; FAKE_CUDA_REPORT=1 prints, at exit, how often each kernel was launched
    ("fake libcuda: ran NAME xCOUNT", on stderr).
+
+   Fault injection (tests/suites/faults.c): fake_cuda_fail_call(k, error) makes the k-th
+   driver call from now (any entry point mgpu resolves; 0: none) return `error` without
+   doing anything; fake_cuda_calls() counts the calls so far, fake_cuda_failed_name() names the
+   entry point failed last; fake_cuda_live(text, size)
+   returns how many allocations, streams, events, loaded modules and retained primary
+   contexts exist, and describes them in text (after mgpu_shutdown all must be 0).
 
    Build and use from the repository root (`make test-fake` builds it and runs suite_msm,
    suite_blur, suite_reduce and suite_collectives on it):
@@ -53,9 +68,18 @@
 #include "tests/fake_cuda/emu_blur.h"
 #include "tests/fake_cuda/emu_reduce.h"
 
+#ifndef _WIN32                          /* IPC: Linux only (see the note at the top) */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
 #include <deque>
 #include <functional>
+#include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -69,8 +93,9 @@ enum { K_DEVICE, K_HOST, K_MANAGED };
 struct Ctx { int dev; std::set<int> peers; };
 struct Op { std::function<void()> run; };
 struct Stream { int dev; std::deque<Op> q; unsigned long long next = 0, done = 0; };
-struct Event { Stream *s = nullptr; unsigned long long seq = 0; };
-struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; };
+struct Event { Stream *s = nullptr; unsigned long long seq = 0; std::shared_ptr<double> ms; };   /* ms: host time the
+                                                        record ran (its stream got there), for cuEventElapsedTime */
+struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; int fd = -1; size_t mapped = 0; };
 
 static std::recursive_mutex lock;
 static int ndev = 2, p2p = 1, blur_cpu = 0;
@@ -80,6 +105,9 @@ static std::set<Stream *> streams;
 static std::map<uintptr_t, Alloc> allocs;             /* by base */
 static thread_local Ctx *cur = nullptr;
 static std::set<std::string> names;
+static long live_events, live_modules, live_contexts;  /* for fake_cuda_live */
+static long calls, fail_at;                           /* fault injection: calls so far; the call to fail */
+static R fail_error;
 static std::map<std::string, unsigned long> &launches = *new std::map<std::string, unsigned long>;   /* by kernel, for
                                                         FAKE_CUDA_REPORT; never destroyed: read at exit */
 
@@ -111,6 +139,21 @@ static const Alloc *find(uintptr_t p)
 static R alloc(mgpu__CUdeviceptr *p, size_t n, int kind)
 {
     if (!cur) return 201;                              /* CUDA_ERROR_INVALID_CONTEXT */
+#ifndef _WIN32
+    if (kind == K_DEVICE) {                            /* shared, for cuIpcGetMemHandle */
+        size_t len = (n + 4095) & ~(size_t)4095;
+        int fd = memfd_create("fake_cuda", MFD_CLOEXEC);
+        void *m = fd >= 0 && ftruncate(fd, (off_t)len) == 0 ? mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                                                            : MAP_FAILED;
+        if (m == MAP_FAILED) { if (fd >= 0) close(fd); return 2; }
+        Alloc a{(uintptr_t)m, n, kind, cur->dev, nullptr};
+        a.fd = fd;
+        a.mapped = len;
+        allocs[a.base] = a;
+        *p = a.base;
+        return OK;
+    }
+#endif
     void *raw = malloc(n + 512);
     if (!raw) return 2;
     uintptr_t b = ((uintptr_t)raw + 255) & ~(uintptr_t)255;
@@ -122,7 +165,11 @@ static R release(uintptr_t p)
 {
     auto it = allocs.find(p);
     if (it == allocs.end()) return INVALID_VALUE;
-    free(it->second.raw);
+#ifndef _WIN32
+    if (it->second.mapped) munmap((void *)it->second.base, it->second.mapped);
+    if (it->second.fd >= 0) close(it->second.fd);
+#endif
+    free(it->second.raw);                              /* NULL when mapped */
     allocs.erase(it);
     return OK;
 }
@@ -317,8 +364,8 @@ static R cuDeviceGetUuid(mgpu__CUuuid *u, mgpu__CUdevice d) { memset(u, 0, sizeo
 static R cuDeviceGetPCIBusId(char *s, int len, mgpu__CUdevice d) { snprintf(s, (size_t)len, "0000:%02x:00.0", d + 1); return OK; }
 static R cuDeviceCanAccessPeer(int *can, mgpu__CUdevice a, mgpu__CUdevice b) { *can = p2p && a != b; return OK; }
 static R cuDeviceGetDefaultMemPool(mgpu__CUmemoryPool *p, mgpu__CUdevice d) { *p = (mgpu__CUmemoryPool)(void *)&ctx[d]; return OK; }
-static R cuDevicePrimaryCtxRetain(mgpu__CUcontext *c, mgpu__CUdevice d) { G; ctx[d].dev = d; *c = (mgpu__CUcontext)(void *)&ctx[d]; return OK; }
-static R cuDevicePrimaryCtxRelease(mgpu__CUdevice) { return OK; }
+static R cuDevicePrimaryCtxRetain(mgpu__CUcontext *c, mgpu__CUdevice d) { G; ctx[d].dev = d; *c = (mgpu__CUcontext)(void *)&ctx[d]; live_contexts++; return OK; }
+static R cuDevicePrimaryCtxRelease(mgpu__CUdevice) { G; live_contexts--; return OK; }
 static R cuCtxSetCurrent(mgpu__CUcontext c) { cur = (Ctx *)(void *)c; return OK; }
 static R cuCtxGetCurrent(mgpu__CUcontext *c) { *c = (mgpu__CUcontext)(void *)cur; return OK; }
 static R cuCtxSynchronize(void) { G; flush_all(); return OK; }
@@ -403,14 +450,34 @@ static R cuStreamWaitEvent(mgpu__CUstream s, mgpu__CUevent e, unsigned)
     if (ev.s) push(stream_of(s), [=]() { flush_upto(ev.s, ev.seq); });
     return OK;
 }
-static R cuEventCreate(mgpu__CUevent *e, unsigned) { *e = (mgpu__CUevent)(void *)new Event(); return OK; }
-static R cuEventDestroy(mgpu__CUevent e) { delete (Event *)(void *)e; return OK; }
-static R cuEventRecord(mgpu__CUevent e, mgpu__CUstream s) { G; Event *ev = (Event *)(void *)e; ev->s = stream_of(s); ev->seq = ev->s->next; return OK; }
+static R cuEventCreate(mgpu__CUevent *e, unsigned) { G; *e = (mgpu__CUevent)(void *)new Event(); live_events++; return OK; }
+static R cuEventDestroy(mgpu__CUevent e) { G; delete (Event *)(void *)e; live_events--; return OK; }
+static double now_ms() { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+static R cuEventRecord(mgpu__CUevent e, mgpu__CUstream s)
+{
+    G;
+    Event *ev = (Event *)(void *)e;
+    std::shared_ptr<double> ms = std::make_shared<double>(-1.0);
+    ev->s = stream_of(s);
+    push(ev->s, [ms]() { *ms = now_ms(); });
+    ev->seq = ev->s->next;
+    ev->ms = ms;
+    return OK;
+}
 static R cuEventSynchronize(mgpu__CUevent e) { G; Event *ev = (Event *)(void *)e; if (ev->s) flush_upto(ev->s, ev->seq); return OK; }
 static R cuEventQuery(mgpu__CUevent e) { return cuEventSynchronize(e); }
-static R cuEventElapsedTime(float *ms, mgpu__CUevent, mgpu__CUevent) { *ms = 0.0f; return OK; }
-static R cuModuleLoadData(mgpu__CUmodule *m, const void *) { static int token; *m = (mgpu__CUmodule)(void *)&token; return OK; }
-static R cuModuleUnload(mgpu__CUmodule) { return OK; }
+/* Both must have been recorded; like the real driver, waits for neither. */
+static R cuEventElapsedTime(float *ms, mgpu__CUevent a, mgpu__CUevent b)
+{
+    G;
+    const Event *x = (const Event *)(void *)a, *y = (const Event *)(void *)b;
+    if (!x->ms || !y->ms) return 400;                  /* CUDA_ERROR_INVALID_HANDLE */
+    if (*x->ms < 0 || *y->ms < 0) return 600;          /* CUDA_ERROR_NOT_READY */
+    *ms = (float)(*y->ms - *x->ms);
+    return OK;
+}
+static R cuModuleLoadData(mgpu__CUmodule *m, const void *) { G; static int token; *m = (mgpu__CUmodule)(void *)&token; live_modules++; return OK; }
+static R cuModuleUnload(mgpu__CUmodule) { G; live_modules--; return OK; }
 static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *name)
 {
     G;
@@ -444,10 +511,80 @@ static R cuLaunchHostFunc(mgpu__CUstream s, void (*fn)(void *), void *data)
     push(stream_of(s), [=]() { fn(data); });
     return OK;
 }
+#ifndef _WIN32
+/* IPC: the handle holds {pid, fd, device, inode, bytes} of the exporter's memfd. */
+struct IpcMem { long pid; int fd; unsigned long long dev, ino, size; };
+static_assert(sizeof(IpcMem) <= sizeof(mgpu__CUipcMemHandle), "IPC handle layout");
+static R cuIpcGetMemHandle(mgpu__CUipcMemHandle *h, mgpu__CUdeviceptr p)
+{
+    G;
+    auto it = allocs.find((uintptr_t)p);
+    struct stat st;
+    if (it == allocs.end() || it->second.fd < 0 || fstat(it->second.fd, &st) != 0) return INVALID_VALUE;
+    IpcMem m{(long)getpid(), it->second.fd, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, it->second.size};
+    memset(h, 0, sizeof *h);
+    memcpy(h, &m, sizeof m);
+    return OK;
+}
+static R cuIpcOpenMemHandle(mgpu__CUdeviceptr *p, mgpu__CUipcMemHandle h, unsigned)
+{
+    G;
+    IpcMem m;
+    struct stat st;
+    char path[64];
+    memcpy(&m, &h, sizeof m);
+    if (!cur) return 201;
+    if (m.pid == (long)getpid()) return 201;          /* the real driver refuses its own handles */
+    snprintf(path, sizeof path, "/proc/%ld/fd/%d", m.pid, m.fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return INVALID_VALUE;
+    if (fstat(fd, &st) != 0 || (unsigned long long)st.st_dev != m.dev || (unsigned long long)st.st_ino != m.ino ||
+        (unsigned long long)st.st_size < m.size) { close(fd); return INVALID_VALUE; }
+    void *a = mmap(nullptr, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (a == MAP_FAILED) return 2;
+    Alloc r{(uintptr_t)a, (size_t)m.size, K_DEVICE, cur->dev, nullptr};
+    r.mapped = (size_t)st.st_size;
+    allocs[r.base] = r;
+    *p = r.base;
+    return OK;
+}
+#else                                  /* 801: CUDA_ERROR_NOT_SUPPORTED (no memfd; see the top) */
+static R cuIpcGetMemHandle(mgpu__CUipcMemHandle *, mgpu__CUdeviceptr) { return 801; }
+static R cuIpcOpenMemHandle(mgpu__CUdeviceptr *, mgpu__CUipcMemHandle, unsigned) { return 801; }
+#endif
+static R cuIpcCloseMemHandle(mgpu__CUdeviceptr p) { G; flush_all(); return release((uintptr_t)p); }
+static R cuIpcGetEventHandle(mgpu__CUipcEventHandle *h, mgpu__CUevent) { long pid = (long)getpid(); memset(h, 0, sizeof *h); memcpy(h, &pid, sizeof pid); return OK; }
+static R cuIpcOpenEventHandle(mgpu__CUevent *e, mgpu__CUipcEventHandle h)
+{
+    long pid;
+    memcpy(&pid, &h, sizeof pid);
+    if (pid == (long)getpid()) return 201;
+    *e = (mgpu__CUevent)(void *)new Event();           /* complete: see the IPC note at the top */
+    return OK;
+}
 #undef G
 
+/* Every entry point goes through Faulty<f>::call, which counts the call and fails the
+   chosen one (before the fake does anything, so a failed call changes nothing). */
+static const char *entry_name(void *fn);
+static const char *failed_name = "";
+static bool fault_now(R *e, void *fn)
+{
+    std::lock_guard<std::recursive_mutex> g(lock);
+    if (++calls != fail_at) return false;
+    fail_at = 0;
+    failed_name = entry_name(fn);
+    *e = fail_error;
+    return true;
+}
+template <typename T, T f> struct Faulty;
+template <typename... A, R (*f)(A...)> struct Faulty<R (*)(A...), f> {
+    static R call(A... a) { R e; return fault_now(&e, (void *)&call) ? e : f(a...); }
+};
+
 struct Entry { const char *name; void *fn; };
-#define E(n) { #n, (void *)&n }
+#define E(n) { #n, (void *)&Faulty<decltype(&n), &n>::call }
 static const Entry table[] = {
     E(cuGetErrorName), E(cuDeviceGetCount), E(cuDeviceGet), E(cuDeviceGetName), E(cuDeviceGetAttribute),
     E(cuDeviceTotalMem), E(cuDeviceGetUuid), E(cuDeviceGetPCIBusId), E(cuDeviceCanAccessPeer),
@@ -458,9 +595,15 @@ static const Entry table[] = {
     E(cuMemcpy), E(cuMemcpyAsync), E(cuMemcpyPeerAsync), E(cuStreamCreate), E(cuStreamDestroy), E(cuStreamSynchronize),
     E(cuStreamQuery), E(cuStreamWaitEvent), E(cuEventCreate), E(cuEventDestroy), E(cuEventRecord), E(cuEventSynchronize),
     E(cuEventQuery), E(cuEventElapsedTime), E(cuModuleLoadData), E(cuModuleUnload), E(cuModuleGetFunction),
-    E(cuLaunchKernel), E(cuLaunchHostFunc),
+    E(cuLaunchKernel), E(cuLaunchHostFunc), E(cuIpcGetMemHandle), E(cuIpcOpenMemHandle), E(cuIpcCloseMemHandle),
+    E(cuIpcGetEventHandle), E(cuIpcOpenEventHandle),
 };
 #undef E
+static const char *entry_name(void *fn)
+{
+    for (const Entry &e : table) if (e.fn == fn) return e.name;
+    return "?";
+}
 
 /* FAKE_CUDA_REPORT=1: at exit, one line per kernel launched ("fake libcuda: ran NAME
    xCOUNT"), so a test can tell which kernels a suite ran on the fake GPUs. */
@@ -475,6 +618,27 @@ __attribute__((destructor)) static void at_exit() { report_launches(); }
 } /* namespace fake */
 
 extern "C" {
+FAKE_EXPORT void fake_cuda_fail_call(long k, int error)
+{
+    std::lock_guard<std::recursive_mutex> g(fake::lock);
+    fake::fail_at = k > 0 ? fake::calls + k : 0;
+    fake::fail_error = (fake::R)error;
+}
+FAKE_EXPORT const char *fake_cuda_failed_name(void) { return fake::failed_name; }
+FAKE_EXPORT long fake_cuda_calls(void)
+{
+    std::lock_guard<std::recursive_mutex> g(fake::lock);
+    return fake::calls;
+}
+FAKE_EXPORT long fake_cuda_live(char *text, size_t size)
+{
+    std::lock_guard<std::recursive_mutex> g(fake::lock);
+    long n = (long)fake::allocs.size() + (long)fake::streams.size() + fake::live_events + fake::live_modules +
+             fake::live_contexts;
+    snprintf(text, size, "%zu allocation(s), %zu stream(s), %ld event(s), %ld module(s), %ld primary context(s)",
+             fake::allocs.size(), fake::streams.size(), fake::live_events, fake::live_modules, fake::live_contexts);
+    return n;
+}
 FAKE_EXPORT int cuDriverGetVersion(int *v) { *v = 12080; return 0; }
 FAKE_EXPORT int cuInit(unsigned)
 {

@@ -503,6 +503,7 @@ static void test_band_rows(mgpu_stream cpu)
         mgpu_blur_params p = params_of(2.0f, r, b, f == MGPU_PIXEL_U8 ? 9.0f : 2.5f);
         mgpu__blur_plan pl;
         mgpu__blur_args a;
+        mgpu__stream_obj *cs = NULL;       /* the object behind the handle cpu */
         timg src, want;
         size_t rb, n;
         unsigned char *rows, *out;
@@ -524,7 +525,7 @@ static void test_band_rows(mgpu_stream cpu)
         memcpy(rows, (unsigned char *)src.im.data + (size_t)lo * rb, n);
         mgpu__blur_plan_make("test", &p, &pl);
         mgpu__blur_fill(&a, &pl, &src.im, rows, rb, lo, out, rb, y0, y1);
-        if (mgpu__blur_run("test", f, &a, cpu) != MGPU_SUCCESS ||
+        if (mgpu__stream(cpu, &cs, "test") != MGPU_SUCCESS || mgpu__blur_run("test", f, &a, cs) != MGPU_SUCCESS ||
             memcmp(out, (unsigned char *)want.im.data + (size_t)y0 * rb, (size_t)(y1 - y0) * rb)) {
             good = 0;
             snprintf(why, sizeof why, ": %dx%dx%d r=%d %s rows [%d, %d) from [%d, %d) differ", w, h, c, r, border_name(b), y0, y1, lo, hi);
@@ -670,7 +671,8 @@ static void resident_free(resident *m)
 
 static void test_cuda(mgpu_stream cpu)
 {
-    static const int gsizes[][2] = { { 1, 1 }, { 7, 3 }, { 3, 7 }, { 2, 40 }, { 129, 33 }, { 250, 37 }, { 1000, 9 }, { 517, 301 } };
+    static const int gsizes[][2] = { { 1, 1 }, { 7, 3 }, { 3, 7 }, { 2, 40 }, { 129, 33 }, { 250, 37 }, { 1000, 9 }, { 517, 301 },
+                                     { 256, 45 } };   /* (256: 16-byte rows for every channel count: the ring kernels) */
     const mgpu_border borders[3] = { MGPU_BORDER_REPLICATE, MGPU_BORDER_REFLECT_101, MGPU_BORDER_CONSTANT };
     const char *msg = "";
     int ngpu, dev;
@@ -702,7 +704,7 @@ static void test_cuda(mgpu_stream cpu)
                             if (!gpu_case(dev, cpu, gsizes[si][0], gsizes[si][1], c, f, rr, borders[bi], sx, so, dx, dof,
                                           &exact, why, sizeof why)) bad++;
                         }
-            report(bad == 0, "GPU %d %s == CPU device (%s): %ld cases (8 sizes x channels 1..4 x 3 borders x radius 0..8,16, "
+            report(bad == 0, "GPU %d %s == CPU device (%s): %ld cases (9 sizes x channels 1..4 x 3 borders x radius 0..8,16, "
                    "packed/padded/unaligned pitches), %ld wrong%s%s", dev, fi ? "f32" : "u8",
                    fi ? "within 1e-5" : "bit for bit", cases, bad, why[0] ? ": " : "", why);
             if (fi) printf("     (f32: %ld of %ld cases bit-identical)\n", exact, cases);

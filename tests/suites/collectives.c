@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
+#define SUITE_CHECKS
 #include "tests/suites/suite.h"
 
 #include <stdarg.h>
@@ -23,29 +24,7 @@
 #include <time.h>
 
 /* ---------------------------------------------------------------- framework */
-static int cur_failed, cur_skipped;
-static char cur_msg[2048], cur_skip[1200];
 static const char *cur_cfg = "?";
-
-static void fail_at(const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-    size_t used = strlen(cur_msg);
-    if (cur_failed++ < 3 && used < sizeof cur_msg - 64) {
-        snprintf(cur_msg + used, sizeof cur_msg - used, "%s%s:%d: ", used ? "; " : "", file, line);
-        used = strlen(cur_msg);
-        va_start(ap, fmt);
-        vsnprintf(cur_msg + used, sizeof cur_msg - used, fmt, ap);
-        va_end(ap);
-    }
-}
-#define CHECK(c) do { if (!(c)) fail_at(__FILE__, __LINE__, "CHECK(%s)", #c); } while (0)
-#define CHECK_OK(call) do { mgpu_result r_ = (call); if (r_ != MGPU_SUCCESS) \
-    fail_at(__FILE__, __LINE__, "%s returned %s [%s]", #call, mgpu_result_string(r_), mgpu_last_error()); } while (0)
-#define REQUIRE_OK(call) do { mgpu_result r_ = (call); if (r_ != MGPU_SUCCESS) { \
-    fail_at(__FILE__, __LINE__, "%s returned %s [%s]", #call, mgpu_result_string(r_), mgpu_last_error()); return; } } while (0)
-#define REQUIRE(c) do { if (!(c)) { fail_at(__FILE__, __LINE__, "REQUIRE(%s)", #c); return; } } while (0)
-#define SKIP(...) do { cur_skipped = 1; snprintf(cur_skip, sizeof cur_skip, __VA_ARGS__); return; } while (0)
 
 /* The call must fail with `want`, name the mgpu function in mgpu_last_error(), and leave
    mgpu's allocation count as it was. */

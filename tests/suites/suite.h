@@ -13,6 +13,11 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef _WIN32                       /* the Windows build (mingw-w64, run under wine in CI) */
+#define setenv(name, value, overwrite) _putenv_s(name, value)
+#define unsetenv(name) _putenv_s(name, "")
+#endif
+
 static int npass, nfail, nskip;
 
 /* One line: "ok   <what>" or "FAIL <what>", counted. */
@@ -90,5 +95,34 @@ static inline uint64_t rnd(void)
     rng_state ^= rng_state >> 27;
     return rng_state * 2685821657736338717ull;
 }
+
+#ifdef SUITE_CHECKS
+/* For suites that run many checks per test (define SUITE_CHECKS before including): the
+   current test's failures (the first three, "file:line: what"; cur_msg) and skip reason
+   (cur_skip), reset by the runner before each test. CHECK* record and go on, REQUIRE* record
+   and return from the test, SKIP returns with a reason. */
+static int cur_failed, cur_skipped;
+static char cur_msg[2048], cur_skip[1200];
+
+static inline void fail_at(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    size_t used = strlen(cur_msg);
+    if (cur_failed++ < 3 && used < sizeof cur_msg - 64) {
+        snprintf(cur_msg + used, sizeof cur_msg - used, "%s%s:%d: ", used ? "; " : "", file, line);
+        used = strlen(cur_msg);
+        va_start(ap, fmt);
+        vsnprintf(cur_msg + used, sizeof cur_msg - used, fmt, ap);
+        va_end(ap);
+    }
+}
+#define CHECK(c) do { if (!(c)) fail_at(__FILE__, __LINE__, "CHECK(%s)", #c); } while (0)
+#define CHECK_OK(call) do { mgpu_result r_ = (call); if (r_ != MGPU_SUCCESS) \
+    fail_at(__FILE__, __LINE__, "%s returned %s [%s]", #call, mgpu_result_string(r_), mgpu_last_error()); } while (0)
+#define REQUIRE_OK(call) do { mgpu_result r_ = (call); if (r_ != MGPU_SUCCESS) { \
+    fail_at(__FILE__, __LINE__, "%s returned %s [%s]", #call, mgpu_result_string(r_), mgpu_last_error()); return; } } while (0)
+#define REQUIRE(c) do { if (!(c)) { fail_at(__FILE__, __LINE__, "REQUIRE(%s)", #c); return; } } while (0)
+#define SKIP(...) do { cur_skipped = 1; snprintf(cur_skip, sizeof cur_skip, __VA_ARGS__); return; } while (0)
+#endif
 
 #endif

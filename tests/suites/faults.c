@@ -1,0 +1,293 @@
+/* tests/suites/faults.c - every driver call failed in turn (fault injection through the
+   fake libcuda, tests/fake_cuda): for each program below (init; memory and copies; streams
+   and events; reductions; collectives; blur batch and split; MSM single, batch and multi),
+   run once to count its driver calls C, then for every k in 1..C again with the k-th call
+   failing. Each run must end with a clean status or the correct result; mgpu must then
+   still work (a probe: allocate, copy, reduce on every GPU, in the same init cycle); after
+   mgpu_shutdown the fake must hold nothing (no allocation, stream, event, module or
+   retained context); and the program must pass again afterwards. Needs MGPU_CUDA_PATH =
+   build/libfake_cuda.so (make test runs it with and without peer access); skipped
+   otherwise. ASan/UBSan builds (suite_asan_faults) run it the same way. */
+#define _POSIX_C_SOURCE 200809L
+#define MGPU_IMPLEMENTATION
+#include "mgpu.h"
+#include "tests/suites/suite.h"
+
+#define FAULT_ERROR 999                 /* CUDA_ERROR_UNKNOWN */
+static void (*fail_call)(long k, int error);
+static long (*driver_calls)(void);
+static long (*live)(char *text, size_t size);
+static const char *(*failed_name)(void);
+static char wrong[512];                 /* a run that claimed success with a wrong result */
+
+#define WRONG(...) do { snprintf(wrong, sizeof wrong, __VA_ARGS__); return MGPU_ERROR_CUDA; } while (0)
+#define STEP(call) do { mgpu_result r_ = (call); if (r_ != MGPU_SUCCESS) return r_; } while (0)
+
+static mgpu_result init_gpus(void)
+{
+    mgpu_desc d;
+    memset(&d, 0, sizeof d);
+    d.backend = MGPU_BACKEND_CUDA;
+    d.cpu_devices = 1;
+    return mgpu_init(&d);
+}
+
+/* ---- the programs: each starts with mgpu_init and stops at its first failure (the
+   harness shuts down); on success each result is checked. */
+static mgpu_result p_init(void) { return init_gpus(); }
+
+static mgpu_result p_memory(void)
+{
+    unsigned char host[4096], back[4096];
+    void *a = NULL, *b = NULL, *pin = NULL, *pool = NULL;
+    mgpu_stream s = NULL;
+    size_t i;
+    for (i = 0; i < sizeof host; i++) host[i] = (unsigned char)(i * 7 + 1);
+    STEP(init_gpus());
+    STEP(mgpu_set_device(0));
+    STEP(mgpu_malloc(&a, sizeof host));
+    STEP(mgpu_set_device(1));
+    STEP(mgpu_malloc(&b, sizeof host));
+    STEP(mgpu_malloc_host(&pin, sizeof host));
+    STEP(mgpu_stream_create(&s));
+    STEP(mgpu_malloc_async(&pool, sizeof host, s));
+    STEP(mgpu_memcpy(a, host, sizeof host));
+    STEP(mgpu_copy_peer(b, a, sizeof host, 0));                     /* GPU 0 -> GPU 1 */
+    STEP(mgpu_copy_peer_async(pool, b, sizeof host, MGPU_COPY_FORCE_STAGED, s));
+    STEP(mgpu_memcpy_async(pin, pool, sizeof host, s));
+    STEP(mgpu_free_async(pool, s));
+    STEP(mgpu_stream_synchronize(s));
+    STEP(mgpu_memset(a, 0, 16));
+    STEP(mgpu_memcpy(back, a, 16));
+    STEP(mgpu_free(a));
+    STEP(mgpu_free(b));
+    STEP(mgpu_stream_destroy(s));
+    if (memcmp(pin, host, sizeof host)) WRONG("the copies delivered other bytes");
+    for (i = 0; i < 16; i++) if (back[i]) WRONG("mgpu_memset left byte %zu at %d", i, back[i]);
+    return mgpu_free_host(pin);
+}
+
+static mgpu_result p_streams(void)
+{
+    mgpu_stream s0 = NULL, s1 = NULL;
+    mgpu_event e0 = NULL, e1 = NULL;
+    uint32_t *x = NULL, out[64];
+    float ms = 0;
+    int i;
+    STEP(init_gpus());
+    STEP(mgpu_set_device(0));
+    STEP(mgpu_stream_create_flags(&s0, MGPU_STREAM_NON_BLOCKING));
+    STEP(mgpu_event_create(&e0));
+    STEP(mgpu_malloc((void **)&x, sizeof out));
+    STEP(mgpu_memset_async(x, 5, sizeof out, s0));
+    STEP(mgpu_event_record(e0, s0));
+    STEP(mgpu_set_device(1));
+    STEP(mgpu_stream_create(&s1));
+    STEP(mgpu_event_create(&e1));
+    STEP(mgpu_stream_wait_event(s1, e0));                            /* across devices */
+    STEP(mgpu_memcpy_async(out, x, sizeof out, s1));
+    STEP(mgpu_event_record(e1, s1));
+    STEP(mgpu_event_synchronize(e1));
+    STEP(mgpu_stream_query(s1));
+    STEP(mgpu_event_query(e0));
+    STEP(mgpu_event_elapsed_ms(e0, e0, &ms));
+    STEP(mgpu_device_synchronize(0));
+    STEP(mgpu_synchronize_all());
+    STEP(mgpu_event_destroy(e0));
+    STEP(mgpu_event_destroy(e1));
+    STEP(mgpu_stream_destroy(s0));
+    STEP(mgpu_stream_destroy(s1));
+    for (i = 0; i < 64; i++) if (out[i] != 0x05050505u) WRONG("memset + copy: out[%d] = %#x", i, out[i]);
+    return mgpu_free(x);
+}
+
+static mgpu_result p_reduce(void)
+{
+    int64_t h[1000], sum = 0, got = 0, y[1000];
+    int64_t *d = NULL, *e = NULL;
+    int i;
+    for (i = 0; i < 1000; i++) { h[i] = i * 3 - 700; sum += h[i]; }
+    STEP(init_gpus());
+    STEP(mgpu_set_device(1));
+    STEP(mgpu_malloc((void **)&d, sizeof h));
+    STEP(mgpu_malloc((void **)&e, sizeof h));
+    STEP(mgpu_memcpy(d, h, sizeof h));
+    STEP(mgpu_memcpy(e, h, sizeof h));
+    STEP(mgpu_reduce(d, 1000, MGPU_I64, MGPU_OP_SUM, &got, NULL));
+    STEP(mgpu_combine_async(e, d, 1000, MGPU_I64, MGPU_OP_MAX, NULL));
+    STEP(mgpu_memcpy(y, e, sizeof y));
+    STEP(mgpu_free(d));
+    STEP(mgpu_free(e));
+    if (got != sum) WRONG("reduce: %lld, expected %lld", (long long)got, (long long)sum);
+    for (i = 0; i < 1000; i++) if (y[i] != h[i]) WRONG("combine max: y[%d] = %lld", i, (long long)y[i]);
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result p_collectives(void)
+{
+    enum { N = 3000 };
+    static int32_t h[N], back[N];
+    const mgpu_device gpus[2] = { 0, 1 };
+    void *bufs[2] = { NULL, NULL };
+    mgpu_range ranges[2];
+    int64_t total = 0, got = 0;
+    int i, d;
+    for (i = 0; i < N; i++) { h[i] = (i % 97) - 40; total += h[i]; }
+    STEP(init_gpus());
+    STEP(mgpu_reduce_multi(h, N, MGPU_I32, MGPU_OP_SUM, &got, gpus, 2, NULL));
+    for (d = 0; d < 2; d++) {
+        STEP(mgpu_set_device(d));
+        STEP(mgpu_malloc(&bufs[d], sizeof h));
+        STEP(mgpu_memcpy(bufs[d], h, sizeof h));
+    }
+    STEP(mgpu_allreduce(bufs, N, MGPU_I32, MGPU_OP_SUM, gpus, 2));
+    STEP(mgpu_memcpy(back, bufs[1], sizeof back));
+    for (i = 0; i < N; i++) if (back[i] != 2 * h[i]) WRONG("allreduce: [%d] = %d, expected %d", i, back[i], 2 * h[i]);
+    STEP(mgpu_broadcast(bufs, sizeof h, 1, gpus, 2));
+    STEP(mgpu_split(N, gpus, 2, MGPU_SPLIT_EVEN, NULL, 0, 0, ranges));
+    STEP(mgpu_scatter(h, sizeof h[0], ranges, 2, bufs));
+    STEP(mgpu_gather(back, sizeof back[0], ranges, 2, (const void *const *)bufs));
+    for (d = 0; d < 2; d++) STEP(mgpu_free(bufs[d]));
+    if (got != (int32_t)total) WRONG("reduce_multi: %lld, expected %lld", (long long)got, (long long)total);
+    if (memcmp(back, h, sizeof h)) WRONG("scatter + gather changed the data");
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result p_blur(void)
+{
+    enum { W = 40, H = 24, COUNT = 3 };
+    static unsigned char in[COUNT][W * H], out[COUNT][W * H], ref[W * H], big_out[W * H];
+    const mgpu_device gpus[2] = { 0, 1 };
+    mgpu_image src[COUNT], dst[COUNT], cpu_src, cpu_dst;
+    int i, k;
+    for (k = 0; k < COUNT; k++)
+        for (i = 0; i < W * H; i++) in[k][i] = (unsigned char)((i * 31 + k * 17) ^ (i >> 3));
+    for (k = 0; k < COUNT; k++) {
+        memset(&src[k], 0, sizeof src[k]);
+        src[k].data = in[k]; src[k].width = W; src[k].height = H; src[k].channels = 1; src[k].format = MGPU_PIXEL_U8;
+        dst[k] = src[k];
+        dst[k].data = out[k];
+    }
+    STEP(init_gpus());
+    STEP(mgpu_blur_batch(src, dst, COUNT, NULL, gpus, 2));
+    cpu_src = src[COUNT - 1];
+    cpu_dst = dst[0];
+    cpu_dst.data = big_out;
+    STEP(mgpu_blur_split(&cpu_src, &cpu_dst, NULL, gpus, 2));
+    /* the reference: the CPU device */
+    cpu_dst.data = ref;
+    STEP(mgpu_set_device(mgpu_cpu_device(0)));
+    STEP(mgpu_blur(&cpu_src, &cpu_dst, NULL, NULL));
+    if (memcmp(out[COUNT - 1], ref, sizeof ref)) WRONG("blur_batch differs from the CPU device");
+    if (memcmp(big_out, ref, sizeof ref)) WRONG("blur_split differs from the CPU device");
+    return MGPU_SUCCESS;
+}
+
+/* Three MSMs over the 2 GPUs: one GPU runs a batch of two, the other a single one. */
+static mgpu_result p_msm(void)
+{
+    enum { N = 12, COUNT = 3 };
+    static mgpu_bn254_scalar sc[COUNT * N];
+    static mgpu_bn254_affine pt[COUNT * N];
+    mgpu_bn254_jacobian got[COUNT], ref[COUNT];
+    mgpu_bn254_affine a, b;
+    const mgpu_device gpus[2] = { 0, 1 };
+    int k;
+    STEP(init_gpus());
+    STEP(mgpu_bn254_random_scalars(sc, COUNT * N, 7));
+    STEP(mgpu_bn254_random_points(pt, COUNT * N, 8));
+    STEP(mgpu_msm_multi(sc, pt, N, COUNT, NULL, got, gpus, 2));
+    STEP(mgpu_set_device(mgpu_cpu_device(0)));
+    STEP(mgpu_msm_batch(sc, pt, N, COUNT, NULL, ref, NULL));
+    for (k = 0; k < COUNT; k++) {
+        STEP(mgpu_bn254_to_affine(&got[k], &a, 0));
+        STEP(mgpu_bn254_to_affine(&ref[k], &b, 0));
+        if (memcmp(&a, &b, sizeof a)) WRONG("MSM %d differs from the CPU device", k);
+    }
+    return MGPU_SUCCESS;
+}
+
+/* mgpu works after a failure, in the same init cycle: every GPU allocates, copies and reduces. */
+static mgpu_result probe(void)
+{
+    uint32_t h[256], sum = 0, got = 0;
+    int d, i;
+    for (i = 0; i < 256; i++) { h[i] = (uint32_t)i; sum += (uint32_t)i; }
+    for (d = 0; d < mgpu_device_count(); d++) {
+        void *p = NULL;
+        STEP(mgpu_set_device(d));
+        STEP(mgpu_malloc(&p, sizeof h));
+        STEP(mgpu_memcpy(p, h, sizeof h));
+        STEP(mgpu_reduce(p, 256, MGPU_U32, MGPU_OP_SUM, &got, NULL));
+        STEP(mgpu_free(p));
+        if (got != sum) WRONG("probe on GPU %d: sum %u, expected %u", d, got, sum);
+    }
+    return MGPU_SUCCESS;
+}
+
+static int initialized(void) { return mgpu_device_count() > 0; }
+
+/* One run of program p; k > 0 fails its k-th driver call. Returns 0, or 1 with why[]. */
+static int run(mgpu_result (*p)(void), long k, char *why, size_t n)
+{
+    char text[256];
+    mgpu_result r, q;
+    wrong[0] = 0;
+    fail_call(k, FAULT_ERROR);
+    r = p();
+    fail_call(0, 0);
+    if (wrong[0]) { snprintf(why, n, "claimed success: %.400s", wrong); return 1; }
+    if (k == 0 && r != MGPU_SUCCESS) { snprintf(why, n, "without a fault: %s: %.400s", mgpu_result_string(r), mgpu_last_error()); return 1; }
+    if (r != MGPU_SUCCESS && !mgpu_last_error()[0]) { snprintf(why, n, "%s without a message", mgpu_result_string(r)); return 1; }
+    if (initialized() && (q = probe()) != MGPU_SUCCESS) {
+        snprintf(why, n, "unusable after %s: %s: %.400s", mgpu_result_string(r), mgpu_result_string(q), wrong[0] ? wrong : mgpu_last_error());
+        mgpu_shutdown();
+        return 1;
+    }
+    if (initialized() && mgpu_shutdown() != MGPU_SUCCESS) { snprintf(why, n, "mgpu_shutdown: %.400s", mgpu_last_error()); return 1; }
+    if (live(text, sizeof text)) { snprintf(why, n, "after %s and mgpu_shutdown the driver still holds %s", mgpu_result_string(r), text); return 1; }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct { const char *name; mgpu_result (*fn)(void); } programs[] = {
+        { "init", p_init }, { "memory", p_memory }, { "streams", p_streams }, { "reduce", p_reduce },
+        { "collectives", p_collectives }, { "blur", p_blur }, { "msm", p_msm },
+    };
+    const char *path = getenv("MGPU_CUDA_PATH");
+    char errors[512] = "";
+    void *lib = path ? mgpu__lib_open(path, errors, sizeof errors) : NULL;   /* mgpu's platform calls */
+    unsigned i;
+    if (lib) {
+        *(void **)&fail_call = mgpu__lib_sym(lib, "fake_cuda_fail_call");
+        *(void **)&driver_calls = mgpu__lib_sym(lib, "fake_cuda_calls");
+        *(void **)&live = mgpu__lib_sym(lib, "fake_cuda_live");
+        *(void **)&failed_name = mgpu__lib_sym(lib, "fake_cuda_failed_name");
+    }
+    if (!fail_call || !driver_calls || !live || !failed_name || init_gpus() != MGPU_SUCCESS || mgpu_device_count() != 2) {
+        skip("fault injection: needs the fake libcuda with 2 GPUs (MGPU_CUDA_PATH=build/libfake_cuda.so)");
+        return summary();
+    }
+    printf("-- %d CPU device(s), %d GPU(s)\n", mgpu_cpu_device_count(), mgpu_device_count());
+    mgpu_shutdown();
+    for (i = 0; i < sizeof programs / sizeof programs[0]; i++) {
+        char why[1024] = "", first[1024] = "";
+        long calls, k, bad = 0;
+        int j, chosen = argc < 2;
+        for (j = 1; j < argc; j++) chosen |= !strcmp(argv[j], programs[i].name);
+        if (!chosen) continue;
+        calls = driver_calls();
+        if (run(programs[i].fn, 0, why, sizeof why)) { report(0, "faults %s: %s", programs[i].name, why); continue; }
+        calls = driver_calls() - calls;
+        for (k = 1; k <= calls; k++)
+            if (run(programs[i].fn, k, why, sizeof why) && !bad++)
+                snprintf(first, sizeof first, "call %ld of %ld (%s): %.700s", k, calls, failed_name(), why);
+        if (run(programs[i].fn, 0, why, sizeof why) && !bad++)   /* and once more without a fault */
+            snprintf(first, sizeof first, "the run after the faults: %.700s", why);
+        report(!bad, "faults %s: each of its %ld driver calls failed in turn: %ld clean%s%s", programs[i].name, calls,
+               calls - bad, bad ? "; first problem: " : "", first);
+    }
+    mgpu__lib_close(lib);
+    return summary();
+}
