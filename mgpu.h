@@ -1987,7 +1987,6 @@ MGPU_API mgpu_result mgpu_init(const mgpu_desc *desc)
         }
         if (cuda == MGPU_SUCCESS) {
             int count = 0, ordinals[MGPU_MAX_DEVICES];
-            mgpu_result r;
             mgpu__cu.cuDeviceGetCount(&count);
             if (count > MGPU_MAX_DEVICES - ncpu) count = MGPU_MAX_DEVICES - ncpu;
             if ((r = mgpu__choose_gpus(&d, count, ordinals, &count)) != MGPU_SUCCESS) { mgpu__g.log = NULL; return r; }
@@ -8523,7 +8522,7 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
     mgpu__ipc_wire w;
     mgpu_device dev = -1;
     mgpu__event_obj *e;
-    uintptr_t h = 0;
+    uintptr_t handle_id = 0;
     mgpu_result hr;
     MGPU__REQUIRE(ev, fn, "ev is NULL");
     MGPU__TRY(mgpu__ipc_read(fn, handle, MGPU__IPC_EVENT, &w, &dev));
@@ -8544,12 +8543,12 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
         mgpu__pop(dev, prev);
         if (r) { free(e); return mgpu__ipc_open_failed(fn, &w, r, "cuIpcOpenEventHandle", dev); }
     }
-    if ((hr = mgpu__handle_new(MGPU__H_EVENT, e, &h, fn)) != MGPU_SUCCESS) {
+    if ((hr = mgpu__handle_new(MGPU__H_EVENT, e, &handle_id, fn)) != MGPU_SUCCESS) {
         if (e->cu) mgpu__cu.cuEventDestroy(e->cu);
         free(e);
         return hr;
     }
-    e->h = (mgpu_event)h;
+    e->h = (mgpu_event)handle_id;
     *ev = e->h;
     return MGPU_SUCCESS;
 }
