@@ -8774,7 +8774,7 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
     mgpu__ipc_wire w;
     mgpu_device dev = -1;
     mgpu__event_obj *e;
-    uintptr_t h = 0;
+    uintptr_t handle_id = 0;
     mgpu_result hr;
     MGPU__REQUIRE(ev, fn, "ev is NULL");
     MGPU__TRY(mgpu__ipc_read(fn, handle, MGPU__IPC_EVENT, &w, &dev));
@@ -8787,20 +8787,20 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
     if (w.backend == MGPU_BACKEND_CUDA) {
         mgpu__CUcontext prev;
         mgpu__CUresult r;
-        mgpu__CUipcEventHandle ipc;
+        mgpu__CUipcEventHandle h;
         mgpu_result pushed;
-        memcpy(&ipc, w.cuda, sizeof ipc);
+        memcpy(&h, w.cuda, sizeof h);
         if ((pushed = mgpu__push(dev, &prev, fn)) != MGPU_SUCCESS) { free(e); return pushed; }
-        r = mgpu__cu.cuIpcOpenEventHandle(&e->cu, ipc);
+        r = mgpu__cu.cuIpcOpenEventHandle(&e->cu, h);
         mgpu__pop(dev, prev);
         if (r) { free(e); return mgpu__ipc_open_failed(fn, &w, r, "cuIpcOpenEventHandle", dev); }
     }
-    if ((hr = mgpu__handle_new(MGPU__H_EVENT, e, &h, fn)) != MGPU_SUCCESS) {
+    if ((hr = mgpu__handle_new(MGPU__H_EVENT, e, &handle_id, fn)) != MGPU_SUCCESS) {
         if (e->cu) mgpu__cu.cuEventDestroy(e->cu);
         free(e);
         return hr;
     }
-    e->h = (mgpu_event)h;
+    e->h = (mgpu_event)handle_id;
     *ev = e->h;
     return MGPU_SUCCESS;
 }

@@ -534,7 +534,8 @@ static void test_profile_copies(void)
     mgpu_stream s = NULL;
     mgpu_span *spans;
     size_t n;
-    int other = mgpu__g.ncuda > 1 ? 1 : mgpu__g.ndev > 1 ? 1 : 0;
+    /* the second GPU, else (one GPU) the same one: a GPU and a CPU device copy as D2H, not peer */
+    int other = mgpu__g.ncuda ? (mgpu__g.ncuda > 1 ? 1 : 0) : (mgpu__g.ndev > 1 ? 1 : 0);
     REQUIRE_OK(mgpu_stream_create(&s));
     REQUIRE_OK(mgpu_malloc(&a, sizeof host));
     REQUIRE_OK(mgpu_set_device(other));
