@@ -243,6 +243,41 @@ test-fake: $(addprefix run/fake_,$(FAKE_IDS))
 run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_run,$$*)) FORCE
 	@sh tests/fake_run.sh $(call fake_run,$*)
 
+# ---- fuzzing (tests/fuzz/README.md): libFuzzer targets built with clang under ASan/UBSan
+# for the parsers of untrusted bytes: BN254MSM files as examples/msm_file.c reads them
+# (msm_file), the EIP-196 point and scalar encodings (eip196), and mgpu_module_create on
+# any bytes, loaded on the 2 fake GPUs whose driver reads the image as far as its headers
+# say (module). `make test` runs each for FUZZ_SECONDS on its committed seeds
+# (tests/fuzz/corpus/<target>) plus what earlier runs found (build/fuzz/corpus_<target>);
+# longer runs: `make test-fuzz FUZZ_SECONDS=600`. Where clang cannot link libFuzzer
+# (Debian's libclang-rt-NN-dev missing) the targets link tests/fuzz/replay.c instead: the
+# seeds plus deterministic mutations, no coverage guidance, and the run's line says
+# "replay" (build/fuzz/engine).
+FUZZ_TARGETS = msm_file eip196 module
+FUZZ_SECONDS ?= 15
+FUZZ_CC     := $(if $(shell command -v clang 2> /dev/null),clang,$(CC))
+FUZZ_CFLAGS  = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) -std=c99 -I.
+FUZZ_ENGINE  = $$([ "$$(cat $(BUILD)/fuzz/engine)" = libfuzzer ] && echo -fsanitize=fuzzer)
+$(BUILD)/fuzz:
+	mkdir -p $@
+$(BUILD)/fuzz/engine: | $(BUILD)/fuzz
+	@if printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' | \
+	    $(FUZZ_CC) -fsanitize=fuzzer -x c -o $@.probe - 2> /dev/null; then echo libfuzzer > $@; \
+	else echo "note: $(FUZZ_CC) cannot link -fsanitize=fuzzer: the fuzz targets use tests/fuzz/replay.c"; echo replay > $@; fi
+	@rm -f $@.probe
+$(BUILD)/fuzz/mgpu.o: mgpu.c $(HDRS) $(BUILD)/fuzz/engine
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_ENGINE) -c -o $@ mgpu.c
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/replay.c examples/msm_file.c $(BUILD)/fuzz/mgpu.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Wno-unused-function -o $@ $< $(BUILD)/fuzz/mgpu.o \
+	  $$([ "$$(cat $(BUILD)/fuzz/engine)" = libfuzzer ] && echo -fsanitize=fuzzer || echo tests/fuzz/replay.c) $(LIBS) -lm
+.PHONY: test-fuzz
+test-fuzz: $(addprefix run/fuzz_,$(FUZZ_TARGETS))
+run/fuzz_msm_file run/fuzz_eip196: run/fuzz_%: $(BUILD)/fuzz/fuzz_% FORCE
+	$(RUN) fuzz_$* $(BUILD)/fuzz/fuzz_$*.log sh tests/fuzz/run.sh $* $(FUZZ_SECONDS) MGPU_DEVICE=cpu
+run/fuzz_module: $(BUILD)/fuzz/fuzz_module $(BUILD)/libfake_cuda.so FORCE
+	$(RUN) fuzz_module $(BUILD)/fuzz/fuzz_module.log sh tests/fuzz/run.sh module $(FUZZ_SECONDS) \
+	  MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so
+
 # ---- Windows: the library, the core suite, the suites and the examples cross-built with
 # mingw-w64 (Debian's gcc-mingw-w64-x86-64) into build/win/*.exe and run under wine
 # (tests/wine.sh; Debian's wine64): .ci/run installs both. Same lines and checks as on Linux;
@@ -314,7 +349,7 @@ endif
 # reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
-TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/core_asan run/core_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/mpi run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \
             run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples $(addprefix run/win_fake_,$(WIN_FAKE_IDS))

@@ -308,7 +308,9 @@ typedef struct mgpu_launch_dims { unsigned grid[3], block[3]; size_t shared_byte
 typedef void (*mgpu_cpu_kernel_fn)(const mgpu_launch_dims *dims, void **args);
 
 /* Keeps a copy of a fatbin, cubin or PTX image; each device loads it the first time one of
-   its kernels is launched there (exactly once, thread-safe). */
+   its kernels is launched there (exactly once, thread-safe). MGPU_ERROR_INVALID_IMAGE for
+   bytes that are none of these, or a fatbin or ELF whose headers declare more bytes than
+   `bytes` (the driver takes no size: it would read past the copy). */
 MGPU_API mgpu_result mgpu_module_create(const void *image, size_t bytes, mgpu_module *module);
 MGPU_API mgpu_result mgpu_module_destroy(mgpu_module module);
 /* Loads the module on a device now (optional; launches do it lazily). */
@@ -3878,11 +3880,55 @@ MGPU_API mgpu_result mgpu_copy_peer(void *dst, const void *src, size_t bytes, un
 }
 
 /* >>modules -------------------------------------------------------------------- */
-static int mgpu__image_kind(const unsigned char *b, size_t n)
+/* Little-endian fields of an image header. */
+static uint64_t mgpu__le(const unsigned char *b, int bytes)
 {
-    if (n >= 4 && b[0] == 0x50 && b[1] == 0xED && b[2] == 0x55 && b[3] == 0xBA) return 1;  /* fatbin */
-    if (n >= 4 && b[0] == 0x7F && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') return 2;      /* cubin */
-    if (n >= 8) {                                                                          /* PTX text */
+    uint64_t v = 0;
+    while (bytes--) v = v << 8 | b[bytes];
+    return v;
+}
+
+/* The kind of a module image (1 fatbin, 2 cubin, 3 PTX), or 0 with *why set. The driver
+   takes no size (cuModuleLoadData) and trusts the sizes inside the image, so every size the
+   driver reads from a header must stay within the n bytes the caller gave: a fatbin's
+   header and the contents it declares; an ELF's header, program and section header tables
+   and the sections' contents. PTX is read up to its NUL, which mgpu appends. */
+static int mgpu__image_check(const unsigned char *b, size_t n, const char **why)
+{
+    *why = "they are not a fatbin, cubin or PTX image";
+    if (n >= 4 && b[0] == 0x50 && b[1] == 0xED && b[2] == 0x55 && b[3] == 0xBA) {     /* fatbin */
+        uint64_t header, fat;
+        if (n < 16) { *why = "a fatbin shorter than its 16-byte header"; return 0; }
+        header = mgpu__le(b + 6, 2);
+        fat = mgpu__le(b + 8, 8);
+        if (header < 16 || header > n || fat > n - header) {
+            *why = "a fatbin whose header declares more bytes than there are";
+            return 0;
+        }
+        return 1;
+    }
+    if (n >= 4 && b[0] == 0x7F && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {      /* cubin */
+        uint64_t phoff, shoff, phent, phnum, shent, shnum, i;
+        if (n < 64 || b[4] != 2 || b[5] != 1) { *why = "not a complete 64-bit little-endian ELF header"; return 0; }
+        phoff = mgpu__le(b + 0x20, 8); shoff = mgpu__le(b + 0x28, 8);
+        phent = mgpu__le(b + 0x36, 2); phnum = mgpu__le(b + 0x38, 2);
+        shent = mgpu__le(b + 0x3A, 2); shnum = mgpu__le(b + 0x3C, 2);
+        if ((phnum && (phent < 56 || phoff > n || phnum * phent > n - phoff)) ||
+            (shnum && (shent < 64 || shoff > n || shnum * shent > n - shoff))) {
+            *why = "an ELF whose program or section headers lie past its end";
+            return 0;
+        }
+        for (i = 0; i < shnum; i++) {                   /* SHT_NOBITS (8) has no bytes */
+            const unsigned char *sh = b + shoff + i * shent;
+            uint64_t off = mgpu__le(sh + 0x18, 8), size = mgpu__le(sh + 0x20, 8);
+            if (mgpu__le(sh + 4, 4) != 8 && (off > n || size > n - off)) {
+                *why = "an ELF with a section past its end";
+                return 0;
+            }
+        }
+        return 2;
+    }
+    if (n >= 8) {                                                                      /* PTX text */
         size_t i, m = n < 4096 ? n : 4096;
         for (i = 0; i + 8 <= m; i++)
             if (!memcmp(b + i, ".version", 8)) return 3;
@@ -3895,8 +3941,9 @@ static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, m
     mgpu__module_obj *m;
     uintptr_t h = 0;
     mgpu_result r;
-    int kind = mgpu__image_kind((const unsigned char *)image, bytes);
-    if (!kind) return mgpu__fail(MGPU_ERROR_INVALID_IMAGE, fn, "%zu bytes are not a fatbin, cubin or PTX image", bytes);
+    const char *why;
+    if (!mgpu__image_check((const unsigned char *)image, bytes, &why))
+        return mgpu__fail(MGPU_ERROR_INVALID_IMAGE, fn, "%zu bytes: %s", bytes, why);
     if (copy && bytes == SIZE_MAX) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "bytes = %zu overflows", bytes);
     m = (mgpu__module_obj *)calloc(1, sizeof *m);
     if (!m) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");

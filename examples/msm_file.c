@@ -91,77 +91,56 @@ static void msm_file_free(msm_file *f)
     f->points = NULL;
 }
 
-/* Reads and checks path; on failure prints one line naming it and returns FILE_BAD. */
-static int msm_file_read(const char *path, msm_file *f)
+/* Parses the size bytes of a BN254MSM v1 file into *f (freed with msm_file_free). A
+   malformed file (truncated, wrong magic or version, unknown flag bits, N too large, size
+   not matching N) gives FILE_BAD with one sentence in why; the bytes are untrusted: every
+   size is checked before it is used. */
+static int msm_file_parse(const unsigned char *bytes, size_t size, msm_file *f, char *why, size_t why_cap)
 {
-    FILE *fp = fopen(path, "rb");
-    unsigned char head[24], *body = NULL;
-    long size;
     uint32_t version;
-    uint64_t n64;
-    size_t i, body_bytes;
+    uint64_t n64, need;
+    size_t i;
+    const unsigned char *body = bytes + 24;
     memset(f, 0, sizeof *f);
-    if (!fp) { fprintf(stderr, "msm_file: %s: cannot open: %s\n", path, strerror(errno)); return FILE_BAD; }
-    if (fseek(fp, 0, SEEK_END) != 0 || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0) {
-        fprintf(stderr, "msm_file: %s: cannot read: %s\n", path, strerror(errno));
-        fclose(fp);
+    if (size < 24) {
+        snprintf(why, why_cap, "truncated: %zu bytes, shorter than the 24-byte BN254MSM header", size);
         return FILE_BAD;
     }
-    if (size < 24 || fread(head, 1, 24, fp) != 24) {
-        fprintf(stderr, "msm_file: %s: truncated: %ld bytes, shorter than the 24-byte BN254MSM header\n", path, size);
-        fclose(fp);
+    if (memcmp(bytes, "BN254MSM", 8) != 0) {
+        snprintf(why, why_cap, "not a BN254MSM file (wrong magic: the first 8 bytes must be \"BN254MSM\")");
         return FILE_BAD;
     }
-    if (memcmp(head, "BN254MSM", 8) != 0) {
-        fprintf(stderr, "msm_file: %s: not a BN254MSM file (wrong magic: the first 8 bytes must be \"BN254MSM\")\n", path);
-        fclose(fp);
-        return FILE_BAD;
-    }
-    version = le32(head + 8);
-    f->flags = le32(head + 12);
-    n64 = le64(head + 16);
+    version = le32(bytes + 8);
+    f->flags = le32(bytes + 12);
+    n64 = le64(bytes + 16);
     if (version != 1) {
-        fprintf(stderr, "msm_file: %s: BN254MSM version %lu, this program reads version 1\n", path, (unsigned long)version);
-        fclose(fp);
+        snprintf(why, why_cap, "BN254MSM version %lu, this program reads version 1", (unsigned long)version);
         return FILE_BAD;
     }
     if (f->flags & ~3u) {
-        fprintf(stderr, "msm_file: %s: unknown flag bits 0x%lx (only bit 0, Montgomery scalars, and bit 1, Montgomery "
-                "coordinates, are defined)\n", path, (unsigned long)(f->flags & ~3u));
-        fclose(fp);
+        snprintf(why, why_cap, "unknown flag bits 0x%lx (only bit 0, Montgomery scalars, and bit 1, Montgomery "
+                 "coordinates, are defined)", (unsigned long)(f->flags & ~3u));
         return FILE_BAD;
     }
     if (n64 > MAX_N) {
-        fprintf(stderr, "msm_file: %s: N = %llu is too large (at most 2^31 - 1 points)\n", path, (unsigned long long)n64);
-        fclose(fp);
+        snprintf(why, why_cap, "N = %llu is too large (at most 2^31 - 1 points)", (unsigned long long)n64);
+        return FILE_BAD;
+    }
+    need = 96 * n64 + 88;                /* no overflow: N < 2^31 */
+    if ((uint64_t)size != need) {
+        snprintf(why, why_cap, "%s: %zu bytes, but N = %llu needs 96 * N + 88 = %llu",
+                 (uint64_t)size < need ? "truncated" : "size does not match N", size, (unsigned long long)n64,
+                 (unsigned long long)need);
         return FILE_BAD;
     }
     f->n = (size_t)n64;
-    body_bytes = 96 * f->n + 64;
-    if ((unsigned long)size != 24 + body_bytes) {
-        fprintf(stderr, "msm_file: %s: %s: %ld bytes, but N = %zu needs 96 * N + 88 = %zu\n", path,
-                (unsigned long)size < 24 + body_bytes ? "truncated" : "size does not match N", size, f->n, 24 + body_bytes);
-        fclose(fp);
-        return FILE_BAD;
-    }
-    body = (unsigned char *)malloc(body_bytes);
     f->scalars = (mgpu_bn254_scalar *)malloc((f->n ? f->n : 1) * sizeof *f->scalars);
     f->points = (mgpu_bn254_affine *)malloc((f->n ? f->n : 1) * sizeof *f->points);
-    if (!body || !f->scalars || !f->points) {
-        fprintf(stderr, "msm_file: %s: out of memory for N = %zu\n", path, f->n);
-        free(body);
-        fclose(fp);
+    if (!f->scalars || !f->points) {
+        snprintf(why, why_cap, "out of memory for N = %zu", f->n);
         msm_file_free(f);
         return FILE_BAD;
     }
-    if (fread(body, 1, body_bytes, fp) != body_bytes) {
-        fprintf(stderr, "msm_file: %s: read error: %s\n", path, strerror(errno));
-        free(body);
-        fclose(fp);
-        msm_file_free(f);
-        return FILE_BAD;
-    }
-    fclose(fp);
     for (i = 0; i < f->n; i++) {
         limbs_of(body + 32 * i, f->scalars[i].limb);
         limbs_of(body + 32 * f->n + 64 * i, f->points[i].x);
@@ -169,44 +148,92 @@ static int msm_file_read(const char *path, msm_file *f)
     }
     limbs_of(body + 96 * f->n, f->expected.x);
     limbs_of(body + 96 * f->n + 32, f->expected.y);
-    free(body);
     return FILE_OK;
 }
 
-/* Runs one file: ndevs 0 on device 0's default stream, else mgpu_msm_multi over devices
-   0..ndevs-1 (ndevs < 0: every device of the default backend). */
+static int read_all(const char *path, unsigned char **bytes, size_t *n)
+{
+    FILE *fp = fopen(path, "rb");
+    long size;
+    *bytes = NULL;
+    if (!fp) return -1;
+    if (fseek(fp, 0, SEEK_END) != 0 || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0 ||
+        !(*bytes = (unsigned char *)malloc((size_t)size + 1)) || fread(*bytes, 1, (size_t)size, fp) != (size_t)size) {
+        fclose(fp);
+        free(*bytes);
+        *bytes = NULL;
+        return -1;
+    }
+    fclose(fp);
+    *n = (size_t)size;
+    return 0;
+}
+
+/* Reads and checks path; on failure prints one line naming it and returns FILE_BAD. */
+static int msm_file_read(const char *path, msm_file *f)
+{
+    unsigned char *bytes;
+    size_t size = 0;
+    char why[256];
+    int status;
+    memset(f, 0, sizeof *f);
+    if (read_all(path, &bytes, &size) != 0) {
+        fprintf(stderr, "msm_file: %s: cannot read: %s\n", path, strerror(errno));
+        return FILE_BAD;
+    }
+    status = msm_file_parse(bytes, size, f, why, sizeof why);
+    free(bytes);
+    if (status != FILE_OK) fprintf(stderr, "msm_file: %s: %s\n", path, why);
+    return status;
+}
+
+/* The file's MSM in the file's point form: ndevs 0 on device 0's default stream, else
+   mgpu_msm_multi over devices 0..ndevs-1 (ndevs < 0: every device of the default backend). */
+static mgpu_result msm_file_compute(const msm_file *f, int ndevs, mgpu_bn254_affine *got)
+{
+    mgpu_msm_config cfg;
+    mgpu_bn254_jacobian res;
+    mgpu_result r;
+    memset(&cfg, 0, sizeof cfg);
+    if (f->flags & 1u) cfg.flags |= MGPU_MSM_SCALARS_MONTGOMERY;
+    if (f->flags & 2u) cfg.flags |= MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY;
+    if (ndevs == 0) {
+        mgpu_stream s;
+        r = mgpu_default_stream(0, &s);
+        if (r == MGPU_SUCCESS) r = mgpu_msm(f->scalars, f->points, f->n, &cfg, &res, s);
+    } else {
+        r = mgpu_msm_multi(f->scalars, f->points, f->n, 1, &cfg, &res, NULL, ndevs < 0 ? 0 : ndevs);
+    }
+    return r == MGPU_SUCCESS ? mgpu_bn254_to_affine(&res, got, (f->flags & 2u) != 0) : r;
+}
+
+static int msm_file_matches(const msm_file *f, const mgpu_bn254_affine *got)
+{
+    return !memcmp(got->x, f->expected.x, sizeof got->x) && !memcmp(got->y, f->expected.y, sizeof got->y);
+}
+
+#ifndef MSM_FILE_NO_MAIN   /* tests/fuzz/fuzz_msm_file.c includes the part above */
+/* Runs one file (ndevs as msm_file_compute) and prints its line. */
 static int run_file(const char *path, int ndevs)
 {
     msm_file f;
-    mgpu_msm_config cfg;
-    mgpu_bn254_jacobian res;
     mgpu_bn254_affine got;
     mgpu_result r;
     char hx[67], hy[67], where[64];
     double t;
     int status;
     if ((status = msm_file_read(path, &f)) != FILE_OK) return status;
-    memset(&cfg, 0, sizeof cfg);
-    if (f.flags & 1u) cfg.flags |= MGPU_MSM_SCALARS_MONTGOMERY;
-    if (f.flags & 2u) cfg.flags |= MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY;
     t = now_s();
-    if (ndevs == 0) {
-        mgpu_stream s;
-        r = mgpu_default_stream(0, &s);
-        if (r == MGPU_SUCCESS) r = mgpu_msm(f.scalars, f.points, f.n, &cfg, &res, s);
-        snprintf(where, sizeof where, "device 0");
-    } else {
-        r = mgpu_msm_multi(f.scalars, f.points, f.n, 1, &cfg, &res, NULL, ndevs < 0 ? 0 : ndevs);
-        snprintf(where, sizeof where, "%d devices", ndevs < 0 ? mgpu_device_count() : ndevs);
-    }
+    r = msm_file_compute(&f, ndevs, &got);
     t = now_s() - t;
-    if (r == MGPU_SUCCESS) r = mgpu_bn254_to_affine(&res, &got, (f.flags & 2u) != 0);
+    if (ndevs == 0) snprintf(where, sizeof where, "device 0");
+    else snprintf(where, sizeof where, "%d devices", ndevs < 0 ? mgpu_device_count() : ndevs);
     if (r != MGPU_SUCCESS) {
         fprintf(stderr, "msm_file: %s: %s: %s\n", path, mgpu_result_string(r), mgpu_last_error());
         msm_file_free(&f);
         return FILE_BAD;
     }
-    status = memcmp(got.x, f.expected.x, sizeof got.x) || memcmp(got.y, f.expected.y, sizeof got.y) ? FILE_MISMATCH : FILE_OK;
+    status = msm_file_matches(&f, &got) ? FILE_OK : FILE_MISMATCH;
     hex_of(got.x, hx);
     hex_of(got.y, hy);
     printf("%s: N=%zu flags=%lu%s on %s in %.2f ms: x=%s y=%s %s\n", path, f.n, (unsigned long)f.flags,
@@ -250,21 +277,6 @@ static int write_file(const char *path, const void *bytes, size_t n)
     int ok = fp && fwrite(bytes, 1, n, fp) == n;
     if (fp && fclose(fp) != 0) ok = 0;
     return ok ? 0 : -1;
-}
-
-static int read_all(const char *path, unsigned char **bytes, size_t *n)
-{
-    FILE *fp = fopen(path, "rb");
-    long size;
-    if (!fp) return -1;
-    if (fseek(fp, 0, SEEK_END) != 0 || (size = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) != 0 ||
-        !(*bytes = (unsigned char *)malloc((size_t)size + 1)) || fread(*bytes, 1, (size_t)size, fp) != (size_t)size) {
-        fclose(fp);
-        return -1;
-    }
-    fclose(fp);
-    *n = (size_t)size;
-    return 0;
 }
 
 static void put32(unsigned char *b, uint32_t v) { int i; for (i = 0; i < 4; i++) b[i] = (unsigned char)(v >> 8 * i); }
@@ -417,3 +429,4 @@ int main(int argc, char **argv)
     mgpu_shutdown();
     return worst;
 }
+#endif

@@ -52,6 +52,7 @@ T(copy_peer_args, T_DEV)
 /* test_modules.c */
 T(modules, T_DEV)
 T(module_bad_ptx, T_DEV)
+T(module_image_sizes, T_CPU)
 T(module_concurrent_launch, T_DEV)
 T(builtin_axpy, T_DEV)
 T(builtin_iota, T_DEV)

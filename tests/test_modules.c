@@ -304,6 +304,52 @@ TEST(module_bad_ptx)
     CHECK_OK(mgpu_shutdown());
 }
 
+/* Fatbins and ELF images whose headers declare more bytes than given are refused at
+   create: the driver takes no size and would read past mgpu's copy (found by
+   tests/fuzz/fuzz_module.c against the fake driver). The same headers with the bytes they
+   declare are accepted. */
+static void put_le(unsigned char *b, uint64_t v, int bytes) { int i; for (i = 0; i < bytes; i++) b[i] = (unsigned char)(v >> 8 * i); }
+TEST(module_image_sizes)
+{
+    unsigned char img[256];
+    mgpu_module m = NULL;
+    TINIT();
+    /* fatbin: magic, version 1, 16-byte header, then fat_size bytes */
+    memset(img, 0, sizeof img);
+    put_le(img, 0xBA55ED50u, 4); put_le(img + 4, 1, 2); put_le(img + 6, 16, 2); put_le(img + 8, 240, 8);
+    CHECK_ERR(mgpu_module_create(img, 12, &m), MGPU_ERROR_INVALID_IMAGE);            /* header cut */
+    CHECK_ERR(mgpu_module_create(img, 255, &m), MGPU_ERROR_INVALID_IMAGE);           /* one byte short */
+    put_le(img + 8, UINT64_MAX - 8, 8);
+    CHECK_ERR(mgpu_module_create(img, sizeof img, &m), MGPU_ERROR_INVALID_IMAGE);    /* wraps */
+    put_le(img + 6, 8, 2); put_le(img + 8, 0, 8);
+    CHECK_ERR(mgpu_module_create(img, sizeof img, &m), MGPU_ERROR_INVALID_IMAGE);    /* header < 16 */
+    put_le(img + 6, 16, 2); put_le(img + 8, 240, 8);
+    REQUIRE_OK(mgpu_module_create(img, sizeof img, &m));
+    CHECK_OK(mgpu_module_destroy(m));
+    /* 64-bit ELF: 64-byte header; one 16-byte section at 64; section headers at 80 */
+    memset(img, 0, sizeof img);
+    memcpy(img, "\x7F" "ELF", 4); img[4] = 2; img[5] = 1;
+    put_le(img + 0x28, 80, 8); put_le(img + 0x3A, 64, 2); put_le(img + 0x3C, 2, 2);
+    put_le(img + 144 + 4, 1, 4); put_le(img + 144 + 0x18, 64, 8); put_le(img + 144 + 0x20, 16, 8);
+    CHECK_ERR(mgpu_module_create(img, 63, &m), MGPU_ERROR_INVALID_IMAGE);            /* header cut */
+    CHECK_ERR(mgpu_module_create(img, 207, &m), MGPU_ERROR_INVALID_IMAGE);           /* section table cut */
+    put_le(img + 144 + 0x20, 200, 8);
+    CHECK_ERR(mgpu_module_create(img, 208, &m), MGPU_ERROR_INVALID_IMAGE);           /* section past the end */
+    put_le(img + 144 + 4, 8, 4);                                                     /* SHT_NOBITS: no bytes */
+    REQUIRE_OK(mgpu_module_create(img, 208, &m));
+    CHECK_OK(mgpu_module_destroy(m));
+    put_le(img + 144 + 4, 1, 4); put_le(img + 144 + 0x20, 16, 8);
+    put_le(img + 0x28, UINT64_MAX - 16, 8);
+    CHECK_ERR(mgpu_module_create(img, 208, &m), MGPU_ERROR_INVALID_IMAGE);           /* table offset wraps */
+    put_le(img + 0x28, 80, 8);
+    img[4] = 1;
+    CHECK_ERR(mgpu_module_create(img, 208, &m), MGPU_ERROR_INVALID_IMAGE);           /* 32-bit ELF */
+    img[4] = 2;
+    REQUIRE_OK(mgpu_module_create(img, 208, &m));
+    CHECK_OK(mgpu_module_destroy(m));
+    CHECK_OK(mgpu_shutdown());
+}
+
 /* Many threads launch a fresh module's kernel at once: it loads once per device. */
 static mgpu_result mod_thread(mgpu_device dev, int index, void *arg)
 {

@@ -476,7 +476,45 @@ static R cuEventElapsedTime(float *ms, mgpu__CUevent a, mgpu__CUevent b)
     *ms = (float)(*y->ms - *x->ms);
     return OK;
 }
-static R cuModuleLoadData(mgpu__CUmodule *m, const void *) { G; static int token; *m = (mgpu__CUmodule)(void *)&token; live_modules++; return OK; }
+/* The driver takes an image without its size and reads as far as its headers say: the
+   fake reads the same bytes, with memcpy of the declared sizes, so that a test under ASan
+   (whose interceptor checks memcpy from any library) catches an image that mgpu passed
+   shorter than its headers declare. CUDA_ERROR_INVALID_IMAGE for what is none of fatbin,
+   64-bit ELF or PTX (".version" in the text). */
+static uint64_t le(const unsigned char *b, int n) { uint64_t v = 0; while (n--) v = v << 8 | b[n]; return v; }
+static bool read_image(const unsigned char *b)
+{
+    std::vector<unsigned char> copy;
+    auto read = [&](const unsigned char *from, uint64_t n) { copy.resize(n); if (n) memcpy(copy.data(), from, n); };
+    read(b, 4);
+    if (le(copy.data(), 4) == 0xBA55ED50u) {                       /* fatbin: header, then its contents */
+        read(b, 16);
+        read(b, le(copy.data() + 6, 2) + le(copy.data() + 8, 8));
+        return true;
+    }
+    if (!memcmp(copy.data(), "\x7F" "ELF", 4)) {                   /* ELF: header, header tables, sections */
+        read(b, 64);
+        const unsigned char *h = b;
+        uint64_t shoff = le(h + 0x28, 8), shent = le(h + 0x3A, 2), shnum = le(h + 0x3C, 2);
+        read(b + le(h + 0x20, 8), le(h + 0x36, 2) * le(h + 0x38, 2));
+        read(b + shoff, shent * shnum);
+        for (uint64_t i = 0; i < shnum; i++) {
+            const unsigned char *sh = b + shoff + i * shent;
+            if (le(sh + 4, 4) != 8) read(b + le(sh + 0x18, 8), le(sh + 0x20, 8));
+        }
+        return true;
+    }
+    return strstr((const char *)b, ".version") != nullptr;      /* PTX: text up to its NUL */
+}
+static R cuModuleLoadData(mgpu__CUmodule *m, const void *image)
+{
+    G;
+    static int token;
+    if (!image || !read_image((const unsigned char *)image)) return (R)200;   /* CUDA_ERROR_INVALID_IMAGE */
+    *m = (mgpu__CUmodule)(void *)&token;
+    live_modules++;
+    return OK;
+}
 static R cuModuleUnload(mgpu__CUmodule) { G; live_modules--; return OK; }
 static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *name)
 {
