@@ -148,6 +148,14 @@ run/core_tsan: $(BUILD)/mgpu_tests_tsan $(BUILD)/libfake_cuda.so FORCE
 	$(RUN) core_tsan $(BUILD)/mgpu_tests_tsan.log TSAN_OPTIONS=halt_on_error=1 \
 	  MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so ./$(BUILD)/mgpu_tests_tsan $(TSAN_TESTS)
 
+# The bad-input tables and the checked handles under ASan/UBSan on the 2 fake GPUs (their
+# CPU-device runs are part of run/core_asan): every range past the end of a fake GPU's
+# allocation, stale handle and bad argument refused before the driver sees it.
+FAKE_CORE_TESTS = bad_input handles module_image_sizes
+run/core_asan_fake: $(BUILD)/mgpu_tests_asan $(BUILD)/libfake_cuda.so FORCE
+	$(RUN) core_asan_fake $(BUILD)/mgpu_tests_asan.fake.log $(ASAN_ENV) MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so \
+	  ./$(BUILD)/mgpu_tests_asan $(FAKE_CORE_TESTS)
+
 # gcc and clang; C99, C11 and C++17; -Wall -Wextra -pedantic -Werror; plus MGPU_STATIC twice
 # in one program and the real cuda.h checked against mgpu's mirror (one run per compiler
 # and standard; tests/compile_matrix.sh). mingw: the same for Windows with mingw-w64, run
@@ -222,6 +230,7 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # suite_faults (tests/suites/faults.c) fails every driver call of its programs in turn
 # (under ASan/UBSan, with and without peer access; the MSM program, slow on the emulator,
 # in the plain build): each must end cleanly, leave mgpu usable and the fake holding nothing.
+# suite_pointers (under ASan/UBSan): memory from the driver's own cuMemAlloc used through mgpu.
 FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
             collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
             collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
@@ -229,7 +238,7 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
             msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi processes \
             pipeline pipeline,FAKE_CUDA_P2P=0 \
             asan_faults,init,memory,streams,reduce,collectives,blur \
-            asan_faults,FAKE_CUDA_P2P=0,memory,streams,collectives,blur faults,msm
+            asan_faults,FAKE_CUDA_P2P=0,memory,streams,collectives,blur faults,msm asan_pointers
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
@@ -349,7 +358,7 @@ endif
 # reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
-TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_asan_fake run/core_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/mpi run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \
             run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples $(addprefix run/win_fake_,$(WIN_FAKE_IDS))

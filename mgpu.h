@@ -260,7 +260,18 @@ MGPU_API mgpu_result mgpu_native_context(mgpu_device dev, void **cucontext);
 
 /* ---------------------------------------------------------------- memory */
 /* Every allocation below: bytes == 0 is MGPU_ERROR_INVALID_ARGUMENT. Fills and copies of 0
-   bytes do nothing, but a NULL pointer is still MGPU_ERROR_INVALID_ARGUMENT. */
+   bytes do nothing, but a NULL pointer is still MGPU_ERROR_INVALID_ARGUMENT.
+   Pointers given to mgpu are checked where that is cheap. mgpu keeps a table of its own
+   allocations (a binary search under its lock). Every call that takes a pointer and a size
+   (copies, fills, kernels, reductions, collectives, blur images, MSM arrays) refuses a
+   range that starts in an mgpu allocation and runs past its end: MGPU_ERROR_INVALID_ARGUMENT,
+   whose message names the argument and the allocation. Memory of a device the operation
+   cannot use is MGPU_ERROR_WRONG_DEVICE. Memory the CUDA driver or runtime allocated
+   outside mgpu (cuMemAlloc, cudaMalloc, cuMemAllocManaged) works wherever mgpu memory of
+   its device does; mgpu asks the driver for its allocation's extent, so a range past its
+   end is refused the same way, and mgpu_free refuses it (MGPU_ERROR_INVALID_POINTER). Host
+   memory mgpu did not allocate cannot be checked: its extent is the caller's to keep. Nor
+   can a pointer into freed memory: the address may be another allocation's by then. */
 /* Device memory on the current device. */
 MGPU_API mgpu_result mgpu_malloc(void **ptr, size_t bytes);
 MGPU_API mgpu_result mgpu_free(void *ptr);                            /* NULL is a no-op */
@@ -1443,6 +1454,8 @@ typedef struct { char reserved[64]; } mgpu__CUipcEventHandle;
 #define MGPU__ATTR_MEMORY_POOLS_SUPPORTED MGPU__ATTR(115)
 #define MGPU__PTR_MEMORY_TYPE ((mgpu__CUptrattr)2)
 #define MGPU__PTR_DEVICE_ORDINAL ((mgpu__CUptrattr)9)
+#define MGPU__PTR_RANGE_START_ADDR ((mgpu__CUptrattr)11)
+#define MGPU__PTR_RANGE_SIZE ((mgpu__CUptrattr)12)
 #define MGPU__MEMORYTYPE_HOST 1
 #define MGPU__MEMORYTYPE_DEVICE 2
 #define MGPU__MEMORYTYPE_UNIFIED 4
@@ -1555,6 +1568,8 @@ MGPU__SAME(MGPU__ATTR_MANAGED_MEMORY, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)
 MGPU__SAME(MGPU__ATTR_MEMORY_POOLS_SUPPORTED, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)
 MGPU__SAME(MGPU__PTR_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
 MGPU__SAME(MGPU__PTR_DEVICE_ORDINAL, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
+MGPU__SAME(MGPU__PTR_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR)
+MGPU__SAME(MGPU__PTR_RANGE_SIZE, CU_POINTER_ATTRIBUTE_RANGE_SIZE)
 MGPU__SAME(MGPU__MEMORYTYPE_HOST, CU_MEMORYTYPE_HOST)
 MGPU__SAME(MGPU__MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE)
 MGPU__SAME(MGPU__MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED)
@@ -3309,13 +3324,15 @@ static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host)
 }
 
 /* Where a pointer lives. dev >= 0: memory of that device (CPU or CUDA); dev = -1: host
-   memory (pinned or not). cuda: CUDA device memory (or managed) the driver must move. */
-typedef struct mgpu__where { int dev; int cuda; int kind; uintptr_t base; size_t size; } mgpu__where;
+   memory (pinned or not). cuda: CUDA device memory (or managed) the driver must move.
+   base, size: the allocation holding it (mgpu's, or for foreign CUDA memory the driver's);
+   size 0 where that is unknown (host memory mgpu did not allocate). */
+typedef struct mgpu__where { int dev; int cuda; int kind; int foreign; uintptr_t base; size_t size; } mgpu__where;
 static mgpu__where mgpu__locate(const void *p)
 {
     mgpu__where w;
     long i;
-    w.dev = -1; w.cuda = 0; w.kind = -1; w.base = 0; w.size = 0;
+    w.dev = -1; w.cuda = 0; w.kind = -1; w.foreign = 0; w.base = 0; w.size = 0;
     mgpu__mutex_lock(&mgpu__lock);
     i = mgpu__find_locked((uintptr_t)p);
     if (i >= 0) {
@@ -3326,18 +3343,27 @@ static mgpu__where mgpu__locate(const void *p)
     mgpu__mutex_unlock(&mgpu__lock);
     if (i < 0 && mgpu__g.ncuda) {        /* memory allocated by CUDA outside mgpu */
         /* The plural query answers "not CUDA memory" with success and type 0 for plain
-           host memory, where the singular one reports an error. */
+           host memory, where the singular one reports an error. The same call gives the
+           driver's allocation around p, so that ranges of foreign memory are checked too. */
         unsigned type = 0;
         int ordinal = -1;
-        mgpu__CUptrattr attrs[2];
-        void *data[2];
+        mgpu__CUdeviceptr start = 0;
+        size_t size = 0;
+        mgpu__CUptrattr attrs[4];
+        void *data[4];
         attrs[0] = MGPU__PTR_MEMORY_TYPE; attrs[1] = MGPU__PTR_DEVICE_ORDINAL;
-        data[0] = &type; data[1] = &ordinal;
-        if (mgpu__cu.cuPointerGetAttributes(2, attrs, data, mgpu__dptr(p)) == 0 &&
+        attrs[2] = MGPU__PTR_RANGE_START_ADDR; attrs[3] = MGPU__PTR_RANGE_SIZE;
+        data[0] = &type; data[1] = &ordinal; data[2] = &start; data[3] = &size;
+        if (mgpu__cu.cuPointerGetAttributes(4, attrs, data, mgpu__dptr(p)) == 0 &&
             (type == MGPU__MEMORYTYPE_DEVICE || type == MGPU__MEMORYTYPE_UNIFIED) &&
             (w.dev = mgpu__cuda_index(ordinal)) >= 0) {
             w.cuda = 1;
             w.kind = MGPU__ALLOC_DEVICE;
+            w.foreign = 1;
+            if (size && (uintptr_t)p - (uintptr_t)start < size) {   /* else unknown: unchecked */
+                w.base = (uintptr_t)start;
+                w.size = size;
+            }
         }
     }
     return w;
@@ -3478,7 +3504,7 @@ static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu__stream_
     MGPU__REQUIRE_INIT(fn);
     if (!mgpu__unregister((uintptr_t)ptr, &a, host)) {
         mgpu__where w = mgpu__locate(ptr);
-        if (w.kind >= 0 && w.base == (uintptr_t)ptr)
+        if (w.kind >= 0 && !w.foreign && w.base == (uintptr_t)ptr)
             return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is %s: use %s", ptr,
                               host ? "device memory" : "pinned host memory", host ? "mgpu_free" : "mgpu_free_host");
         return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is not the start of a live mgpu allocation", ptr);
@@ -3510,7 +3536,7 @@ MGPU_API mgpu_result mgpu_free_async(void *ptr, mgpu_stream stream)
    else at least inside the address space (no wrap; at most PTRDIFF_MAX, as memmove needs). */
 static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgpu__where *w, const void *p, size_t bytes)
 {
-    if (w->kind >= 0 && bytes > w->size - ((uintptr_t)p - w->base))
+    if (w->size && bytes > w->size - ((uintptr_t)p - w->base))     /* size 0: memory of unknown extent */
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%s: %zu bytes from %p run past the end of its allocation "
                           "(%zu bytes at %p)", what, bytes, p, w->size, (void *)w->base);
     if (bytes > (size_t)PTRDIFF_MAX || bytes > UINTPTR_MAX - (uintptr_t)p)
@@ -4760,8 +4786,7 @@ static mgpu_result mgpu__reduce(const char *fn, const void *src, size_t n, mgpu_
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (n) MGPU__TRY(mgpu__check_buffer(fn, "src", src, n * size, s->dev));
     wr = mgpu__locate(result);
-    if (wr.kind >= 0 && size > wr.size - ((uintptr_t)result - wr.base))
-        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "result: %zu bytes run past the end of its allocation", size);
+    MGPU__TRY(mgpu__check_range(fn, "result", &wr, result, size));
     if (mgpu__is_cuda(s->dev)) return mgpu__red_gpu(fn, src, n, t, op, result, &wr, s, wait);
     mgpu__prof_begin(&m, s, 1, fn);
     mgpu__red_cpu[t](src, n, op, value);
@@ -5016,9 +5041,7 @@ static mgpu_result mgpu__coll_host_result(const char *fn, const void *result, si
     w = mgpu__locate(result);
     if (w.cuda && (w.kind == MGPU__ALLOC_DEVICE || w.kind == MGPU__ALLOC_POOL))
         return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "result is memory of device %d: it must be host memory", w.dev);
-    if (w.kind >= 0 && es > w.size - ((uintptr_t)result - w.base))
-        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "result: %zu bytes run past the end of its allocation", es);
-    return MGPU_SUCCESS;
+    return mgpu__check_range(fn, "result", &w, result, es);
 }
 
 /* Distinct buffers of one call must not overlap. */
@@ -5274,8 +5297,7 @@ MGPU_API mgpu_result mgpu_reduce_multi(const void *src, size_t n, mgpu_dtype t, 
         if (w.cuda && (w.kind == MGPU__ALLOC_DEVICE || w.kind == MGPU__ALLOC_POOL))
             return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "src is memory of device %d, not host memory: reduce it "
                               "there with mgpu_reduce", w.dev);
-        if (w.kind >= 0 && n * es > w.size - ((uintptr_t)src - w.base))
-            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes from src run past the end of its allocation", n * es);
+        MGPU__TRY(mgpu__check_range(fn, "src", &w, src, n * es));
         /* Pinned memory (made by the driver whenever there are GPUs) or managed memory the
            copy engines read directly; anything else goes through the pinned buffers. */
         job.direct = (w.kind == MGPU__ALLOC_HOST && mgpu__g.ncuda > 0) || (w.cuda && w.kind == MGPU__ALLOC_MANAGED);
@@ -5533,9 +5555,7 @@ static mgpu_result mgpu__scatter_gather(const char *fn, int gather, void *one, s
         mgpu__where w;
         MGPU__REQUIRE(one, fn, gather ? "dst is NULL" : "src is NULL");
         w = mgpu__locate(one);
-        if (w.kind >= 0 && span * eb > w.size - ((uintptr_t)one - w.base))
-            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes from %s run past the end of its allocation",
-                              span * eb, gather ? "dst" : "src");
+        MGPU__TRY(mgpu__check_range(fn, gather ? "dst" : "src", &w, one, span * eb));
     }
     for (i = 0; i < nr; i++)
         if (ranges[i].count) MGPU__TRY(mgpu__coll_buffer(fn, gather ? "srcs" : "dsts", i, many[i], sizes[i], 1, devs[i]));

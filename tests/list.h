@@ -75,3 +75,4 @@ T(handles_random_walk, T_DEV)
 /* test_bad_input.c */
 T(bad_input_lifetime, T_ONCE)
 T(bad_input_table, T_DEV)
+T(bad_input_ranges, T_DEV)

@@ -208,3 +208,93 @@ TEST(bad_input_table)
     }
     CHECK_OK(mgpu_shutdown());
 }
+
+/* Device pointers checked against mgpu's allocation table: in every operation that takes
+   (pointer, size) pairs, a range that starts inside an mgpu allocation and runs past its
+   end is MGPU_ERROR_INVALID_ARGUMENT (with a message naming the argument), never a copy or
+   a kernel past the end; the buffer is untouched. */
+TEST(bad_input_ranges)
+{
+    mgpu_device devs[MGPU_MAX_DEVICES];
+    int n, i;
+    TINIT();
+    n = t_all_devices(devs);
+    for (i = 0; i < n; i++) {
+        const mgpu_device d = devs[i];
+        enum { BYTES = 1024 };
+        unsigned char *buf = NULL, host[2 * BYTES], *tail;
+        void *bufs[1];
+        mgpu_stream s = NULL;
+        mgpu_range range;
+        mgpu_image img, ok_img;
+        mgpu_bn254_jacobian jac;
+        mgpu_msm_config cfg;
+        uint64_t out = 77;
+        REQUIRE_OK(mgpu_set_device(d));
+        REQUIRE_OK(mgpu_malloc((void **)&buf, BYTES));
+        REQUIRE_OK(mgpu_memset(buf, 0x11, BYTES));
+        REQUIRE_OK(mgpu_stream_create(&s));
+        memset(host, 0x22, sizeof host);
+        tail = buf + BYTES - 64;                         /* the last 64 bytes */
+        bufs[0] = tail;
+
+        /* copies and fills */
+        CHECK_ERR(mgpu_memcpy(tail, host, 65), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_memcpy(host, tail, 65), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_memcpy_async(tail, host, 65, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_memcpy_async(host, tail, 65, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_memset_async(tail, 0, 65, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_copy_peer(tail, host, 65, 0), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_copy_peer_async(host, tail, 65, 0, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_memcpy(buf, tail, BYTES), MGPU_ERROR_INVALID_ARGUMENT);      /* device to device */
+
+        /* reductions and built-in kernels: n elements from the last 64 bytes */
+        CHECK_ERR(mgpu_reduce(tail, 9, MGPU_U64, MGPU_OP_SUM, &out, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_reduce_async(tail, 9, MGPU_U64, MGPU_OP_SUM, &out, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_combine_async(tail, buf, 9, MGPU_U64, MGPU_OP_SUM, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_combine_async(buf, tail, 9, MGPU_U64, MGPU_OP_SUM, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_axpy_f32(17, 1.0f, (const float *)(const void *)buf, (float *)(void *)tail, s),
+                  MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_iota_u32(17, 0, (uint32_t *)(void *)tail, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_EQ_INT(out, 77);
+
+        /* collectives on one device */
+        CHECK_ERR(mgpu_allreduce(bufs, 9, MGPU_U64, MGPU_OP_SUM, &d, 1), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_broadcast(bufs, 65, 0, &d, 1), MGPU_ERROR_INVALID_ARGUMENT);
+        range.device = d; range.offset = 0; range.count = 65;
+        CHECK_ERR(mgpu_scatter(host, 1, &range, 1, bufs), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_gather(host, 1, &range, 1, (const void *const *)bufs), MGPU_ERROR_INVALID_ARGUMENT);
+
+        /* blur: an image larger than the allocation it starts in, as source or destination */
+        memset(&img, 0, sizeof img);
+        img.width = 16; img.height = 5; img.channels = 1; img.format = MGPU_PIXEL_U8;   /* 80 bytes */
+        img.data = tail;
+        ok_img = img;
+        ok_img.data = buf;
+        CHECK_ERR(mgpu_blur(&img, &ok_img, NULL, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_blur(&ok_img, &img, NULL, s), MGPU_ERROR_INVALID_ARGUMENT);
+        img.height = 4; img.pitch = 32;                                                  /* 3 * 32 + 16 = 112 */
+        CHECK_ERR(mgpu_blur(&ok_img, &img, NULL, s), MGPU_ERROR_INVALID_ARGUMENT);
+
+        /* MSM inputs on the device: two scalars (64 bytes) fit, three do not; one point
+           (64 bytes) fits, two do not */
+        memset(&jac, 0x5C, sizeof jac);
+        memset(&cfg, 0, sizeof cfg);
+        CHECK_ERR(mgpu_msm((const mgpu_bn254_scalar *)(const void *)tail, (const mgpu_bn254_affine *)(const void *)host,
+                           3, &cfg, &jac, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_msm((const mgpu_bn254_scalar *)(const void *)host, (const mgpu_bn254_affine *)(const void *)tail,
+                           2, &cfg, &jac, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_BYTES(&jac, 0x5C, sizeof jac, "MSM result after the failed calls");
+        CHECK_ERR(mgpu_bn254_convert_points((mgpu_bn254_affine *)(void *)tail, 2, 1, s), MGPU_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(mgpu_bn254_convert_scalars((mgpu_bn254_scalar *)(void *)tail, 3, 1, s), MGPU_ERROR_INVALID_ARGUMENT);
+
+        /* nothing was written */
+        CHECK_OK(mgpu_stream_synchronize(s));
+        memset(host, 0, sizeof host);
+        CHECK_OK(mgpu_memcpy(host, buf, BYTES));
+        CHECK_BYTES(host, 0x11, BYTES, "the buffer after the failed calls");
+        CHECK_OK(mgpu_stream_destroy(s));
+        CHECK_OK(mgpu_free(buf));
+    }
+    CHECK_OK(mgpu_shutdown());
+}

@@ -402,6 +402,8 @@ static R cuPointerGetAttributes(unsigned n, mgpu__CUptrattr *attrs, void **data,
     for (unsigned i = 0; i < n; i++) {
         if ((int)attrs[i] == 2) *(unsigned *)data[i] = !a ? 0u : a->kind == K_HOST ? 1u : a->kind == K_DEVICE ? 2u : 4u;
         if ((int)attrs[i] == 9) *(int *)data[i] = a ? a->dev : -1;
+        if ((int)attrs[i] == 11) *(mgpu__CUdeviceptr *)data[i] = a ? (mgpu__CUdeviceptr)a->base : 0;   /* range start */
+        if ((int)attrs[i] == 12) *(size_t *)data[i] = a ? a->size : 0;                                /* range size */
     }
     return OK;
 }
