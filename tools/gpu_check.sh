@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build, `make test`'s suite on every GPU and on one GPU, the
-# operation suites (reduce, collectives, blur, msm), msm_file on the BN254 vectors (first
-# GPU, then split over all GPUs), the examples, the sanitizer build, compute-sanitizer over
-# the MSM suite (SANITIZE="msm blur ..."), and the benchmarks.
+# operation suites (reduce, collectives, blur, msm, pipeline, pointers), msm_file on the
+# BN254 vectors (first GPU, then split over all GPUs), the examples, the sanitizer build,
+# compute-sanitizer memcheck, racecheck and synccheck over the MSM suite (SANITIZE="msm
+# blur ..."), initcheck over every operation suite (INITCHECK="..."; "none" skips), and the
+# benchmarks.
 # Logs in build/gpu_logs (and, where $OUT is set, packed into $OUT/gpu_logs.tgz).
 # Run: bash tools/gpu_check.sh    (the lead's device command; prints a short table last)
 # SKIP_ASAN=1 skips the ASan build, SKIP_BENCH=1 the benchmarks; BENCHES="msm blur" picks some.
@@ -13,7 +15,7 @@ out=build/gpu_logs
 rm -rf "$out"; mkdir -p "$out"
 nvidia-smi -L | tee "$out/gpus.txt"
 fake="MGPU_FAKE_OLD_DRIVER=build/libfake_old_cuda.so"
-if ! make -s -j"$(nproc)" build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur build/suite_msm build/suite_pipeline \
+if ! make -s -j"$(nproc)" build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur build/suite_msm build/suite_pipeline build/suite_pointers build/suite_faults \
         > "$out/build.log" 2>&1; then
     tail -40 "$out/build.log"; exit 1
 fi
@@ -31,6 +33,13 @@ run suite_coll ./build/suite_collectives
 run suite_blur ./build/suite_blur
 run suite_msm ./build/suite_msm
 run suite_pipeline ./build/suite_pipeline
+# Memory from the real driver's cuMemAlloc used through mgpu; ranges past its end refused.
+run suite_pointers ./build/suite_pointers
+# Fault injection needs a driver that fails a chosen call, which only the fake libcuda of
+# tests/fake_cuda can do (make test runs it there, with and without peer access): against
+# the real driver suite_faults skips, and says so.
+run suite_faults ./build/suite_faults
+grep -a '^skip' "$out/suite_faults.log" | head -n 1
 run pipeline_stages ./build/pipeline_stages
 run msm_file ./build/msm_file tests/vectors/bn254msm/*.bin
 run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin
@@ -44,6 +53,11 @@ for s in ${SANITIZE:-msm}; do
     for tool in memcheck racecheck synccheck; do
         run "cs_${tool}_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=1 timeout 900 "$cs" --tool "$tool" --error-exitcode 9 ./build/suite_"$s"
     done
+done
+# initcheck (reads of device memory never written) over every operation suite, small cases
+for s in ${INITCHECK:-reduce collectives blur msm pipeline pointers}; do
+    [ "$s" = none ] && break
+    run "cs_initcheck_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=1 timeout 900 "$cs" --tool initcheck --error-exitcode 9 ./build/suite_"$s"
 done
 if [ -z "${SKIP_BENCH:-}" ]; then
     OUT=$out BENCHES="${BENCHES:-p2p launch reduce collectives msm blur}" bash bench/run_all.sh > "$out/bench.log" 2>&1
