@@ -7952,7 +7952,7 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
    fit in memory or in 32-bit entry offsets. Each piece leaves wf XYZZ window sums; they
    are copied to a pinned buffer kept with the stream, and a host function
    queued on the stream (cuLaunchHostFunc) turns them into the results. */
-typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 184 bytes */
+typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 192 bytes */
     const uint32_t *scalars, *points;
     uint32_t *out, *keys, *counts, *offsets, *partials, *entries, *buckets;
     uint32_t *slot_keys, *slot_sums, *seg, *sums, *status;
@@ -7962,8 +7962,9 @@ typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 18
     uint32_t chunk_len, chunks;
     uint32_t seg_len, seg_count, seg_bits;
     uint32_t to_mont, sparse;
+    uint32_t scatter_passes;
 } mgpu__msm_args;
-typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 184 ? 1 : -1];
+typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 192 ? 1 : -1];
 
 enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__MK_DIGITS, MGPU__MK_SCAN_TILES,
        MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_SCATTER, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
@@ -7975,6 +7976,11 @@ static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
     "mgpu_msm_precompute" };
 static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
+#ifndef MGPU__MSM_SCATTER_BYTES         /* (suite_msm makes it small: several passes at small n) */
+#define MGPU__MSM_SCATTER_BYTES (32u << 20) /* msm_scatter: entries written per pass over a window
+                                           (they must fit in L2). On an H200 at 2^24 (64 MB a
+                                           window): 1 pass 9.2 ms, 2 of 32 MB 6.3, 4 of 16 7.2 */
+#endif
 #define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 20) /* host inputs: pieces of at least this many points */
 #define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
@@ -8003,6 +8009,7 @@ typedef struct mgpu__msm_shape {
     size_t piece;                      /* points per piece (the last may have fewer) */
     size_t pieces;
     uint32_t B, G, tiles, chunk_len, chunks, seg_len, seg_count, seg_bits, sparse;
+    uint32_t scatter_passes;           /* msm_scatter's passes over a window's keys */
     int copy_points, copy_scalars;     /* inputs go through device buffers (nbuf of them) */
     int nbuf;
     size_t off_keys, off_counts, off_offsets, off_partials, off_entries, off_buckets, off_slot_keys, off_slot_sums,
@@ -8028,6 +8035,9 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     sh->B = 1u << (p->c - 1);
     sh->G = (uint32_t)p->wf * sh->B;
     sh->tiles = (sh->G + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
+    /* msm_scatter writes a window's entries in passes of at most MGPU__MSM_SCATTER_BYTES */
+    for (sh->scatter_passes = 1; (uint64_t)sh->piece * 4 > (uint64_t)sh->scatter_passes * MGPU__MSM_SCATTER_BYTES &&
+                                 sh->scatter_passes < sh->B && sh->scatter_passes < 64; sh->scatter_passes *= 2) {}
     sh->chunk_len = (uint32_t)((entries + threads - 1) / threads);
     quarter_bucket = (entries / sh->G + 3) / 4;
     /* At small n there are more threads than work: pieces of at least a quarter of the
@@ -8245,7 +8255,8 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_TILES, (size_t)r->sh.tiles * 256, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_PARTIALS, 256, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_ADD, (size_t)r->sh.tiles * 256, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, len * (size_t)r->plan->windows, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, (len + 255) / 256 * 256 * r->plan->windows * r->sh.scatter_passes,
+                               256, a, s));
     MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, 256, a, s));
     MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s->h));
@@ -8375,6 +8386,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.a.wf = (uint32_t)plan->wf;
     r.a.nbuckets = r.sh.B;
     r.a.G = r.sh.G;
+    r.a.scatter_passes = r.sh.scatter_passes;
     r.a.chunk_len = r.sh.chunk_len;
     r.a.chunks = r.sh.chunks;
     r.a.seg_len = r.sh.seg_len;

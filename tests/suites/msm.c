@@ -28,6 +28,7 @@
      device (without a GPU: the split over 4 CPU devices equals one CPU device);
    - bad inputs: each its own status, *result untouched (a canary), a message. */
 #define MGPU_IMPLEMENTATION
+#define MGPU__MSM_SCATTER_BYTES (1u << 14)   /* msm_scatter in several passes from 4097 points on */
 #include "mgpu.h"
 #include "tests/suites/suite.h"
 #include <stdarg.h>
