@@ -99,8 +99,8 @@ typedef enum mgpu_result {
     MGPU_ERROR_SIZE_OVERFLOW = -2,      /* a size or count that overflows size_t or limits */
     MGPU_ERROR_NOT_INITIALIZED = -3,    /* mgpu_init not called (or shut down) */
     MGPU_ERROR_ALREADY_INITIALIZED = -4,
-    MGPU_ERROR_INVALID_HANDLE = -5,     /* stream, event, module, kernel or thread handle that is zero,
-                                           destroyed, of another kind, or from before mgpu_shutdown */
+    MGPU_ERROR_INVALID_HANDLE = -5,     /* stream, event, module, kernel, thread or pipeline handle that
+                                           is zero, destroyed, of another kind, or from before mgpu_shutdown */
     MGPU_ERROR_NO_DRIVER = -10,         /* libcuda could not be opened */
     MGPU_ERROR_DRIVER_TOO_OLD = -11,    /* driver older than MGPU_MIN_DRIVER_VERSION */
     MGPU_ERROR_NO_DEVICE = -12,         /* driver present but no usable GPU */
@@ -224,7 +224,7 @@ MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result
 MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg);
 
 /* ---------------------------------------------------------------- streams and events */
-/* Streams, events, modules, kernels and threads are checked handles (numbers, not pointers):
+/* Streams, events, modules, kernels, threads and pipelines are checked handles (numbers, not pointers):
    a destroyed one, one of another kind, one from before mgpu_shutdown, zero (where NULL does
    not mean the default stream) or junk is MGPU_ERROR_INVALID_HANDLE in every call. */
 typedef struct mgpu_stream_t *mgpu_stream;
@@ -984,8 +984,12 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
      error of a hand-off) stops the pipeline: the stages take no more batches, and that
      push, pull or finish and every later one returns the error, with a message naming the
      stage (index, name, device) and the batch index. Destroy it then.
+   - Handles are checked (as streams are): a destroyed, zero, junk, another kind's or
+     pre-mgpu_shutdown pipeline handle is MGPU_ERROR_INVALID_HANDLE in push, pull, finish
+     and destroy (destroy of zero: MGPU_SUCCESS, nothing done). mgpu_shutdown destroys the
+     pipelines still alive.
    Threads: push from one thread at a time, pull from one thread at a time (may be another
-   one). Destroy every pipeline before mgpu_shutdown. */
+   one); destroying a pipeline while another thread uses it is a race, as for streams. */
 #define MGPU_PIPELINE_MAX_STAGES 16
 #define MGPU_PIPELINE_MAX_DEPTH 64
 #define MGPU_PIPELINE_MAX_WORKERS 64     /* per stage */
@@ -1826,15 +1830,15 @@ static void *mgpu__aligned_alloc(size_t bytes, void **raw)
 }
 
 /* >>handles -------------------------------------------------------------------- */
-/* Streams, events, modules, kernels and threads reach the user as numbers, not pointers:
+/* Streams, events, modules, kernels, threads and pipelines reach the user as numbers, not pointers:
    handle = serial << MGPU__SLOT_BITS | (slot + 1), where serial comes from one counter for
    every kind that no init cycle resets. A handle counts only while its slot holds an object
    of its kind made with its serial, so a destroyed handle, another kind's, one from before
    mgpu_shutdown, zero or junk matches nothing: every public call looks its handles up under
    mgpu__lock (O(1)) and answers MGPU_ERROR_INVALID_HANDLE, never dereferencing them.
    Destroying a handle while another thread still uses it remains a race, as in CUDA. */
-enum { MGPU__H_STREAM, MGPU__H_EVENT, MGPU__H_MODULE, MGPU__H_KERNEL, MGPU__H_THREAD };
-static const char *const mgpu__kind_name[] = { "stream", "event", "module", "kernel", "thread" };
+enum { MGPU__H_STREAM, MGPU__H_EVENT, MGPU__H_MODULE, MGPU__H_KERNEL, MGPU__H_THREAD, MGPU__H_PIPELINE };
+static const char *const mgpu__kind_name[] = { "stream", "event", "module", "kernel", "thread", "pipeline" };
 #define MGPU__SLOT_BITS (sizeof(uintptr_t) > 4 ? 24 : 12)
 #define MGPU__SLOT_MAX (((size_t)1 << MGPU__SLOT_BITS) - 1)
 
@@ -2144,6 +2148,7 @@ static mgpu_result mgpu__init_undo(mgpu_result r);
 static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host);
 static mgpu_result mgpu__stream_free(mgpu__stream_obj *s, int last_try);
 static mgpu_result mgpu__event_free(mgpu__event_obj *ev, int last_try);
+static void mgpu__pipe_destroy_all(void);
 
 static int mgpu__env_int(const char *name, int *out)
 {
@@ -2287,6 +2292,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     mgpu__CUcontext cur = NULL;
     mgpu_result trace;
     if (!mgpu__g.initialized) return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_shutdown", "mgpu_init has not been called");
+    mgpu__pipe_destroy_all();          /* their threads use the devices, streams and events */
     trace = mgpu__prof_shutdown();     /* the trace file, if one was asked for */
     mgpu_synchronize_all();
     for (i = 0; i < mgpu__g.ndev; i++)
@@ -8828,6 +8834,7 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
    the batch's last event, which follows (through the chain of event waits) every stage's
    work on it: so no slot is overwritten while a device reads it, and no two workers of a
    stage ever hold the same slot. */
+typedef struct mgpu__pipeline_obj mgpu__pipeline_obj;
 typedef struct mgpu__stage {
     mgpu_pipeline_stage desc;
     char name[64];
@@ -8840,7 +8847,7 @@ typedef struct mgpu__stage {
     uint64_t finished[MGPU_PIPELINE_MAX_DEPTH]; /* k + 1 once a worker has queued batch k of the slot */
     uint64_t taken, queued;                     /* batches its workers took; queued, 0..queued-1 all
                                                    (under the lock) */
-    struct mgpu_pipeline_t *p;
+    mgpu__pipeline_obj *p;
     int index;
 } mgpu__stage;
 
@@ -8851,7 +8858,8 @@ typedef struct mgpu__worker {
     mgpu_thread thread;
 } mgpu__worker;
 
-struct mgpu_pipeline_t {
+struct mgpu__pipeline_obj {
+    mgpu_pipeline h;                            /* its handle (>>handles) */
     mgpu__mutex lock, push_lock, pull_lock;
     mgpu__cond cond;
     int nstages, depth, nworkers, started, ready, stop, drained;
@@ -8867,7 +8875,7 @@ struct mgpu_pipeline_t {
 };
 
 /* Records the first error (under the lock) and wakes everyone. */
-static void mgpu__pipe_error(struct mgpu_pipeline_t *p, int stage, uint64_t batch, mgpu_result r, const char *what)
+static void mgpu__pipe_error(mgpu__pipeline_obj *p, int stage, uint64_t batch, mgpu_result r, const char *what)
 {
     mgpu__mutex_lock(&p->lock);
     if (p->error == MGPU_SUCCESS) {
@@ -8881,13 +8889,13 @@ static void mgpu__pipe_error(struct mgpu_pipeline_t *p, int stage, uint64_t batc
     mgpu__cond_broadcast(&p->cond);
     mgpu__mutex_unlock(&p->lock);
 }
-static mgpu_result mgpu__pipe_failed(struct mgpu_pipeline_t *p, const char *fn)
+static mgpu_result mgpu__pipe_failed(mgpu__pipeline_obj *p, const char *fn)
 {
     return mgpu__fail(p->error, fn, "%s", p->message);
 }
 
 /* Where stage i reads slot j from: the producer's buffer as this stage's device sees it. */
-static const void *mgpu__pipe_source(struct mgpu_pipeline_t *p, int i, int j)
+static const void *mgpu__pipe_source(mgpu__pipeline_obj *p, int i, int j)
 {
     const mgpu__stage *prev;
     if (i == 0) return p->in_host[j];
@@ -8896,7 +8904,7 @@ static const void *mgpu__pipe_source(struct mgpu_pipeline_t *p, int i, int j)
 }
 
 /* Allocates a stage's buffers, on its first worker's (bound) thread; freed by mgpu__pipe_release. */
-static mgpu_result mgpu__pipe_allocate(struct mgpu_pipeline_t *p, mgpu__stage *st)
+static mgpu_result mgpu__pipe_allocate(mgpu__pipeline_obj *p, mgpu__stage *st)
 {
     const int i = st->index, last = i == p->nstages - 1;
     const mgpu__stage *prev = i ? &p->stage[i - 1] : NULL, *next = last ? NULL : &p->stage[i + 1];
@@ -8930,7 +8938,7 @@ static void mgpu__pipe_release(mgpu__stage *st)
 
 /* Queues stage i's work on batch k: wait for the producer, bring the input here, run the
    function, copy the output to the host if the host reads it, mark the slot done. */
-static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, const mgpu__worker *w, uint64_t k, size_t in_bytes,
+static mgpu_result mgpu__pipe_run_batch(mgpu__pipeline_obj *p, const mgpu__worker *w, uint64_t k, size_t in_bytes,
                                         void *tag, const char **what)
 {
     mgpu__stage *st = w->st;
@@ -8979,7 +8987,7 @@ static mgpu_result mgpu__pipe_worker_main(mgpu_device dev, int index, void *arg)
 {
     mgpu__worker *w = (mgpu__worker *)arg;
     mgpu__stage *st = w->st;
-    struct mgpu_pipeline_t *p = st->p;
+    mgpu__pipeline_obj *p = st->p;
     const int i = st->index;
     const uint64_t depth = (uint64_t)p->depth;
     mgpu_result r = mgpu_stream_create_flags(&w->stream, MGPU_STREAM_NON_BLOCKING);
@@ -9029,11 +9037,11 @@ static mgpu_result mgpu__pipe_worker_main(mgpu_device dev, int index, void *arg)
     return r;
 }
 
-MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p)
+/* Stops the workers (one running a stage's function finishes that batch first), waits for
+   their work and frees it all; the caller has released the handle, if there was one. */
+static void mgpu__pipe_free(mgpu__pipeline_obj *p)
 {
     int i;
-    MGPU__REQUIRE_INIT("mgpu_pipeline_destroy");
-    if (!p) return MGPU_SUCCESS;
     mgpu__mutex_lock(&p->lock);
     p->stop = 1;
     mgpu__cond_broadcast(&p->cond);
@@ -9046,14 +9054,37 @@ MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p)
     mgpu__mutex_destroy(&p->push_lock);
     mgpu__mutex_destroy(&p->pull_lock);
     free(p);
+}
+
+/* mgpu_shutdown: the pipelines still alive. */
+static void mgpu__pipe_destroy_all(void)
+{
+    mgpu__pipeline_obj *p;
+    while ((p = (mgpu__pipeline_obj *)mgpu__handle_any(MGPU__H_PIPELINE)) != NULL) {
+        mgpu__handle_release(p->h);
+        mgpu__pipe_free(p);
+    }
+}
+
+MGPU__HANDLE_GET(mgpu__pipeline_get, MGPU__H_PIPELINE, mgpu__pipeline_obj, mgpu_pipeline, 1)
+
+MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline pipeline)
+{
+    mgpu__pipeline_obj *p;
+    MGPU__REQUIRE_INIT("mgpu_pipeline_destroy");
+    if (!pipeline) return MGPU_SUCCESS;
+    MGPU__TRY(mgpu__pipeline_get(pipeline, &p, "mgpu_pipeline_destroy"));
+    mgpu__handle_release(pipeline);     /* from here on the handle matches nothing */
+    mgpu__pipe_free(p);
     return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_pipeline *pipeline)
 {
     static const char *fn = "mgpu_pipeline_create";
-    struct mgpu_pipeline_t *p;
+    mgpu__pipeline_obj *p;
     mgpu_result r = MGPU_SUCCESS;
+    uintptr_t h = 0;
     int i, w, n, extra = 0;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(desc && pipeline && desc->stages, fn, "desc, desc->stages or pipeline is NULL");
@@ -9075,7 +9106,7 @@ MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_p
                               "worker (its stream overlaps the batches)", i, s->workers, s->device);
         if (s->workers > 1) extra += s->workers - 1;
     }
-    p = (struct mgpu_pipeline_t *)calloc(1, sizeof *p);
+    p = (mgpu__pipeline_obj *)calloc(1, sizeof *p);
     if (!p) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     mgpu__mutex_init(&p->lock);
     mgpu__mutex_init(&p->push_lock);
@@ -9113,24 +9144,26 @@ MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_p
     while (p->ready < p->started) mgpu__cond_wait(&p->cond, &p->lock);
     mgpu__mutex_unlock(&p->lock);
     if (r == MGPU_SUCCESS && p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    if (r == MGPU_SUCCESS) r = mgpu__handle_new(MGPU__H_PIPELINE, p, &h, fn);
     if (r != MGPU_SUCCESS) {
         char message[1024];
         snprintf(message, sizeof message, "%s", mgpu__tls_error);
-        mgpu_pipeline_destroy(p);
+        mgpu__pipe_free(p);
         snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", message);
         return r;
     }
-    *pipeline = p;
+    *pipeline = p->h = (mgpu_pipeline)h;
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_t bytes, void *tag)
+MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline pipeline, const void *data, size_t bytes, void *tag)
 {
     static const char *fn = "mgpu_pipeline_push";
+    mgpu__pipeline_obj *p;
     mgpu_result r = MGPU_SUCCESS;
     int j;
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(p && (data || !bytes), fn, "pipeline is NULL, or data is NULL with bytes > 0");
+    MGPU__TRY(mgpu__pipeline_get(pipeline, &p, fn));
+    MGPU__REQUIRE(data || !bytes, fn, "data is NULL with bytes > 0");
     if (bytes > p->in_capacity)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes: the pipeline takes at most %zu", bytes, p->in_capacity);
     mgpu__mutex_lock(&p->push_lock);
@@ -9153,21 +9186,22 @@ MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_
 }
 
 /* Waits (lock held) until the last stage has queued `count` batches or the pipeline failed. */
-static void mgpu__pipe_wait_queued(struct mgpu_pipeline_t *p, uint64_t count)
+static void mgpu__pipe_wait_queued(mgpu__pipeline_obj *p, uint64_t count)
 {
     while (p->error == MGPU_SUCCESS && p->stage[p->nstages - 1].queued < count) mgpu__cond_wait(&p->cond, &p->lock);
 }
 
-MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capacity, size_t *bytes, void **tag)
+MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline pipeline, void *out, size_t capacity, size_t *bytes, void **tag)
 {
     static const char *fn = "mgpu_pipeline_pull";
+    mgpu__pipeline_obj *p;
     mgpu_result r = MGPU_SUCCESS;
     const mgpu__stage *last;
     uint64_t k;
     size_t n = 0;
     int j;
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(p && bytes && (out || !capacity), fn, "pipeline or bytes is NULL, or out is NULL with capacity > 0");
+    MGPU__TRY(mgpu__pipeline_get(pipeline, &p, fn));
+    MGPU__REQUIRE(bytes && (out || !capacity), fn, "bytes is NULL, or out is NULL with capacity > 0");
     last = &p->stage[p->nstages - 1];
     mgpu__mutex_lock(&p->pull_lock);
     mgpu__mutex_lock(&p->lock);
@@ -9197,14 +9231,14 @@ MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capac
     return r;
 }
 
-MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline p)
+MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline pipeline)
 {
     static const char *fn = "mgpu_pipeline_finish";
+    mgpu__pipeline_obj *p;
     const mgpu__stage *last;
     uint64_t pushed;
     mgpu_result r = MGPU_SUCCESS;
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(p, fn, "pipeline is NULL");
+    MGPU__TRY(mgpu__pipeline_get(pipeline, &p, fn));
     last = &p->stage[p->nstages - 1];
     mgpu__mutex_lock(&p->lock);
     pushed = p->pushed;

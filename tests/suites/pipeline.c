@@ -332,7 +332,7 @@ static void test_bad_args(void)
     REQUIRE_OK(mgpu_pipeline_create(&d, &p));
     CHECK_ERR(mgpu_pipeline_push(p, x, 17, NULL), MGPU_ERROR_INVALID_ARGUMENT);
     CHECK_ERR(mgpu_pipeline_push(p, NULL, 4, NULL), MGPU_ERROR_INVALID_ARGUMENT);
-    CHECK_ERR(mgpu_pipeline_push(NULL, x, 4, NULL), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(mgpu_pipeline_push(NULL, x, 4, NULL), MGPU_ERROR_INVALID_HANDLE);
     CHECK_OK(mgpu_pipeline_push(p, x, 16, NULL));
     CHECK_ERR(mgpu_pipeline_pull(p, x, 8, &bytes, NULL), MGPU_ERROR_INVALID_ARGUMENT);   /* the batch stays */
     CHECK_ERR(mgpu_pipeline_pull(p, x, 16, NULL, NULL), MGPU_ERROR_INVALID_ARGUMENT);
