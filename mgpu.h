@@ -224,9 +224,9 @@ MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result
 MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg);
 
 /* ---------------------------------------------------------------- streams and events */
-/* Streams, events, modules, kernels, threads and pipelines are checked handles (numbers, not pointers):
-   a destroyed one, one of another kind, one from before mgpu_shutdown, zero (where NULL does
-   not mean the default stream) or junk is MGPU_ERROR_INVALID_HANDLE in every call. */
+/* Streams, events, modules, kernels, threads and pipelines are checked handles (numbers, not
+   pointers): a destroyed one, one of another kind, one from before mgpu_shutdown, zero (where
+   NULL does not mean the default stream) or junk is MGPU_ERROR_INVALID_HANDLE in every call. */
 typedef struct mgpu_stream_t *mgpu_stream;
 typedef struct mgpu_event_t *mgpu_event;
 /* A NULL stream argument means the current device's default stream: the CUDA context's
@@ -1830,7 +1830,7 @@ static void *mgpu__aligned_alloc(size_t bytes, void **raw)
 }
 
 /* >>handles -------------------------------------------------------------------- */
-/* Streams, events, modules, kernels, threads and pipelines reach the user as numbers, not pointers:
+/* Streams, events, modules, kernels, threads, pipelines reach the user as numbers, not pointers:
    handle = serial << MGPU__SLOT_BITS | (slot + 1), where serial comes from one counter for
    every kind that no init cycle resets. A handle counts only while its slot holds an object
    of its kind made with its serial, so a destroyed handle, another kind's, one from before
