@@ -147,6 +147,13 @@ $(BUILD)/mgpu_tests_tsan: $(TEST_SRC) tests/*.h tools/sha256.h $(HDRS) mgpu.c | 
 run/core_tsan: $(BUILD)/mgpu_tests_tsan $(BUILD)/libfake_cuda.so FORCE
 	$(RUN) core_tsan $(BUILD)/mgpu_tests_tsan.log TSAN_OPTIONS=halt_on_error=1 \
 	  MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so ./$(BUILD)/mgpu_tests_tsan $(TSAN_TESTS)
+# The same for suite_pipeline (stage threads, workers finishing batches out of order, the
+# profiler) on the CPU devices and the 2 fake GPUs.
+$(BUILD)/suite_tsan_pipeline: tests/suites/pipeline.c tests/suites/suite.h $(HDRS) $(BUILD)/libfake_nvtx.so | $(BUILD)
+	$(CC) $(TSAN) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
+run/pipeline_tsan: $(BUILD)/suite_tsan_pipeline $(BUILD)/libfake_cuda.so FORCE
+	$(RUN) pipeline_tsan $(BUILD)/suite_tsan_pipeline.log TSAN_OPTIONS=halt_on_error=1 FAKE_CUDA_DEVICES=2 \
+	  MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so ./$(BUILD)/suite_tsan_pipeline
 
 # The bad-input tables and the checked handles under ASan/UBSan on the 2 fake GPUs (their
 # CPU-device runs are part of run/core_asan): every range past the end of a fake GPU's
@@ -358,7 +365,7 @@ endif
 # reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
-TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_asan_fake run/core_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_asan_fake run/core_tsan run/pipeline_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/mpi run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \
             run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples $(addprefix run/win_fake_,$(WIN_FAKE_IDS))

@@ -99,8 +99,8 @@ typedef enum mgpu_result {
     MGPU_ERROR_SIZE_OVERFLOW = -2,      /* a size or count that overflows size_t or limits */
     MGPU_ERROR_NOT_INITIALIZED = -3,    /* mgpu_init not called (or shut down) */
     MGPU_ERROR_ALREADY_INITIALIZED = -4,
-    MGPU_ERROR_INVALID_HANDLE = -5,     /* stream, event, module, kernel or thread handle that is zero,
-                                           destroyed, of another kind, or from before mgpu_shutdown */
+    MGPU_ERROR_INVALID_HANDLE = -5,     /* stream, event, module, kernel, thread or pipeline handle that
+                                           is zero, destroyed, of another kind, or from before mgpu_shutdown */
     MGPU_ERROR_NO_DRIVER = -10,         /* libcuda could not be opened */
     MGPU_ERROR_DRIVER_TOO_OLD = -11,    /* driver older than MGPU_MIN_DRIVER_VERSION */
     MGPU_ERROR_NO_DEVICE = -12,         /* driver present but no usable GPU */
@@ -224,9 +224,9 @@ MGPU_API mgpu_result mgpu_thread_join(mgpu_thread thread, mgpu_result *fn_result
 MGPU_API mgpu_result mgpu_run_on_devices(const mgpu_device *devs, int count, mgpu_device_fn fn, void *arg);
 
 /* ---------------------------------------------------------------- streams and events */
-/* Streams, events, modules, kernels and threads are checked handles (numbers, not pointers):
-   a destroyed one, one of another kind, one from before mgpu_shutdown, zero (where NULL does
-   not mean the default stream) or junk is MGPU_ERROR_INVALID_HANDLE in every call. */
+/* Streams, events, modules, kernels, threads and pipelines are checked handles (numbers, not
+   pointers): a destroyed one, one of another kind, one from before mgpu_shutdown, zero (where
+   NULL does not mean the default stream) or junk is MGPU_ERROR_INVALID_HANDLE in every call. */
 typedef struct mgpu_stream_t *mgpu_stream;
 typedef struct mgpu_event_t *mgpu_event;
 /* A NULL stream argument means the current device's default stream: the CUDA context's
@@ -972,9 +972,15 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
    processes one batch. Batches are pushed in (host memory) and pulled out (host memory) in
    push order; while stage 2 works on batch k, stage 1 works on batch k+1 and stage 0 on
    k+2, each on its own device, so the time per batch approaches the slowest stage's.
-   - Every stage runs in its own host thread, bound to its device, with its own stream
-     (non-blocking) and `depth` output buffers (slot = batch index % depth), allocated once
-     by mgpu_pipeline_create: memory stays fixed.
+   - Every stage runs in its own host thread (or several: workers, below), bound to its
+     device, with its own stream (non-blocking) and `depth` output buffers (slot = batch
+     index % depth), allocated once by mgpu_pipeline_create: memory stays fixed.
+   - Workers: a stage on a CPU device may have several threads (`workers`), each with its
+     own stream, each taking the next batch the stage has not taken: up to `workers`
+     batches run its function at once (host code such as image decoding, on that many host
+     cores). They may finish out of order; the next stage still takes them, and pull
+     returns them, in push order (batch k goes on once batches 0..k have). A GPU stage has
+     one thread: its stream already overlaps its batches with the other stages'.
    - Hand-offs: a GPU stage records an event after its work; the next stage waits for it on
      its own stream (a GPU: on the device, no host synchronize; a CPU stage: in its thread).
      Between two GPUs the batch moves by mgpu's peer copy (direct, or staged through pinned
@@ -991,10 +997,15 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
      error of a hand-off) stops the pipeline: the stages take no more batches, and that
      push, pull or finish and every later one returns the error, with a message naming the
      stage (index, name, device) and the batch index. Destroy it then.
+   - Handles are checked (as streams are): a destroyed, zero, junk, another kind's or
+     pre-mgpu_shutdown pipeline handle is MGPU_ERROR_INVALID_HANDLE in push, pull, finish
+     and destroy (destroy of zero: MGPU_SUCCESS, nothing done). mgpu_shutdown destroys the
+     pipelines still alive.
    Threads: push from one thread at a time, pull from one thread at a time (may be another
-   one). Destroy every pipeline before mgpu_shutdown. */
+   one); destroying a pipeline while another thread uses it is a race, as for streams. */
 #define MGPU_PIPELINE_MAX_STAGES 16
-#define MGPU_PIPELINE_MAX_DEPTH 8
+#define MGPU_PIPELINE_MAX_DEPTH 64
+#define MGPU_PIPELINE_MAX_WORKERS 64     /* per stage */
 typedef struct mgpu_pipeline_t *mgpu_pipeline;
 
 /* One stage's view of one batch, handed to its function. */
@@ -1024,17 +1035,24 @@ typedef struct mgpu_pipeline_stage {
     void *user_data;
     size_t out_bytes;                   /* output buffer per batch, > 0 */
     const char *name;                   /* for messages and the profiler; NULL: "stage N" */
+    int workers;                        /* threads running fn at once (CPU device only),
+                                           1..MGPU_PIPELINE_MAX_WORKERS; 0: 1. fn must then
+                                           be safe to call from several threads at once */
 } mgpu_pipeline_stage;
 
 typedef struct mgpu_pipeline_desc {
     const mgpu_pipeline_stage *stages;
     int nstages;                        /* 1..MGPU_PIPELINE_MAX_STAGES */
     size_t in_bytes;                    /* the largest batch pushed, > 0 */
-    int depth;                          /* batches in flight, 1..MGPU_PIPELINE_MAX_DEPTH; 0: 3 */
+    int depth;                          /* batches in flight, 1..MGPU_PIPELINE_MAX_DEPTH; 0: 3
+                                           plus every stage's workers beyond its first (so
+                                           that each worker can have a batch), at most the
+                                           maximum */
 } mgpu_pipeline_desc;
 
 /* Allocates every buffer and starts the stage threads. Errors: INVALID_ARGUMENT (NULL or
-   bad fields), INVALID_DEVICE, OUT_OF_MEMORY, THREAD, driver errors; nothing is left. */
+   bad fields, workers > 1 on a GPU stage), INVALID_DEVICE, OUT_OF_MEMORY, THREAD, driver
+   errors; nothing is left. */
 MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_pipeline *pipeline);
 /* Copies bytes (<= in_bytes) at data into the pipeline as the next batch; tag comes back
    with it. MGPU_NOT_READY when `depth` batches are not yet pulled. */
@@ -1829,15 +1847,15 @@ static void *mgpu__aligned_alloc(size_t bytes, void **raw)
 }
 
 /* >>handles -------------------------------------------------------------------- */
-/* Streams, events, modules, kernels and threads reach the user as numbers, not pointers:
+/* Streams, events, modules, kernels, threads, pipelines reach the user as numbers, not pointers:
    handle = serial << MGPU__SLOT_BITS | (slot + 1), where serial comes from one counter for
    every kind that no init cycle resets. A handle counts only while its slot holds an object
    of its kind made with its serial, so a destroyed handle, another kind's, one from before
    mgpu_shutdown, zero or junk matches nothing: every public call looks its handles up under
    mgpu__lock (O(1)) and answers MGPU_ERROR_INVALID_HANDLE, never dereferencing them.
    Destroying a handle while another thread still uses it remains a race, as in CUDA. */
-enum { MGPU__H_STREAM, MGPU__H_EVENT, MGPU__H_MODULE, MGPU__H_KERNEL, MGPU__H_THREAD };
-static const char *const mgpu__kind_name[] = { "stream", "event", "module", "kernel", "thread" };
+enum { MGPU__H_STREAM, MGPU__H_EVENT, MGPU__H_MODULE, MGPU__H_KERNEL, MGPU__H_THREAD, MGPU__H_PIPELINE };
+static const char *const mgpu__kind_name[] = { "stream", "event", "module", "kernel", "thread", "pipeline" };
 #define MGPU__SLOT_BITS (sizeof(uintptr_t) > 4 ? 24 : 12)
 #define MGPU__SLOT_MAX (((size_t)1 << MGPU__SLOT_BITS) - 1)
 
@@ -2147,6 +2165,7 @@ static mgpu_result mgpu__init_undo(mgpu_result r);
 static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host);
 static mgpu_result mgpu__stream_free(mgpu__stream_obj *s, int last_try);
 static mgpu_result mgpu__event_free(mgpu__event_obj *ev, int last_try);
+static void mgpu__pipe_destroy_all(void);
 
 static int mgpu__env_int(const char *name, int *out)
 {
@@ -2290,6 +2309,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     mgpu__CUcontext cur = NULL;
     mgpu_result trace;
     if (!mgpu__g.initialized) return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_shutdown", "mgpu_init has not been called");
+    mgpu__pipe_destroy_all();          /* their threads use the devices, streams and events */
     trace = mgpu__prof_shutdown();     /* the trace file, if one was asked for */
     mgpu_synchronize_all();
     for (i = 0; i < mgpu__g.ndev; i++)
@@ -8885,30 +8905,44 @@ MGPU_API mgpu_result mgpu_ipc_open_event(const mgpu_ipc_handle *handle, mgpu_eve
 }
 
 /* >>pipeline -------------------------------------------------------------------- */
-/* One thread per stage. Host-side order: stage i takes batch k once stage i-1 (or the push,
-   for stage 0) has queued it; a slot (k % depth) is reused only after batch k - depth was
-   pulled, and a pull waits for the batch's last event, which follows (through the chain of
-   event waits) every stage's work on it: so no slot is overwritten while a device reads it. */
+/* One thread per worker: a stage has one, or `workers` on a CPU device. Host-side order:
+   stage i takes batch k once stage i-1 (or the push, for stage 0) has queued batches 0..k;
+   its workers take batches in order and may finish them out of order, but the stage counts
+   batch k as queued only once 0..k all are, so the next stage and the pull see push order.
+   A slot (k % depth) is reused only after batch k - depth was pulled, and a pull waits for
+   the batch's last event, which follows (through the chain of event waits) every stage's
+   work on it: so no slot is overwritten while a device reads it, and no two workers of a
+   stage ever hold the same slot. */
+typedef struct mgpu__pipeline_obj mgpu__pipeline_obj;
 typedef struct mgpu__stage {
     mgpu_pipeline_stage desc;
     char name[64];
-    int cuda;
-    mgpu_stream stream;
+    int cuda, nworkers;
     void *in[MGPU_PIPELINE_MAX_DEPTH];          /* the input copied onto this GPU (NULL: read in place) */
     void *out[MGPU_PIPELINE_MAX_DEPTH];         /* device memory (GPU), pinned host memory (CPU) */
     void *host_out[MGPU_PIPELINE_MAX_DEPTH];    /* GPU stage feeding the host: pinned copy of out */
     mgpu_event done[MGPU_PIPELINE_MAX_DEPTH];   /* GPU stage: its work (and copy) on the slot */
     size_t out_bytes[MGPU_PIPELINE_MAX_DEPTH];  /* what it wrote, per slot (under the lock) */
-    uint64_t queued;                            /* batches it has queued (under the lock) */
-    mgpu_thread thread;
-    struct mgpu_pipeline_t *p;
+    uint64_t finished[MGPU_PIPELINE_MAX_DEPTH]; /* k + 1 once a worker has queued batch k of the slot */
+    uint64_t taken, queued;                     /* batches its workers took; queued, 0..queued-1 all
+                                                   (under the lock) */
+    mgpu__pipeline_obj *p;
     int index;
 } mgpu__stage;
 
-struct mgpu_pipeline_t {
+typedef struct mgpu__worker {
+    mgpu__stage *st;
+    int index;                                  /* in its stage: worker 0 owns the stage's buffers */
+    mgpu_stream stream;
+    mgpu_thread thread;
+} mgpu__worker;
+
+struct mgpu__pipeline_obj {
+    mgpu_pipeline h;                            /* its handle (>>handles) */
     mgpu__mutex lock, push_lock, pull_lock;
     mgpu__cond cond;
-    int nstages, depth, started, ready, stop, drained;
+    int nstages, depth, nworkers, started, ready, stop, drained;
+    mgpu__worker *worker;                       /* every stage's, stage by stage */
     size_t in_capacity;
     void *in_host[MGPU_PIPELINE_MAX_DEPTH];     /* pinned push staging */
     size_t in_bytes[MGPU_PIPELINE_MAX_DEPTH];
@@ -8920,7 +8954,7 @@ struct mgpu_pipeline_t {
 };
 
 /* Records the first error (under the lock) and wakes everyone. */
-static void mgpu__pipe_error(struct mgpu_pipeline_t *p, int stage, uint64_t batch, mgpu_result r, const char *what)
+static void mgpu__pipe_error(mgpu__pipeline_obj *p, int stage, uint64_t batch, mgpu_result r, const char *what)
 {
     mgpu__mutex_lock(&p->lock);
     if (p->error == MGPU_SUCCESS) {
@@ -8934,13 +8968,13 @@ static void mgpu__pipe_error(struct mgpu_pipeline_t *p, int stage, uint64_t batc
     mgpu__cond_broadcast(&p->cond);
     mgpu__mutex_unlock(&p->lock);
 }
-static mgpu_result mgpu__pipe_failed(struct mgpu_pipeline_t *p, const char *fn)
+static mgpu_result mgpu__pipe_failed(mgpu__pipeline_obj *p, const char *fn)
 {
     return mgpu__fail(p->error, fn, "%s", p->message);
 }
 
 /* Where stage i reads slot j from: the producer's buffer as this stage's device sees it. */
-static const void *mgpu__pipe_source(struct mgpu_pipeline_t *p, int i, int j)
+static const void *mgpu__pipe_source(mgpu__pipeline_obj *p, int i, int j)
 {
     const mgpu__stage *prev;
     if (i == 0) return p->in_host[j];
@@ -8948,8 +8982,8 @@ static const void *mgpu__pipe_source(struct mgpu_pipeline_t *p, int i, int j)
     return prev->host_out[j] ? prev->host_out[j] : prev->out[j];
 }
 
-/* Allocates a stage's buffers, on its own (bound) thread; freed by mgpu__pipe_release. */
-static mgpu_result mgpu__pipe_allocate(struct mgpu_pipeline_t *p, mgpu__stage *st)
+/* Allocates a stage's buffers, on its first worker's (bound) thread; freed by mgpu__pipe_release. */
+static mgpu_result mgpu__pipe_allocate(mgpu__pipeline_obj *p, mgpu__stage *st)
 {
     const int i = st->index, last = i == p->nstages - 1;
     const mgpu__stage *prev = i ? &p->stage[i - 1] : NULL, *next = last ? NULL : &p->stage[i + 1];
@@ -8958,7 +8992,6 @@ static mgpu_result mgpu__pipe_allocate(struct mgpu_pipeline_t *p, mgpu__stage *s
     const int to_host = st->cuda && (last || !next->cuda);
     const size_t in_cap = prev ? prev->desc.out_bytes : p->in_capacity;
     int j;
-    MGPU__TRY(mgpu_stream_create_flags(&st->stream, MGPU_STREAM_NON_BLOCKING));
     for (j = 0; j < p->depth; j++) {
         if (st->cuda) {
             MGPU__TRY(mgpu_malloc(&st->out[j], st->desc.out_bytes));
@@ -8974,7 +9007,6 @@ static mgpu_result mgpu__pipe_allocate(struct mgpu_pipeline_t *p, mgpu__stage *s
 static void mgpu__pipe_release(mgpu__stage *st)
 {
     int j;
-    if (st->stream) mgpu_stream_destroy(st->stream);    /* waits for its work */
     for (j = 0; j < MGPU_PIPELINE_MAX_DEPTH; j++) {
         if (st->cuda) mgpu_free(st->out[j]); else mgpu_free_host(st->out[j]);
         mgpu_free(st->in[j]);
@@ -8985,9 +9017,10 @@ static void mgpu__pipe_release(mgpu__stage *st)
 
 /* Queues stage i's work on batch k: wait for the producer, bring the input here, run the
    function, copy the output to the host if the host reads it, mark the slot done. */
-static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *st, uint64_t k, size_t in_bytes,
+static mgpu_result mgpu__pipe_run_batch(mgpu__pipeline_obj *p, const mgpu__worker *w, uint64_t k, size_t in_bytes,
                                         void *tag, const char **what)
 {
+    mgpu__stage *st = w->st;
     const int i = st->index, j = (int)(k % (uint64_t)p->depth);
     const mgpu__stage *prev = i ? &p->stage[i - 1] : NULL;
     const void *src = mgpu__pipe_source(p, i, j);
@@ -8996,21 +9029,21 @@ static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *
     mgpu__pmark m;
     mgpu__stream_obj *so = NULL;
     *what = "waiting for the previous stage";
-    if (prev && prev->cuda) MGPU__TRY(mgpu_stream_wait_event(st->stream, prev->done[j]));
+    if (prev && prev->cuda) MGPU__TRY(mgpu_stream_wait_event(w->stream, prev->done[j]));
     *what = "copying the input in";
     if (st->in[j]) {
-        MGPU__TRY(mgpu_memcpy_async(st->in[j], src, in_bytes, st->stream));
+        MGPU__TRY(mgpu_memcpy_async(st->in[j], src, in_bytes, w->stream));
         src = st->in[j];
     }
     memset(&b, 0, sizeof b);
-    b.index = k; b.stage = i; b.device = st->desc.device; b.stream = st->stream;
+    b.index = k; b.stage = i; b.device = st->desc.device; b.stream = w->stream;
     b.in = src; b.in_bytes = in_bytes;
     b.out = st->out[j]; b.out_capacity = b.out_bytes = st->desc.out_bytes;
     b.tag = tag;
     *what = "the stage function";
     mgpu__tls_error[0] = 0;
     m.on = m.fold = 0;
-    if (!st->cuda && mgpu__stream(st->stream, &so, "mgpu_pipeline") == MGPU_SUCCESS)
+    if (!st->cuda && mgpu__stream(w->stream, &so, "mgpu_pipeline") == MGPU_SUCCESS)
         mgpu__prof_begin(&m, so, 1, "mgpu_pipeline");      /* its host code is the kernel */
     r = st->desc.fn(&b, st->desc.user_data);
     if (!st->cuda) mgpu__prof_end(&m, MGPU_SPAN_KERNEL, st->name, 0);
@@ -9019,85 +9052,119 @@ static mgpu_result mgpu__pipe_run_batch(struct mgpu_pipeline_t *p, mgpu__stage *
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, st->name, "out_bytes %zu is more than the buffer's %zu",
                           b.out_bytes, b.out_capacity);
     *what = "copying the output out";
-    if (st->host_out[j]) MGPU__TRY(mgpu_memcpy_async(st->host_out[j], st->out[j], b.out_bytes, st->stream));
-    if (st->cuda) MGPU__TRY(mgpu_event_record(st->done[j], st->stream));
+    if (st->host_out[j]) MGPU__TRY(mgpu_memcpy_async(st->host_out[j], st->out[j], b.out_bytes, w->stream));
+    if (st->cuda) MGPU__TRY(mgpu_event_record(st->done[j], w->stream));
     mgpu__mutex_lock(&p->lock);
     st->out_bytes[j] = b.out_bytes;
     mgpu__mutex_unlock(&p->lock);
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__pipe_stage_main(mgpu_device dev, int index, void *arg)
+/* A worker: takes the stage's next batch, runs it, and marks it queued once every earlier
+   batch of the stage is. */
+static mgpu_result mgpu__pipe_worker_main(mgpu_device dev, int index, void *arg)
 {
-    mgpu__stage *st = (mgpu__stage *)arg;
-    struct mgpu_pipeline_t *p = st->p;
+    mgpu__worker *w = (mgpu__worker *)arg;
+    mgpu__stage *st = w->st;
+    mgpu__pipeline_obj *p = st->p;
     const int i = st->index;
-    uint64_t k;
-    mgpu_result r = mgpu__pipe_allocate(p, st);
+    const uint64_t depth = (uint64_t)p->depth;
+    mgpu_result r = mgpu_stream_create_flags(&w->stream, MGPU_STREAM_NON_BLOCKING);
     (void)dev; (void)index;
-    if (r != MGPU_SUCCESS) mgpu__pipe_error(p, i, 0, r, "allocating its buffers");
+    if (r != MGPU_SUCCESS) mgpu__pipe_error(p, i, 0, r, "creating its stream");
+    else if (w->index == 0 && (r = mgpu__pipe_allocate(p, st)) != MGPU_SUCCESS)
+        mgpu__pipe_error(p, i, 0, r, "allocating its buffers");
     mgpu__mutex_lock(&p->lock);
     p->ready++;
     mgpu__cond_broadcast(&p->cond);
     mgpu__mutex_unlock(&p->lock);
-    for (k = 0; r == MGPU_SUCCESS; k++) {
-        const int j = (int)(k % (uint64_t)p->depth);
+    while (r == MGPU_SUCCESS) {
         const char *what = "";
+        uint64_t k;
         size_t in_bytes;
         void *tag;
+        int j;
         mgpu__mutex_lock(&p->lock);
-        while (!p->stop && p->error == MGPU_SUCCESS && (i ? p->stage[i - 1].queued : p->pushed) <= k)
+        while (!p->stop && p->error == MGPU_SUCCESS && (i ? p->stage[i - 1].queued : p->pushed) <= st->taken)
             mgpu__cond_wait(&p->cond, &p->lock);
         if (p->stop || p->error != MGPU_SUCCESS) { mgpu__mutex_unlock(&p->lock); break; }
+        k = st->taken++;
+        j = (int)(k % depth);
         in_bytes = i ? p->stage[i - 1].out_bytes[j] : p->in_bytes[j];
         tag = p->tags[j];
         mgpu__mutex_unlock(&p->lock);
-        r = mgpu__pipe_run_batch(p, st, k, in_bytes, tag, &what);
+        r = mgpu__pipe_run_batch(p, w, k, in_bytes, tag, &what);
         if (r != MGPU_SUCCESS) { mgpu__pipe_error(p, i, k, r, what); break; }
         mgpu__mutex_lock(&p->lock);
-        st->queued = k + 1;
+        st->finished[j] = k + 1;
+        while (st->queued < st->taken && st->finished[st->queued % depth] == st->queued + 1) st->queued++;
         mgpu__cond_broadcast(&p->cond);
         mgpu__mutex_unlock(&p->lock);
     }
     mgpu__mutex_lock(&p->lock);    /* stay (buffers alive) until destroy: others may read them */
     while (!p->stop) mgpu__cond_wait(&p->cond, &p->lock);
     mgpu__mutex_unlock(&p->lock);
-    /* Free only once every stage's stream is idle: the next stage may still copy from ours. */
-    if (st->stream) mgpu_stream_synchronize(st->stream);
+    /* Free only once every worker's stream is idle: the next stage may still copy from ours. */
+    if (w->stream) mgpu_stream_synchronize(w->stream);
     mgpu__mutex_lock(&p->lock);
     p->drained++;
     mgpu__cond_broadcast(&p->cond);
     while (p->drained < p->started) mgpu__cond_wait(&p->cond, &p->lock);
     mgpu__mutex_unlock(&p->lock);
-    mgpu__pipe_release(st);
+    if (w->stream) mgpu_stream_destroy(w->stream);
+    if (w->index == 0) mgpu__pipe_release(st);
     return r;
 }
 
-MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline p)
+/* Stops the workers (one running a stage's function finishes that batch first), waits for
+   their work and frees it all; the caller has released the handle, if there was one. */
+static void mgpu__pipe_free(mgpu__pipeline_obj *p)
 {
     int i;
-    MGPU__REQUIRE_INIT("mgpu_pipeline_destroy");
-    if (!p) return MGPU_SUCCESS;
     mgpu__mutex_lock(&p->lock);
     p->stop = 1;
     mgpu__cond_broadcast(&p->cond);
     mgpu__mutex_unlock(&p->lock);
-    for (i = 0; i < p->started; i++) mgpu_thread_join(p->stage[i].thread, NULL);
+    for (i = 0; i < p->started; i++) mgpu_thread_join(p->worker[i].thread, NULL);
     for (i = 0; i < p->depth; i++) mgpu_free_host(p->in_host[i]);
+    free(p->worker);
     mgpu__cond_destroy(&p->cond);
     mgpu__mutex_destroy(&p->lock);
     mgpu__mutex_destroy(&p->push_lock);
     mgpu__mutex_destroy(&p->pull_lock);
     free(p);
+}
+
+/* mgpu_shutdown: the pipelines still alive. */
+static void mgpu__pipe_destroy_all(void)
+{
+    mgpu__pipeline_obj *p;
+    while ((p = (mgpu__pipeline_obj *)mgpu__handle_any(MGPU__H_PIPELINE)) != NULL) {
+        mgpu__handle_release(p->h);
+        mgpu__pipe_free(p);
+    }
+}
+
+MGPU__HANDLE_GET(mgpu__pipeline_get, MGPU__H_PIPELINE, mgpu__pipeline_obj, mgpu_pipeline, 1)
+
+MGPU_API mgpu_result mgpu_pipeline_destroy(mgpu_pipeline pipeline)
+{
+    mgpu__pipeline_obj *p;
+    MGPU__REQUIRE_INIT("mgpu_pipeline_destroy");
+    if (!pipeline) return MGPU_SUCCESS;
+    MGPU__TRY(mgpu__pipeline_get(pipeline, &p, "mgpu_pipeline_destroy"));
+    mgpu__handle_release(pipeline);     /* from here on the handle matches nothing */
+    mgpu__pipe_free(p);
     return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_pipeline *pipeline)
 {
     static const char *fn = "mgpu_pipeline_create";
-    struct mgpu_pipeline_t *p;
+    mgpu__pipeline_obj *p;
     mgpu_result r = MGPU_SUCCESS;
-    int i;
+    uintptr_t h = 0;
+    int i, w, n, extra = 0;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(desc && pipeline && desc->stages, fn, "desc, desc->stages or pipeline is NULL");
     if (desc->nstages < 1 || desc->nstages > MGPU_PIPELINE_MAX_STAGES)
@@ -9110,15 +9177,23 @@ MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_p
         MGPU__DEVICE(fn, s->device);
         if (!s->fn || !s->out_bytes)
             return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "stage %d: fn is NULL or out_bytes is 0", i);
+        if (s->workers < 0 || s->workers > MGPU_PIPELINE_MAX_WORKERS)
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "stage %d: workers = %d: use 0..%d", i, s->workers,
+                              MGPU_PIPELINE_MAX_WORKERS);
+        if (s->workers > 1 && mgpu__is_cuda(s->device))
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "stage %d: workers = %d on GPU %d: a GPU stage has one "
+                              "worker (its stream overlaps the batches)", i, s->workers, s->device);
+        if (s->workers > 1) extra += s->workers - 1;
     }
-    p = (struct mgpu_pipeline_t *)calloc(1, sizeof *p);
+    p = (mgpu__pipeline_obj *)calloc(1, sizeof *p);
     if (!p) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     mgpu__mutex_init(&p->lock);
     mgpu__mutex_init(&p->push_lock);
     mgpu__mutex_init(&p->pull_lock);
     mgpu__cond_init(&p->cond);
     p->nstages = desc->nstages;
-    p->depth = desc->depth ? desc->depth : 3;
+    p->depth = desc->depth ? desc->depth : 3 + extra;             /* default: a batch for every worker */
+    if (p->depth > MGPU_PIPELINE_MAX_DEPTH) p->depth = MGPU_PIPELINE_MAX_DEPTH;
     p->in_capacity = desc->in_bytes;
     for (i = 0; i < p->nstages; i++) {
         mgpu__stage *st = &p->stage[i];
@@ -9126,36 +9201,48 @@ MGPU_API mgpu_result mgpu_pipeline_create(const mgpu_pipeline_desc *desc, mgpu_p
         st->p = p;
         st->index = i;
         st->cuda = mgpu__is_cuda(st->desc.device);
+        st->nworkers = st->desc.workers > 1 ? st->desc.workers : 1;
+        p->nworkers += st->nworkers;
         if (st->desc.name) snprintf(st->name, sizeof st->name, "%s", st->desc.name);
         else snprintf(st->name, sizeof st->name, "stage %d", i);
     }
+    p->worker = (mgpu__worker *)calloc((size_t)p->nworkers, sizeof *p->worker);
+    if (!p->worker) r = mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    for (i = 0, n = 0; p->worker && i < p->nstages; i++)
+        for (w = 0; w < p->stage[i].nworkers; w++, n++) {
+            p->worker[n].st = &p->stage[i];
+            p->worker[n].index = w;
+        }
     for (i = 0; i < p->depth && r == MGPU_SUCCESS; i++) r = mgpu_malloc_host(&p->in_host[i], p->in_capacity);
-    for (i = 0; i < p->nstages && r == MGPU_SUCCESS; i++) {
-        r = mgpu_run_on_device(p->stage[i].desc.device, mgpu__pipe_stage_main, &p->stage[i], &p->stage[i].thread);
+    for (i = 0; i < p->nworkers && r == MGPU_SUCCESS; i++) {
+        mgpu__worker *wk = &p->worker[i];
+        r = mgpu_run_on_device(wk->st->desc.device, mgpu__pipe_worker_main, wk, &wk->thread);
         if (r == MGPU_SUCCESS) p->started++;
     }
     mgpu__mutex_lock(&p->lock);
     while (p->ready < p->started) mgpu__cond_wait(&p->cond, &p->lock);
     mgpu__mutex_unlock(&p->lock);
     if (r == MGPU_SUCCESS && p->error != MGPU_SUCCESS) r = mgpu__pipe_failed(p, fn);
+    if (r == MGPU_SUCCESS) r = mgpu__handle_new(MGPU__H_PIPELINE, p, &h, fn);
     if (r != MGPU_SUCCESS) {
         char message[1024];
         snprintf(message, sizeof message, "%s", mgpu__tls_error);
-        mgpu_pipeline_destroy(p);
+        mgpu__pipe_free(p);
         snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", message);
         return r;
     }
-    *pipeline = p;
+    *pipeline = p->h = (mgpu_pipeline)h;
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_t bytes, void *tag)
+MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline pipeline, const void *data, size_t bytes, void *tag)
 {
     static const char *fn = "mgpu_pipeline_push";
+    mgpu__pipeline_obj *p;
     mgpu_result r = MGPU_SUCCESS;
     int j;
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(p && (data || !bytes), fn, "pipeline is NULL, or data is NULL with bytes > 0");
+    MGPU__TRY(mgpu__pipeline_get(pipeline, &p, fn));
+    MGPU__REQUIRE(data || !bytes, fn, "data is NULL with bytes > 0");
     if (bytes > p->in_capacity)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes: the pipeline takes at most %zu", bytes, p->in_capacity);
     mgpu__mutex_lock(&p->push_lock);
@@ -9178,21 +9265,22 @@ MGPU_API mgpu_result mgpu_pipeline_push(mgpu_pipeline p, const void *data, size_
 }
 
 /* Waits (lock held) until the last stage has queued `count` batches or the pipeline failed. */
-static void mgpu__pipe_wait_queued(struct mgpu_pipeline_t *p, uint64_t count)
+static void mgpu__pipe_wait_queued(mgpu__pipeline_obj *p, uint64_t count)
 {
     while (p->error == MGPU_SUCCESS && p->stage[p->nstages - 1].queued < count) mgpu__cond_wait(&p->cond, &p->lock);
 }
 
-MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capacity, size_t *bytes, void **tag)
+MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline pipeline, void *out, size_t capacity, size_t *bytes, void **tag)
 {
     static const char *fn = "mgpu_pipeline_pull";
+    mgpu__pipeline_obj *p;
     mgpu_result r = MGPU_SUCCESS;
     const mgpu__stage *last;
     uint64_t k;
     size_t n = 0;
     int j;
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(p && bytes && (out || !capacity), fn, "pipeline or bytes is NULL, or out is NULL with capacity > 0");
+    MGPU__TRY(mgpu__pipeline_get(pipeline, &p, fn));
+    MGPU__REQUIRE(bytes && (out || !capacity), fn, "bytes is NULL, or out is NULL with capacity > 0");
     last = &p->stage[p->nstages - 1];
     mgpu__mutex_lock(&p->pull_lock);
     mgpu__mutex_lock(&p->lock);
@@ -9222,14 +9310,14 @@ MGPU_API mgpu_result mgpu_pipeline_pull(mgpu_pipeline p, void *out, size_t capac
     return r;
 }
 
-MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline p)
+MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline pipeline)
 {
     static const char *fn = "mgpu_pipeline_finish";
+    mgpu__pipeline_obj *p;
     const mgpu__stage *last;
     uint64_t pushed;
     mgpu_result r = MGPU_SUCCESS;
-    MGPU__REQUIRE_INIT(fn);
-    MGPU__REQUIRE(p, fn, "pipeline is NULL");
+    MGPU__TRY(mgpu__pipeline_get(pipeline, &p, fn));
     last = &p->stage[p->nstages - 1];
     mgpu__mutex_lock(&p->lock);
     pushed = p->pushed;

@@ -1,6 +1,7 @@
 /* readme_pipeline.c - README.md's snippet for pipelines (keep the two identical).
-   Two stages: x + x on device 0 (a GPU if there is one), then +1 in host code on a CPU device;
-   16 batches of 1M floats go through with 3 in flight and come out in order. */
+   Two stages: x + x on device 0 (a GPU if there is one), then +1 in host code on a CPU device
+   by two workers (threads); 16 batches of 1M floats go through with 4 in flight and come out
+   in order. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "mgpu.h"
@@ -41,7 +42,8 @@ int main(void)
     if (!x || !y) return 1;
     stages[0].device = 0;                    stages[0].fn = twice;    stages[0].out_bytes = N * 4;
     stages[1].device = mgpu_cpu_device(0);   stages[1].fn = plus_one; stages[1].out_bytes = N * 4;
-    desc.stages = stages; desc.nstages = 2; desc.in_bytes = N * 4; desc.depth = 3;
+    stages[1].workers = 2;                   /* two batches at once in host code, still in order */
+    desc.stages = stages; desc.nstages = 2; desc.in_bytes = N * 4; desc.depth = 4;
     CHECK(mgpu_pipeline_create(&desc, &p));
     while (pulled < BATCHES) {
         if (pushed < BATCHES && pushed - pulled < desc.depth) {      /* else push says MGPU_NOT_READY */

@@ -70,6 +70,7 @@ T(handles_events, T_DEV)
 T(handles_modules, T_CPU)
 T(handles_threads, T_CPU)
 T(handles_across_cycles, T_CPU)
+T(handles_pipelines, T_DEV)
 T(handles_concurrent, T_DEV)
 T(handles_random_walk, T_DEV)
 /* test_bad_input.c */

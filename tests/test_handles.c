@@ -1,6 +1,6 @@
 /* test_handles.c - checked handles: a destroyed, zero, junk, foreign (another kind's) or
-   pre-reinit stream, event, module, kernel or thread handle is MGPU_ERROR_INVALID_HANDLE in
-   every call that takes it, and nothing it touched changes. */
+   pre-reinit stream, event, module, kernel, thread or pipeline handle is
+   MGPU_ERROR_INVALID_HANDLE in every call that takes it, and nothing it touched changes. */
 #include "test.h"
 
 static mgpu_result handles_fn(mgpu_device dev, int index, void *arg)
@@ -191,6 +191,80 @@ TEST(handles_threads)
     CHECK_OK(mgpu_shutdown());
     CHECK_OK(mgpu_thread_join(t, &fr));
     CHECK_ERR(mgpu_thread_join(t, &fr), MGPU_ERROR_INVALID_HANDLE);
+}
+
+/* A one-stage pipeline on dev that copies its 16-byte batches. */
+static mgpu_result handles_copy_stage(mgpu_stage_batch *b, void *user)
+{
+    (void)user;
+    return mgpu_memcpy_async(b->out, b->in, b->in_bytes, b->stream);
+}
+static mgpu_result handles_pipeline(mgpu_device dev, mgpu_pipeline *p)
+{
+    mgpu_pipeline_stage st;
+    mgpu_pipeline_desc d;
+    memset(&st, 0, sizeof st);
+    memset(&d, 0, sizeof d);
+    st.device = dev; st.fn = handles_copy_stage; st.out_bytes = 16;
+    d.stages = &st; d.nstages = 1; d.in_bytes = 16;
+    return mgpu_pipeline_create(&d, p);
+}
+
+/* A destroyed (with a batch in flight), zero, junk or another kind's (a stream) pipeline
+   handle is MGPU_ERROR_INVALID_HANDLE in push, pull, finish and destroy (destroy of zero:
+   nothing to do), and a live pipeline is not a stream; a pipeline left alive (a batch in
+   flight) is destroyed by mgpu_shutdown, and its handle means nothing in the next cycle. */
+TEST(handles_pipelines)
+{
+    mgpu_device devs[MGPU_MAX_DEVICES];
+    mgpu_pipeline p = NULL, p2 = NULL;
+    float x[4] = { 1.0f, 2.0f, 3.0f, 4.0f }, y[4] = { 0 };
+    size_t bytes;
+    int n, i, k;
+    TINIT();
+    n = t_all_devices(devs);
+    for (i = 0; i < n; i++) {
+        mgpu_pipeline gone = NULL, bad[4];
+        mgpu_stream s = NULL;
+        bytes = 7;
+        REQUIRE_OK(mgpu_set_device(devs[i]));
+        REQUIRE_OK(mgpu_stream_create(&s));
+        REQUIRE_OK(handles_pipeline(devs[i], &p));
+        REQUIRE_OK(handles_pipeline(devs[i], &gone));
+        CHECK_OK(mgpu_pipeline_push(gone, x, sizeof x, NULL));
+        CHECK_OK(mgpu_pipeline_destroy(gone));
+        bad[0] = gone;                                       /* destroyed */
+        bad[1] = NULL;                                       /* zero */
+        bad[2] = (mgpu_pipeline)(uintptr_t)0xdeadbeefu;      /* junk */
+        bad[3] = (mgpu_pipeline)(void *)s;                   /* a stream */
+        for (k = 0; k < 4; k++) {
+            CHECK_ERR(mgpu_pipeline_push(bad[k], x, sizeof x, NULL), MGPU_ERROR_INVALID_HANDLE);
+            CHECK_ERR(mgpu_pipeline_pull(bad[k], y, sizeof y, &bytes, NULL), MGPU_ERROR_INVALID_HANDLE);
+            CHECK_ERR(mgpu_pipeline_finish(bad[k]), MGPU_ERROR_INVALID_HANDLE);
+            if (bad[k]) CHECK_ERR(mgpu_pipeline_destroy(bad[k]), MGPU_ERROR_INVALID_HANDLE);
+        }
+        CHECK_OK(mgpu_pipeline_destroy(NULL));
+        CHECK_EQ_INT((int)bytes, 7);
+        CHECK_ERR(mgpu_stream_synchronize((mgpu_stream)(void *)p), MGPU_ERROR_INVALID_HANDLE);
+        /* the live pipeline and the stream still work */
+        CHECK_OK(mgpu_stream_synchronize(s));
+        CHECK_OK(mgpu_pipeline_push(p, x, sizeof x, NULL));
+        CHECK_OK(mgpu_pipeline_pull(p, y, sizeof y, &bytes, NULL));
+        CHECK(bytes == sizeof x && !memcmp(x, y, sizeof x));
+        CHECK_OK(mgpu_pipeline_destroy(p));
+        CHECK_OK(mgpu_stream_destroy(s));
+    }
+    REQUIRE_OK(handles_pipeline(devs[n - 1], &p));
+    CHECK_OK(mgpu_pipeline_push(p, x, sizeof x, NULL));
+    CHECK_OK(mgpu_shutdown());                               /* destroys p (ASan: nothing leaks) */
+    CHECK_ERR(mgpu_pipeline_push(p, x, sizeof x, NULL), MGPU_ERROR_NOT_INITIALIZED);
+    TINIT();
+    REQUIRE_OK(handles_pipeline(0, &p2));
+    CHECK(p2 != p);
+    CHECK_ERR(mgpu_pipeline_push(p, x, sizeof x, NULL), MGPU_ERROR_INVALID_HANDLE);
+    CHECK_ERR(mgpu_pipeline_destroy(p), MGPU_ERROR_INVALID_HANDLE);
+    CHECK_OK(mgpu_pipeline_destroy(p2));
+    CHECK_OK(mgpu_shutdown());
 }
 
 /* Handles of one init cycle mean nothing in the next, even where the next makes as many. */

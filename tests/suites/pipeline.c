@@ -251,16 +251,17 @@ static void test_errors(void)
     int round, k;
     three_devices(devs);
     nops = 3; ops[0] = OP_DOUBLE; ops[1] = OP_SQRT; ops[2] = OP_PLUS1;
-    for (round = 0; round < 2; round++) {
+    for (round = 0; round < 3; round++) {
         memset(st, 0, sizeof st);
         memset(&d, 0, sizeof d);
         st[0].device = devs[0]; st[0].fn = stage_double;
         st[1].device = devs[1]; st[1].fn = stage_failing; st[1].name = "failing stage";
+        st[1].workers = round == 2 ? 4 : 0;     /* round 2: batch 5 fails while others run */
         st[2].device = devs[2]; st[2].fn = stage_plus1;
         for (k = 0; k < 3; k++) st[k].out_bytes = 64;
         d.stages = st; d.nstages = 3; d.in_bytes = 64; d.depth = 3;
-        fail_at_batch = round ? -1 : 5;
-        overflow_at_batch = round ? 2 : -1;
+        fail_at_batch = round == 1 ? -1 : 5;
+        overflow_at_batch = round == 1 ? 2 : -1;
         REQUIRE_OK(mgpu_pipeline_create(&d, &p));
         for (k = 0; k < 40; k++) {       /* push 3, then pull one and push one */
             if (k >= 3) {
@@ -269,7 +270,7 @@ static void test_errors(void)
             }
             if (mgpu_pipeline_push(p, &x, sizeof x, NULL) != MGPU_SUCCESS) break;
         }
-        if (round == 0) {                /* failed at batch 5: seen by push 6 or 7 or pull 5 */
+        if (round != 1) {                /* failed at batch 5: seen by push 6 or 7 or pull 5 */
             CHECK(k >= 6 && k <= 8);
             CHECK(strstr(mgpu_last_error(), "stage 1 (\"failing stage\", device ") != NULL);
             CHECK(strstr(mgpu_last_error(), "batch 5: ") != NULL);
@@ -319,12 +320,19 @@ static void test_bad_args(void)
     CHECK_ERR(mgpu_pipeline_create(&d, &p), MGPU_ERROR_INVALID_ARGUMENT);
     st[1].fn = stage_double; st[1].out_bytes = 0;
     CHECK_ERR(mgpu_pipeline_create(&d, &p), MGPU_ERROR_INVALID_ARGUMENT);
+    st[1].out_bytes = 16; st[1].workers = -1;
+    CHECK_ERR(mgpu_pipeline_create(&d, &p), MGPU_ERROR_INVALID_ARGUMENT);
+    st[1].workers = MGPU_PIPELINE_MAX_WORKERS + 1;
+    CHECK_ERR(mgpu_pipeline_create(&d, &p), MGPU_ERROR_INVALID_ARGUMENT);
+    st[1].workers = 2;                          /* a GPU stage has one worker */
+    if (mgpu__g.ncuda) CHECK_ERR(mgpu_pipeline_create(&d, &p), MGPU_ERROR_INVALID_ARGUMENT);
+    st[1].workers = 0;
     CHECK(p == NULL && mgpu__g.nallocs == allocs);
     st[1].out_bytes = 16;
     REQUIRE_OK(mgpu_pipeline_create(&d, &p));
     CHECK_ERR(mgpu_pipeline_push(p, x, 17, NULL), MGPU_ERROR_INVALID_ARGUMENT);
     CHECK_ERR(mgpu_pipeline_push(p, NULL, 4, NULL), MGPU_ERROR_INVALID_ARGUMENT);
-    CHECK_ERR(mgpu_pipeline_push(NULL, x, 4, NULL), MGPU_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(mgpu_pipeline_push(NULL, x, 4, NULL), MGPU_ERROR_INVALID_HANDLE);
     CHECK_OK(mgpu_pipeline_push(p, x, 16, NULL));
     CHECK_ERR(mgpu_pipeline_pull(p, x, 8, &bytes, NULL), MGPU_ERROR_INVALID_ARGUMENT);   /* the batch stays */
     CHECK_ERR(mgpu_pipeline_pull(p, x, 16, NULL, NULL), MGPU_ERROR_INVALID_ARGUMENT);
@@ -332,6 +340,135 @@ static void test_bad_args(void)
     CHECK(bytes == 16);
     CHECK_OK(mgpu_pipeline_destroy(p));
     CHECK_OK(mgpu_pipeline_destroy(NULL));
+    CHECK(mgpu__g.nallocs == allocs);
+}
+
+/* ---------------------------------------------------------------- workers */
+/* sqrt for stages of several workers: an even batch k waits (up to 10 s) until batch k + 1
+   has finished, if the run has one, so batches finish out of order and two run at once;
+   the most running at once is counted, and a batch never overtaken is a failure. */
+static mgpu__mutex jumble_lock;
+static uint64_t jumble_done[2];             /* bit k: batch k (< 128) finished */
+static int jumble_batches, jumble_running, jumble_most, jumble_stuck;
+static int jumble_finished(uint64_t k)
+{
+    int done;
+    mgpu__mutex_lock(&jumble_lock);
+    done = (int)(jumble_done[k / 64] >> (k % 64) & 1);
+    mgpu__mutex_unlock(&jumble_lock);
+    return done;
+}
+static mgpu_result stage_sqrt_jumbled(mgpu_stage_batch *b, void *user)
+{
+    struct timespec ms1 = { 0, 1000000 };
+    mgpu_result r;
+    int waited = 0;
+    mgpu__mutex_lock(&jumble_lock);
+    if (++jumble_running > jumble_most) jumble_most = jumble_running;
+    mgpu__mutex_unlock(&jumble_lock);
+    if (b->index % 2 == 0 && b->index + 1 < (uint64_t)jumble_batches) {
+        for (waited = 0; waited < 10000 && !jumble_finished(b->index + 1); waited++) nanosleep(&ms1, NULL);
+    }
+    r = stage_sqrt(b, user);
+    mgpu__mutex_lock(&jumble_lock);
+    jumble_stuck += waited == 10000;
+    jumble_done[b->index / 64] |= (uint64_t)1 << (b->index % 64);
+    jumble_running--;
+    mgpu__mutex_unlock(&jumble_lock);
+    return r;
+}
+static void jumble_reset(int batches)
+{
+    memset(jumble_done, 0, sizeof jumble_done);
+    jumble_batches = batches;
+    jumble_running = jumble_most = jumble_stuck = 0;
+}
+
+/* Stages of several workers on CPU devices whose batches finish out of order still hand
+   them on, and pull them, in push order: x*2 (GPU where there is one) -> sqrt (3 workers)
+   -> +1, then x*2 (2 workers) -> sqrt (4) -> +1 (3) all on CPU devices, depth 0 (3 plus
+   the extra workers: 5, then 9) and 2; at least two and at most min(workers, depth)
+   batches ran the sqrt at once. */
+static void test_workers(void)
+{
+    static const int op[3] = { OP_DOUBLE, OP_SQRT, OP_PLUS1 };
+    mgpu_device devs[3];
+    mgpu_pipeline_stage st[3];
+    mgpu_pipeline_desc d;
+    mgpu_pipeline p = NULL;
+    size_t allocs = mgpu__g.nallocs;
+    int round, i;
+    three_devices(devs);
+    for (round = 0; round < 3; round++) {
+        static const int workers[3][3] = { { 0, 3, 0 }, { 2, 4, 3 }, { 1, 4, 1 } };
+        const int depth = round == 0 ? 5 : round == 1 ? 9 : 2;
+        memset(st, 0, sizeof st);
+        memset(&d, 0, sizeof d);
+        for (i = 0; i < 3; i++) {
+            ops[i] = op[i];
+            st[i].device = round == 0 ? devs[i] : mgpu_cpu_device(i % mgpu_cpu_device_count());
+            st[i].fn = i == 1 ? stage_sqrt_jumbled : stage_fns[op[i]];
+            st[i].out_bytes = MAX_FLOATS * sizeof(float);
+            st[i].workers = workers[round][i];
+        }
+        nops = 3;
+        d.stages = st; d.nstages = 3; d.in_bytes = MAX_FLOATS * sizeof(float); d.depth = round == 2 ? 2 : 0;
+        jumble_reset(24);
+        REQUIRE_OK(mgpu_pipeline_create(&d, &p));
+        run_and_check(p, 24, depth);
+        CHECK_OK(mgpu_pipeline_destroy(p));
+        if (jumble_stuck || jumble_most < 2 || jumble_most > (depth < workers[round][1] ? depth : workers[round][1]))
+            fail_at(__FILE__, __LINE__, "round %d: %d batches never overtaken; at most %d ran at once", round, jumble_stuck,
+                    jumble_most);
+    }
+    CHECK(mgpu__g.nallocs == allocs);
+}
+
+/* The default depth is 3 plus the extra workers: with 4 and 2 workers, 7 batches go in
+   before push says MGPU_NOT_READY; finish waits for all of them (slow workers), which
+   then pull in order; destroy with batches in flight (some running, some waiting, some
+   done and not pulled) stops cleanly and frees everything. */
+static void test_workers_in_flight(void)
+{
+    static const int op[2] = { OP_SQRT, OP_DOUBLE };
+    mgpu_pipeline_stage st[2];
+    mgpu_pipeline_desc d;
+    mgpu_pipeline p = NULL;
+    float x, y;
+    size_t bytes, allocs = mgpu__g.nallocs;
+    int i, round;
+    for (round = 0; round < 2; round++) {
+        memset(st, 0, sizeof st);
+        memset(&d, 0, sizeof d);
+        for (i = 0; i < 2; i++) {
+            ops[i] = op[i];
+            st[i].device = mgpu_cpu_device(i % mgpu_cpu_device_count());
+            st[i].out_bytes = 4 * sizeof(float);
+        }
+        st[0].fn = stage_sqrt_jumbled; st[0].workers = 4;
+        st[1].fn = stage_double; st[1].workers = 2;
+        nops = 2;
+        d.stages = st; d.nstages = 2; d.in_bytes = sizeof(float);
+        jumble_reset(7);
+        REQUIRE_OK(mgpu_pipeline_create(&d, &p));
+        for (i = 0; i < 7; i++) {
+            x = (float)(i * i);
+            CHECK_OK(mgpu_pipeline_push(p, &x, sizeof x, (void *)(uintptr_t)i));
+        }
+        CHECK_ERR(mgpu_pipeline_push(p, &x, sizeof x, NULL), MGPU_NOT_READY);
+        if (round == 0) {
+            void *tag = NULL;
+            CHECK_OK(mgpu_pipeline_finish(p));
+            CHECK(jumble_finished(6));
+            for (i = 0; i < 7; i++) {
+                CHECK_OK(mgpu_pipeline_pull(p, &y, sizeof y, &bytes, &tag));
+                CHECK(bytes == sizeof y && tag == (void *)(uintptr_t)i && y == reference((float)(i * i)));
+            }
+            CHECK_ERR(mgpu_pipeline_pull(p, &y, sizeof y, &bytes, NULL), MGPU_NOT_READY);
+            CHECK(!jumble_stuck && jumble_most >= 2);
+        }
+        CHECK_OK(mgpu_pipeline_destroy(p));         /* round 1: all 7 in flight */
+    }
     CHECK(mgpu__g.nallocs == allocs);
 }
 
@@ -486,6 +623,7 @@ static void test_profile(void)
         st[i].device = devs[i]; st[i].fn = stage_fns[op[i]]; st[i].out_bytes = MAX_FLOATS * sizeof(float); st[i].name = names[i];
         cpu_stages += !mgpu__is_cuda(devs[i]);
     }
+    st[1].workers = 3;                          /* a CPU device: a stream per worker */
     nops = 3;
     d.stages = st; d.nstages = 3; d.in_bytes = MAX_FLOATS * sizeof(float); d.depth = 3;
     REQUIRE_OK(mgpu_pipeline_create(&d, &p));
@@ -646,6 +784,7 @@ static void test_profile_at_init(void)
 static const struct { const char *name; void (*fn)(void); } tests[] = {
     { "three_stages", test_three_stages }, { "one_device", test_one_device }, { "every_device", test_every_device },
     { "back_pressure", test_back_pressure }, { "errors", test_errors }, { "bad_args", test_bad_args },
+    { "workers", test_workers }, { "workers_in_flight", test_workers_in_flight },
     { "profile", test_profile }, { "profile_copies", test_profile_copies }, { "profile_args", test_profile_args },
     { "profile_nvtx", test_profile_nvtx },
 };
@@ -667,6 +806,7 @@ int main(int argc, char **argv)
     unsigned c, t;
     char label[128];
     printf("seed %llu (MGPU_TEST_SEED=%llu repeats it)\n", seed, seed);
+    mgpu__mutex_init(&jumble_lock);
     setenv("MGPU_NVTX_PATH", FAKE_NVTX, 1);      /* read at the first mgpu_profile_start */
     for (c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
         mgpu_desc d;
