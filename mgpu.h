@@ -1704,6 +1704,7 @@ typedef struct mgpu__device {
     mgpu__CUcontext ctx;               /* primary context, retained on first use */
     mgpu__CUmemoryPool pool;           /* mgpu's, with POSIX fd handles (own_pool), else the default */
     int own_pool;
+    int pool_fd;                       /* own_pool: its descriptor once exported (>>ipc), else -1 */
     mgpu__stream_obj default_stream;
 } mgpu__device;
 
@@ -2136,6 +2137,7 @@ static void mgpu__query_cpu_device(int i, mgpu__device *d)
 static int mgpu__exportable_pool(mgpu__device *d)
 {
 #ifndef _WIN32
+    d->pool_fd = -1;
     mgpu__CUmemPoolProps props;
     int types = 0;
     if (mgpu__cu.cuDeviceGetAttribute(&types, MGPU__ATTR_MEMPOOL_HANDLE_TYPES, d->cu) || !(types & MGPU__MEM_HANDLE_POSIX_FD))
@@ -8666,12 +8668,14 @@ static mgpu_result mgpu__shared_open(const char *fn, const mgpu__ipc_wire *w, mg
 /* GPU pool memory between processes: a descriptor reaches another process only over a Unix
    socket (SCM_RIGHTS). An exporting process runs one thread that listens on the abstract
    socket "mgpu-ipc-<pid>-<key>" (no file; the kernel drops it with the process) and answers
-   each request that presents its random key with its pool's descriptor
-   (cuMemPoolExportToShareableHandle), if the exported allocation still lives. */
+   each request that presents its random key with its pool's descriptor, if the exported
+   allocation still lives. The driver exports a pool's pointers only once the pool itself is
+   exported, so the first export of a device's pool memory makes its descriptor
+   (cuMemPoolExportToShareableHandle, kept in pool_fd until mgpu_shutdown). */
 #define MGPU__IPC_TIMEOUT_S 10         /* seconds; the importer's message says so */
 typedef struct mgpu__ipc_request { uint64_t key, base; int32_t dev, unused; } mgpu__ipc_request;
-enum { MGPU__IPC_SERVED, MGPU__IPC_REFUSED, MGPU__IPC_FREED, MGPU__IPC_DRIVER_ERROR };
-typedef struct mgpu__ipc_answer { int32_t status, cuda_error; } mgpu__ipc_answer;
+enum { MGPU__IPC_SERVED, MGPU__IPC_REFUSED, MGPU__IPC_FREED };
+typedef struct mgpu__ipc_answer { int32_t status; } mgpu__ipc_answer;
 
 static socklen_t mgpu__ipc_address(int pid, uint64_t key, struct sockaddr_un *a)
 {
@@ -8758,27 +8762,32 @@ static void mgpu__ipc_serve(int s)
     mgpu__ipc_answer answer;
     int fd = -1;
     answer.status = MGPU__IPC_REFUSED;
-    answer.cuda_error = 0;
     mgpu__ipc_timeouts(s);
     if (recv(s, &q, sizeof q, MSG_WAITALL) != (ssize_t)sizeof q) return;
     if (q.key == mgpu__ipc_server.key && q.dev >= 0 && q.dev < mgpu__g.ncuda && mgpu__g.dev[q.dev].own_pool) {
         long i;
-        int live;
         mgpu__mutex_lock(&mgpu__lock);
         i = mgpu__find_locked((uintptr_t)q.base);
-        live = i >= 0 && mgpu__g.allocs[i].base == q.base && mgpu__g.allocs[i].kind == MGPU__ALLOC_POOL &&
-               mgpu__g.allocs[i].dev == q.dev;
+        if (i >= 0 && mgpu__g.allocs[i].base == q.base && mgpu__g.allocs[i].kind == MGPU__ALLOC_POOL &&
+            mgpu__g.allocs[i].dev == q.dev)
+            fd = mgpu__g.dev[q.dev].pool_fd;
         mgpu__mutex_unlock(&mgpu__lock);
-        answer.status = MGPU__IPC_FREED;
-        if (live) {
-            answer.cuda_error = (int32_t)mgpu__cu.cuMemPoolExportToShareableHandle(&fd, mgpu__g.dev[q.dev].pool,
-                                                                                   MGPU__MEM_HANDLE_POSIX_FD, 0);
-            answer.status = answer.cuda_error ? MGPU__IPC_DRIVER_ERROR : MGPU__IPC_SERVED;
-            if (answer.cuda_error) fd = -1;
-        }
+        answer.status = fd >= 0 ? MGPU__IPC_SERVED : MGPU__IPC_FREED;
     }
-    mgpu__ipc_send_answer(s, &answer, fd);
-    if (fd >= 0) close(fd);
+    mgpu__ipc_send_answer(s, &answer, fd);    /* the receiver gets its own copy of fd */
+}
+
+/* Makes the descriptor of dev's pool, once (the first export of its memory). */
+static mgpu_result mgpu__ipc_export_pool(const char *fn, mgpu_device dev)
+{
+    mgpu__CUresult e = MGPU__CUDA_SUCCESS;
+    mgpu__mutex_lock(&mgpu__lock);
+    if (mgpu__g.dev[dev].pool_fd < 0)
+        e = mgpu__cu.cuMemPoolExportToShareableHandle(&mgpu__g.dev[dev].pool_fd, mgpu__g.dev[dev].pool,
+                                                      MGPU__MEM_HANDLE_POSIX_FD, 0);
+    if (e) mgpu__g.dev[dev].pool_fd = -1;
+    mgpu__mutex_unlock(&mgpu__lock);
+    return e ? mgpu__cuda_fail(e, fn, "cuMemPoolExportToShareableHandle", dev) : MGPU_SUCCESS;
 }
 
 static MGPU__THREAD_MAIN(mgpu__ipc_server_main)
@@ -8829,8 +8838,10 @@ static mgpu_result mgpu__ipc_server_start(const char *fn, uint64_t *key)
     return r;
 }
 
+/* Stops the server and closes the pools' descriptors (mgpu_shutdown). */
 static void mgpu__ipc_server_stop(void)
 {
+    int i;
     mgpu__mutex_lock(&mgpu__ipc_server_lock);
     if (mgpu__ipc_server.running) {
         if (mgpu__ipc_server.pid == mgpu__process_id()) {
@@ -8841,10 +8852,15 @@ static void mgpu__ipc_server_stop(void)
         mgpu__ipc_server.running = 0;
     }
     mgpu__mutex_unlock(&mgpu__ipc_server_lock);
+    for (i = 0; i < mgpu__g.ncuda; i++)
+        if (mgpu__g.dev[i].own_pool && mgpu__g.dev[i].pool_fd >= 0) {
+            close(mgpu__g.dev[i].pool_fd);
+            mgpu__g.dev[i].pool_fd = -1;
+        }
 }
 
 /* The importer's side: the exporter's pool descriptor, for the handle w. */
-static mgpu_result mgpu__ipc_fetch_pool(const char *fn, const mgpu__ipc_wire *w, mgpu_device dev, int *fd)
+static mgpu_result mgpu__ipc_fetch_pool(const char *fn, const mgpu__ipc_wire *w, int *fd)
 {
     struct sockaddr_un a;
     mgpu__ipc_request q;
@@ -8881,9 +8897,6 @@ static mgpu_result mgpu__ipc_fetch_pool(const char *fn, const mgpu__ipc_wire *w,
     if (*fd >= 0) close(*fd);
     if (answer.status == MGPU__IPC_FREED)
         return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "process %d has freed the exported memory", (int)w->pid);
-    if (answer.status == MGPU__IPC_DRIVER_ERROR)
-        return mgpu__cuda_fail((mgpu__CUresult)answer.cuda_error, fn,
-                               "cuMemPoolExportToShareableHandle (in the exporting process)", dev);
     return mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "process %d does not know the handle's key or device",
                       (int)w->pid);
 }
@@ -8899,7 +8912,7 @@ static mgpu_result mgpu__ipc_open_pool(const char *fn, const mgpu__ipc_wire *w, 
     mgpu__CUdeviceptr p = 0;
     mgpu_result r;
     int fd = -1;
-    MGPU__TRY(mgpu__ipc_fetch_pool(fn, w, a->dev, &fd));
+    MGPU__TRY(mgpu__ipc_fetch_pool(fn, w, &fd));
     if ((r = mgpu__push(a->dev, &prev, fn)) != MGPU_SUCCESS) { close(fd); return r; }
     e = mgpu__cu.cuMemPoolImportFromShareableHandle(&pool, (void *)(intptr_t)fd, MGPU__MEM_HANDLE_POSIX_FD, 0);
     close(fd);                           /* the imported pool holds what it needs */
@@ -8936,6 +8949,11 @@ static mgpu_result mgpu__shared_open(const char *fn, const mgpu__ipc_wire *w, mg
                       "can be shared between processes", (int)w->pid);
 }
 static void mgpu__ipc_server_stop(void) {}
+static mgpu_result mgpu__ipc_export_pool(const char *fn, mgpu_device dev)
+{
+    return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "device %d: on Windows pool memory cannot be shared between processes",
+                      dev);
+}
 static mgpu_result mgpu__ipc_server_start(const char *fn, uint64_t *key)
 {
     (void)key;
@@ -9044,6 +9062,7 @@ MGPU_API mgpu_result mgpu_ipc_export_memory(const void *ptr, mgpu_ipc_handle *ha
             return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is pool memory of device %d, whose driver has no memory "
                               "pools with POSIX file descriptors (Windows, or too old): export mgpu_malloc memory", ptr,
                               a.dev);
+        MGPU__TRY(mgpu__ipc_export_pool(fn, a.dev));
         MGPU__CU(fn, a.dev, cuMemPoolExportPointer, (&data, (mgpu__CUdeviceptr)a.base));
         MGPU__TRY(mgpu__ipc_server_start(fn, &w.id[0]));
         w.transport = MGPU__IPC_POOL_FD;

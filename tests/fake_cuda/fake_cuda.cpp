@@ -98,7 +98,7 @@ struct Event { Stream *s = nullptr; unsigned long long seq = 0; std::shared_ptr<
 struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; int fd = -1; size_t mapped = 0; const void *pool = nullptr; };
 /* A pool made by cuMemPoolCreate (the default pools are the Ctx objects). With POSIX fd
    handles it owns a small memfd that says "fake_cuda pool": what it exports. */
-struct Pool { int dev; int fd = -1; unsigned long long ino = 0; bool imported = false; };
+struct Pool { int dev; int fd = -1; unsigned long long ino = 0; bool imported = false, exported = false; };
 
 static std::recursive_mutex lock;
 static int ndev = 2, p2p = 1, blur_cpu = 0;
@@ -563,7 +563,8 @@ static R cuIpcOpenMemHandle(mgpu__CUdeviceptr *p, mgpu__CUipcMemHandle h, unsign
 }
 /* Pools with POSIX fd handles: the exported descriptor is the pool's own memfd (a process
    that did not receive it cannot import the pool); a pointer's export data is the
-   allocation's IpcMem and the pool's inode, and imports only into that pool. */
+   allocation's IpcMem and the pool's inode, and imports only into that pool. As with the
+   real driver, a pool's pointers export only after the pool was exported. */
 struct PoolPtr { IpcMem mem; unsigned long long pool_ino; };
 static_assert(sizeof(PoolPtr) <= sizeof(mgpu__CUmemPoolPtrExportData), "pool export data layout");
 static const char pool_magic[] = "fake_cuda pool";
@@ -595,6 +596,7 @@ static R cuMemPoolExportToShareableHandle(void *handle, mgpu__CUmemoryPool pool,
     int fd = fcntl(o->fd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0) return 2;
     memcpy(handle, &fd, sizeof fd);
+    o->exported = true;
     return OK;
 }
 static R cuMemPoolImportFromShareableHandle(mgpu__CUmemoryPool *pool, void *handle, mgpu__CUmemHandleType type,
@@ -618,7 +620,7 @@ static R cuMemPoolExportPointer(mgpu__CUmemPoolPtrExportData *data, mgpu__CUdevi
     G;
     auto it = allocs.find((uintptr_t)p);
     struct stat st;
-    if (it == allocs.end() || !pools.count((Pool *)it->second.pool) || ((const Pool *)it->second.pool)->fd < 0 ||
+    if (it == allocs.end() || !pools.count((Pool *)it->second.pool) || !((const Pool *)it->second.pool)->exported ||
         it->second.fd < 0 || fstat(it->second.fd, &st) != 0) return INVALID_VALUE;
     PoolPtr e{{(long)getpid(), it->second.fd, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, it->second.size},
               ((const Pool *)it->second.pool)->ino};

@@ -355,7 +355,6 @@ static int child_rogue(const char *hex, const char *mode)
     conn = accept(s, NULL, NULL);
     if (conn < 0 || recv(conn, &q, sizeof q, MSG_WAITALL) != (ssize_t)sizeof q) return 4;
     answer.status = strcmp(mode, "refuse") ? MGPU__IPC_SERVED : MGPU__IPC_REFUSED;
-    answer.cuda_error = 0;
     if (!strcmp(mode, "badfd")) fd = open("/dev/null", O_RDWR);
     if (strcmp(mode, "close")) mgpu__ipc_send_answer(conn, &answer, fd);
     close(conn);
