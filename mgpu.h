@@ -1409,6 +1409,7 @@ typedef CUhostFn mgpu__CUhostFn;
 typedef CUipcMemHandle mgpu__CUipcMemHandle;
 typedef CUipcEventHandle mgpu__CUipcEventHandle;
 typedef CUmemAllocationHandleType mgpu__CUmemHandleType;
+typedef CUmemAllocationType mgpu__CUmemAllocType;
 typedef CUmemPoolProps mgpu__CUmemPoolProps;
 typedef CUmemPoolPtrExportData mgpu__CUmemPoolPtrExportData;
 #else
@@ -1434,8 +1435,9 @@ typedef void (MGPU__CUDAAPI *mgpu__CUhostFn)(void *data);
 typedef struct { char reserved[64]; } mgpu__CUipcMemHandle;
 typedef struct { char reserved[64]; } mgpu__CUipcEventHandle;
 typedef int mgpu__CUmemHandleType;
+typedef int mgpu__CUmemAllocType;
 typedef struct {
-    int allocType;
+    mgpu__CUmemAllocType allocType;
     mgpu__CUmemHandleType handleTypes;
     mgpu__CUmemLocation location;
     void *win32SecurityAttributes;
@@ -1488,7 +1490,7 @@ typedef struct { unsigned char reserved[64]; } mgpu__CUmemPoolPtrExportData;
 #define MGPU__POOL_RELEASE_THRESHOLD ((mgpu__CUpoolattr)4)
 #define MGPU__MEM_LOCATION_TYPE_DEVICE ((mgpu__CUmemLocationType)1)
 #define MGPU__MEM_ACCESS_READWRITE ((mgpu__CUmemAccessFlags)3)
-#define MGPU__MEM_ALLOCATION_PINNED 1
+#define MGPU__MEM_ALLOCATION_PINNED ((mgpu__CUmemAllocType)1)
 #define MGPU__MEM_HANDLE_POSIX_FD ((mgpu__CUmemHandleType)1)
 #define MGPU__GET_PROC_ADDRESS_LEGACY_STREAM 1ull
 
