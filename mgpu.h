@@ -8924,11 +8924,13 @@ static mgpu_result mgpu__ipc_open_pool(const char *fn, const mgpu__ipc_wire *w, 
         if (e) mgpu__cu.cuMemPoolDestroy(pool);
     }
     mgpu__pop(a->dev, prev);
+    /* The descriptor is all the driver got: a refusal (CUDA_ERROR_INVALID_VALUE from the fake,
+       CUDA_ERROR_UNKNOWN from driver 580 for /dev/null) means it is no memory pool. */
     if (e && !pool)
-        return e == MGPU__CUDA_ERROR_INVALID_VALUE
-               ? mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "process %d passed a descriptor that is no memory pool "
-                            "(cuMemPoolImportFromShareableHandle: CUDA_ERROR_INVALID_VALUE)", (int)w->pid)
-               : mgpu__cuda_fail(e, fn, "cuMemPoolImportFromShareableHandle", a->dev);
+        return e == MGPU__CUDA_ERROR_OUT_OF_MEMORY
+               ? mgpu__cuda_fail(e, fn, "cuMemPoolImportFromShareableHandle", a->dev)
+               : mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "process %d passed a descriptor that is no memory pool "
+                            "(cuMemPoolImportFromShareableHandle: %s)", (int)w->pid, mgpu__cuda_error_name(e));
     if (e) return mgpu__ipc_open_failed(fn, w, e, "cuMemPoolImportPointer", a->dev);
     a->base = (uintptr_t)p;
     a->cuda = 1;
