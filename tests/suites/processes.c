@@ -49,6 +49,21 @@ static void clear_selection_env(void)
     unsetenv("MGPU_GPUS");
 }
 
+/* mgpu_init on one backend, without a device selection: 1, or 0 when it failed (a CUDA
+   test without a GPU skips; the CPU devices must work). */
+static int init_backend(mgpu_backend backend)
+{
+    mgpu_desc d;
+    mgpu_result r;
+    memset(&d, 0, sizeof d);
+    d.backend = backend;
+    clear_selection_env();
+    if ((r = mgpu_init(&d)) == MGPU_SUCCESS) return 1;
+    if (backend == MGPU_BACKEND_CUDA) { skip("%s: no CUDA device: %s", cur_name, mgpu_last_error()); cur_failed = -1; }
+    else { CHECK_OK(r); }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- device selection */
 /* mgpu_init(d) on CUDA must give exactly these ordinals (n of them), then shut down. */
 static void expect_gpus(const mgpu_desc *d, const int *want, int n, const char *what)
@@ -376,7 +391,6 @@ static int open_fds(void)
 static void test_ipc(mgpu_backend backend, int pool)
 {
     const char *name = backend == MGPU_BACKEND_CUDA ? "cuda" : "cpu";
-    mgpu_desc d;
     mgpu_ipc_handle mh, eh, bad;
     char mhex[2 * MGPU_IPC_HANDLE_SIZE + 1], ehex[2 * MGPU_IPC_HANDLE_SIZE + 1], out[4096], want[64];
     char *args[4];
@@ -388,14 +402,7 @@ static void test_ipc(mgpu_backend backend, int pool)
     int i, rc, hold;
     pid_t pid;
     mgpu_result r;
-    memset(&d, 0, sizeof d);
-    d.backend = backend;
-    clear_selection_env();
-    if ((r = mgpu_init(&d)) != MGPU_SUCCESS) {
-        if (backend == MGPU_BACKEND_CUDA) { skip("%s: no CUDA device: %s", cur_name, mgpu_last_error()); cur_failed = -1; }
-        else { CHECK_OK(r); }
-        return;
-    }
+    if (!init_backend(backend)) return;
     host = (uint32_t *)malloc(IPC_WORDS * 4);
     if (!host) { cur_failed = 1; mgpu_shutdown(); return; }
     for (i = 0; i < IPC_WORDS; i++) { host[i] = (uint32_t)rnd(); sum += host[i]; }
@@ -451,27 +458,18 @@ static void test_ipc(mgpu_backend backend, int pool)
     out[strcspn(out, "\n")] = 0;
     CHECK(rc == 0 && from_hex(out, &bad));
     if (rc == 0) CHECK_IS(mgpu_ipc_open_memory(&bad, &p), MGPU_ERROR_IPC_EXPORTER_GONE);
-    /* an exporter alive that freed the memory (and allocated again) */
-    args[1] = (char *)(pool ? "pool-freed" : "freed");
-    rc = run_child(name, args, out, sizeof out, &hold, &pid);
-    out[strcspn(out, "\n")] = 0;
-    CHECK(rc == 0 && from_hex(out, &bad));
-    if (rc == 0) {
+    /* an exporter alive that freed the memory (and allocated again), or that shut mgpu down
+       (pool memory: its socket is gone) */
+    for (i = 0; i < 2; i++) {
+        static const char *const modes[2][2] = { { "freed", "pool-freed" }, { "shutdown", "pool-shutdown" } };
+        args[1] = (char *)modes[i][pool];
+        rc = run_child(name, args, out, sizeof out, &hold, &pid);
+        out[strcspn(out, "\n")] = 0;
+        CHECK(rc == 0 && from_hex(out, &bad));
+        if (rc != 0) continue;
         r = mgpu_ipc_open_memory(&bad, &p);
         /* CPU devices know (the memfd's identity), so does the pool's server; for
            mgpu_malloc memory a GPU driver reports its own error */
-        if (backend == MGPU_BACKEND_CPU || pool) CHECK_IS(r, MGPU_ERROR_IPC_EXPORTER_GONE);
-        else CHECK(r == MGPU_ERROR_IPC_EXPORTER_GONE || r == MGPU_ERROR_CUDA);
-        if (r == MGPU_SUCCESS) mgpu_ipc_close_memory(p);
-        reap(hold, pid);
-    }
-    /* an exporter alive that shut mgpu down (pool memory: its socket is gone) */
-    args[1] = (char *)(pool ? "pool-shutdown" : "shutdown");
-    rc = run_child(name, args, out, sizeof out, &hold, &pid);
-    out[strcspn(out, "\n")] = 0;
-    CHECK(rc == 0 && from_hex(out, &bad));
-    if (rc == 0) {
-        r = mgpu_ipc_open_memory(&bad, &p);
         if (backend == MGPU_BACKEND_CPU || pool) CHECK_IS(r, MGPU_ERROR_IPC_EXPORTER_GONE);
         else CHECK(r == MGPU_ERROR_IPC_EXPORTER_GONE || r == MGPU_ERROR_CUDA);
         if (r == MGPU_SUCCESS) mgpu_ipc_close_memory(p);
@@ -493,7 +491,6 @@ static void test_ipc_pool_socket(void)
         { "close", MGPU_ERROR_IPC_NO_ANSWER }, { "nofd", MGPU_ERROR_IPC_NO_ANSWER },
         { "badfd", MGPU_ERROR_IPC_INVALID_HANDLE }, { "refuse", MGPU_ERROR_IPC_INVALID_HANDLE },
     };
-    mgpu_desc d;
     mgpu_ipc_handle h, rogue;
     char hex[2 * MGPU_IPC_HANDLE_SIZE + 1], out[4096];
     char *args[4];
@@ -502,10 +499,7 @@ static void test_ipc_pool_socket(void)
     int rc, hold, before;
     pid_t pid;
     mgpu_result r;
-    memset(&d, 0, sizeof d);
-    d.backend = MGPU_BACKEND_CUDA;
-    clear_selection_env();
-    if (mgpu_init(&d) != MGPU_SUCCESS) { skip("%s: no CUDA device: %s", cur_name, mgpu_last_error()); cur_failed = -1; return; }
+    if (!init_backend(MGPU_BACKEND_CUDA)) return;
     CHECK_OK(mgpu_malloc_async(&base, 4096, NULL));
     CHECK_OK(mgpu_stream_synchronize(NULL));
     if ((r = mgpu_ipc_export_memory(base, &h)) == MGPU_ERROR_NOT_SUPPORTED) {
@@ -542,14 +536,11 @@ static void test_ipc_pool_socket(void)
    (mgpu.h's >>ipc); what remains is that its export and a CPU event say so, or work. */
 static void test_ipc(mgpu_backend backend, int pool)
 {
-    mgpu_desc d;
     mgpu_ipc_handle h;
     mgpu_event ev, opened;
     void *p;
     if (backend == MGPU_BACKEND_CUDA && pool) {      /* the fake GPUs: their pool memory is refused */
-        memset(&d, 0, sizeof d);
-        d.backend = backend;
-        if (mgpu_init(&d) != MGPU_SUCCESS) { skip("%s: no CUDA device: %s", cur_name, mgpu_last_error()); cur_failed = -1; return; }
+        if (!init_backend(backend)) return;
         CHECK_OK(mgpu_malloc_async(&p, 4096, NULL));
         CHECK_IS(mgpu_ipc_export_memory(p, &h), MGPU_ERROR_NOT_SUPPORTED);
         CHECK(strstr(mgpu_last_error(), "no memory pools with POSIX file descriptors") != NULL);
@@ -562,10 +553,7 @@ static void test_ipc(mgpu_backend backend, int pool)
         cur_failed = -1;
         return;
     }
-    memset(&d, 0, sizeof d);
-    d.backend = backend;
-    clear_selection_env();
-    CHECK_OK(mgpu_init(&d));
+    if (!init_backend(backend)) return;
     CHECK_OK(pool ? mgpu_malloc_async(&p, 4096, NULL) : mgpu_malloc(&p, 4096));
     CHECK_IS(mgpu_ipc_export_memory(p, &h), MGPU_ERROR_NOT_SUPPORTED);
     CHECK(strstr(mgpu_last_error(), "on Windows only GPU memory can be shared") != NULL);
