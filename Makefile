@@ -326,12 +326,13 @@ $(WIN)/fake_%.dll: tests/fixtures/fake_%.c | $(WIN)
 $(WIN)/suite_pipeline.exe: $(WIN)/fake_nvtx.dll
 # The fake libcuda as a DLL (tests/fake_cuda: the emulator's coroutines are Windows fibers
 # there; -Wno-array-bounds: mingw's own inline __readgsqword in GetCurrentFiber), linked
-# statically with mingw's posix-thread libstdc++ (std::mutex). Three of the fake GPU runs
+# statically with mingw's posix-thread libstdc++ (std::mutex). Four of the fake GPU runs
 # (FAKE_RUNS above) run again on it: every reduction kernel, the collectives without peer
-# access (the staging copies and the chunked all-reduce), and the MSM split over the GPUs.
+# access (the staging copies and the chunked all-reduce), the MSM split over the GPUs, and
+# suite_processes (device selection; GPU pool memory refused for IPC on Windows).
 WIN_FAKE_RUNS = reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
                 collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
-                msm,TEST_MSM_QUICK=1,multi
+                msm,TEST_MSM_QUICK=1,multi processes
 WIN_FAKE_IDS  = $(shell seq 1 $(words $(WIN_FAKE_RUNS)))
 win_fake_run  = $(subst $(comma), ,$(word $(1),$(WIN_FAKE_RUNS)))
 $(WIN)/fake_cuda.dll: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \

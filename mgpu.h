@@ -118,7 +118,8 @@ typedef enum mgpu_result {
     MGPU_ERROR_NOT_ON_CURVE = -60,      /* a BN254 point is off the curve or has a coordinate >= p */
     MGPU_ERROR_IPC_INVALID_HANDLE = -80, /* bytes that are not an mgpu IPC handle of that kind */
     MGPU_ERROR_IPC_SAME_PROCESS = -81,  /* a handle this process exported: use the pointer / event */
-    MGPU_ERROR_IPC_EXPORTER_GONE = -82  /* the exporting process exited or freed what it exported */
+    MGPU_ERROR_IPC_EXPORTER_GONE = -82, /* the exporting process exited or freed what it exported */
+    MGPU_ERROR_IPC_NO_ANSWER = -83      /* pool memory: the exporter's socket closed, timed out or passed no memory */
 } mgpu_result;
 
 typedef int mgpu_device;                /* index into mgpu's device table */
@@ -930,8 +931,8 @@ MGPU_API int mgpu_local_rank(void);
    An export writes a handle: MGPU_IPC_HANDLE_SIZE plain bytes, to send any way (MPI, a
    pipe, a file). The other process opens it and gets a pointer / event it uses with every
    mgpu call (copies, kernels, reductions, mgpu_stream_wait_event).
-   - Memory: memory from mgpu_malloc (any pointer inside it: the opened pointer is at the
-     same offset). Pool memory (mgpu_malloc_async), managed and pinned memory are
+   - Memory: memory from mgpu_malloc or mgpu_malloc_async (any pointer inside it: the
+     opened pointer is at the same offset); managed and pinned memory are
      MGPU_ERROR_NOT_SUPPORTED. mgpu_ipc_open_memory maps it on the calling thread's
      device, which must be of the exporter's backend: on a GPU, the exporter's GPU or a
      peer of it (read over peer access); the mapping counts as that device's memory.
@@ -946,10 +947,26 @@ MGPU_API int mgpu_local_rank(void);
    is MGPU_ERROR_IPC_EXPORTER_GONE (or the driver's error, MGPU_ERROR_CUDA); bytes that are
    not a handle of that kind (or of another mgpu version) MGPU_ERROR_IPC_INVALID_HANDLE; a
    handle this process exported MGPU_ERROR_IPC_SAME_PROCESS.
-   GPUs: the driver's legacy IPC (cuIpcGetMemHandle / cuIpcOpenMemHandle, Linux only); a
-   process has a GPU allocation open at most once at a time: a second open before the
-   close is MGPU_ERROR_INVALID_ARGUMENT (or the driver's error). CPU devices: every mgpu_malloc allocation of a CPU device is an anonymous
-   shared-memory file (memfd) that holds one file descriptor while it lives; the importer
+   GPUs, mgpu_malloc memory: the driver's legacy IPC (cuIpcGetMemHandle /
+   cuIpcOpenMemHandle, Linux only); a process has a GPU allocation open at most once at a
+   time: a second open before the close is MGPU_ERROR_INVALID_ARGUMENT (or the driver's
+   error). GPUs, pool memory (mgpu_malloc_async): mgpu's pool of each GPU is made with
+   POSIX file descriptor handles where the driver offers them (Linux; else the device's
+   default pool, whose memory cannot be exported: MGPU_ERROR_NOT_SUPPORTED). The export
+   writes the driver's cuMemPoolExportPointer data into the handle and starts, once per
+   process, a thread that serves the pool's descriptor (cuMemPoolExportToShareableHandle)
+   over a Unix socket (Linux's abstract names: nothing in the file system, gone with the
+   process) to whoever presents the handle's random key; mgpu_ipc_open_memory fetches it
+   (SCM_RIGHTS), imports the pool and the pointer, and mgpu_ipc_close_memory frees both.
+   The user sees only the handle, as for mgpu_malloc memory. The exporter must keep the
+   memory until every importer closed it (the driver's rule for pools; its mgpu_free_async
+   may be queued behind a stream that waits for the importers' event). Opening after the
+   exporter freed it (while it still runs mgpu) or exited is
+   MGPU_ERROR_IPC_EXPORTER_GONE; an exporter whose socket closes, passes no descriptor or
+   does not answer in 10 s MGPU_ERROR_IPC_NO_ANSWER; a descriptor the driver refuses as a
+   pool MGPU_ERROR_IPC_INVALID_HANDLE. The thread stops at mgpu_shutdown. CPU devices: every mgpu_malloc allocation of a CPU device is an anonymous
+   shared-memory file (memfd) that holds one file descriptor while it lives (so is
+   mgpu_malloc_async memory, not mgpu's own scratch); the importer
    maps it through /proc/<pid>/fd, so both processes must run as the same user (and a
    child forked after the allocation shares it rather than getting a copy). If no
    descriptor is left the allocation is plain memory and its export is
@@ -1279,6 +1296,8 @@ static size_t mgpu__host_memory(int available)
 #include <sys/time.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <fcntl.h>
 #define MGPU__DRIVER_FILE "libcuda.so.1"
 #define MGPU__NVTX_FILE "libnvToolsExt.so.1"
@@ -1420,6 +1439,10 @@ typedef CUdriverProcAddressQueryResult mgpu__CUprocStatus;
 typedef CUhostFn mgpu__CUhostFn;
 typedef CUipcMemHandle mgpu__CUipcMemHandle;
 typedef CUipcEventHandle mgpu__CUipcEventHandle;
+typedef CUmemAllocationHandleType mgpu__CUmemHandleType;
+typedef CUmemAllocationType mgpu__CUmemAllocType;
+typedef CUmemPoolProps mgpu__CUmemPoolProps;
+typedef CUmemPoolPtrExportData mgpu__CUmemPoolPtrExportData;
 #else
 typedef int mgpu__CUresult;
 typedef int mgpu__CUdevice;
@@ -1442,6 +1465,18 @@ typedef int mgpu__CUprocStatus;
 typedef void (MGPU__CUDAAPI *mgpu__CUhostFn)(void *data);
 typedef struct { char reserved[64]; } mgpu__CUipcMemHandle;
 typedef struct { char reserved[64]; } mgpu__CUipcEventHandle;
+typedef int mgpu__CUmemHandleType;
+typedef int mgpu__CUmemAllocType;
+typedef struct {
+    mgpu__CUmemAllocType allocType;
+    mgpu__CUmemHandleType handleTypes;
+    mgpu__CUmemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+} mgpu__CUmemPoolProps;
+typedef struct { unsigned char reserved[64]; } mgpu__CUmemPoolPtrExportData;
 #endif
 
 #define MGPU__CUDA_SUCCESS ((mgpu__CUresult)0)
@@ -1470,6 +1505,7 @@ typedef struct { char reserved[64]; } mgpu__CUipcEventHandle;
 #define MGPU__ATTR_CC_MINOR MGPU__ATTR(76)
 #define MGPU__ATTR_MANAGED_MEMORY MGPU__ATTR(83)
 #define MGPU__ATTR_MEMORY_POOLS_SUPPORTED MGPU__ATTR(115)
+#define MGPU__ATTR_MEMPOOL_HANDLE_TYPES MGPU__ATTR(119)
 #define MGPU__PTR_MEMORY_TYPE ((mgpu__CUptrattr)2)
 #define MGPU__PTR_DEVICE_ORDINAL ((mgpu__CUptrattr)9)
 #define MGPU__PTR_RANGE_START_ADDR ((mgpu__CUptrattr)11)
@@ -1487,6 +1523,8 @@ typedef struct { char reserved[64]; } mgpu__CUipcEventHandle;
 #define MGPU__POOL_RELEASE_THRESHOLD ((mgpu__CUpoolattr)4)
 #define MGPU__MEM_LOCATION_TYPE_DEVICE ((mgpu__CUmemLocationType)1)
 #define MGPU__MEM_ACCESS_READWRITE ((mgpu__CUmemAccessFlags)3)
+#define MGPU__MEM_ALLOCATION_PINNED ((mgpu__CUmemAllocType)1)
+#define MGPU__MEM_HANDLE_POSIX_FD ((mgpu__CUmemHandleType)1)
 #define MGPU__GET_PROC_ADDRESS_LEGACY_STREAM 1ull
 
 /* Every driver entry point: name, the ABI version whose signature is written here, and
@@ -1519,6 +1557,15 @@ typedef struct { char reserved[64]; } mgpu__CUipcEventHandle;
     X(cuMemFreeHost, 2000, (void *p)) \
     X(cuMemPoolSetAttribute, 11020, (mgpu__CUmemoryPool pool, mgpu__CUpoolattr attr, void *value)) \
     X(cuMemPoolSetAccess, 11020, (mgpu__CUmemoryPool pool, const mgpu__CUmemAccessDesc *map, size_t count)) \
+    X(cuMemPoolCreate, 11020, (mgpu__CUmemoryPool *pool, const mgpu__CUmemPoolProps *props)) \
+    X(cuMemPoolDestroy, 11020, (mgpu__CUmemoryPool pool)) \
+    X(cuMemAllocFromPoolAsync, 11020, (mgpu__CUdeviceptr *p, size_t bytes, mgpu__CUmemoryPool pool, mgpu__CUstream s)) \
+    X(cuMemPoolExportToShareableHandle, 11020, (void *handle, mgpu__CUmemoryPool pool, mgpu__CUmemHandleType type, \
+                                                unsigned long long flags)) \
+    X(cuMemPoolImportFromShareableHandle, 11020, (mgpu__CUmemoryPool *pool, void *handle, mgpu__CUmemHandleType type, \
+                                                  unsigned long long flags)) \
+    X(cuMemPoolExportPointer, 11020, (mgpu__CUmemPoolPtrExportData *data, mgpu__CUdeviceptr p)) \
+    X(cuMemPoolImportPointer, 11020, (mgpu__CUdeviceptr *p, mgpu__CUmemoryPool pool, mgpu__CUmemPoolPtrExportData *data)) \
     X(cuPointerGetAttributes, 7000, (unsigned count, mgpu__CUptrattr *attrs, void **data, mgpu__CUdeviceptr p)) \
     X(cuMemsetD8, 3020, (mgpu__CUdeviceptr p, unsigned char v, size_t n)) \
     X(cuMemsetD8Async, 3020, (mgpu__CUdeviceptr p, unsigned char v, size_t n, mgpu__CUstream s)) \
@@ -1584,6 +1631,9 @@ MGPU__SAME(MGPU__ATTR_CC_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
 MGPU__SAME(MGPU__ATTR_CC_MINOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
 MGPU__SAME(MGPU__ATTR_MANAGED_MEMORY, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)
 MGPU__SAME(MGPU__ATTR_MEMORY_POOLS_SUPPORTED, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)
+MGPU__SAME(MGPU__ATTR_MEMPOOL_HANDLE_TYPES, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES)
+MGPU__SAME(MGPU__MEM_ALLOCATION_PINNED, CU_MEM_ALLOCATION_TYPE_PINNED)
+MGPU__SAME(MGPU__MEM_HANDLE_POSIX_FD, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
 MGPU__SAME(MGPU__PTR_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
 MGPU__SAME(MGPU__PTR_DEVICE_ORDINAL, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
 MGPU__SAME(MGPU__PTR_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR)
@@ -1619,6 +1669,7 @@ typedef struct mgpu__alloc {           /* one live allocation made by mgpu */
     int cuda;                          /* made by the driver (else by malloc) */
     int fd;                            /* CPU device memory in shared memory: its memfd, else -1 */
     size_t mapped;                     /* CPU shared memory: bytes mapped at base (else 0) */
+    mgpu__CUmemoryPool imported;       /* another process's pool memory: the pool imported for it */
 } mgpu__alloc;
 
 /* The objects behind the public handles (see >>handles): each knows its own handle h. */
@@ -1688,7 +1739,9 @@ typedef struct mgpu__device {
     mgpu_device_info info;
     mgpu__CUdevice cu;
     mgpu__CUcontext ctx;               /* primary context, retained on first use */
-    mgpu__CUmemoryPool pool;
+    mgpu__CUmemoryPool pool;           /* mgpu's, with POSIX fd handles (own_pool), else the default */
+    int own_pool;
+    int pool_fd;                       /* own_pool: its descriptor once exported (>>ipc), else -1 */
     mgpu__stream_obj default_stream;
 } mgpu__device;
 
@@ -1796,6 +1849,7 @@ MGPU_API const char *mgpu_result_string(mgpu_result r)
     MGPU__NAME(MGPU_ERROR_STALE_KERNELS) MGPU__NAME(MGPU_ERROR_THREAD) MGPU__NAME(MGPU_ERROR_CUDA)
     MGPU__NAME(MGPU_ERROR_NOT_ON_CURVE) MGPU__NAME(MGPU_ERROR_IPC_INVALID_HANDLE)
     MGPU__NAME(MGPU_ERROR_IPC_SAME_PROCESS) MGPU__NAME(MGPU_ERROR_IPC_EXPORTER_GONE)
+    MGPU__NAME(MGPU_ERROR_IPC_NO_ANSWER)
 #undef MGPU__NAME
     }
     return "MGPU_ERROR_UNKNOWN";
@@ -2115,6 +2169,28 @@ static void mgpu__query_cpu_device(int i, mgpu__device *d)
     snprintf(in->uuid_string, sizeof in->uuid_string, "CPU-%d", i);
 }
 
+/* A pool whose memory can be exported (>>ipc): POSIX file descriptor handles, where the
+   driver offers them (not on Windows, whose handles mgpu does not pass). 1 if made. */
+static int mgpu__exportable_pool(mgpu__device *d)
+{
+#ifndef _WIN32
+    d->pool_fd = -1;
+    mgpu__CUmemPoolProps props;
+    int types = 0;
+    if (mgpu__cu.cuDeviceGetAttribute(&types, MGPU__ATTR_MEMPOOL_HANDLE_TYPES, d->cu) || !(types & MGPU__MEM_HANDLE_POSIX_FD))
+        return 0;
+    memset(&props, 0, sizeof props);
+    props.allocType = MGPU__MEM_ALLOCATION_PINNED;
+    props.handleTypes = MGPU__MEM_HANDLE_POSIX_FD;
+    props.location.type = MGPU__MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = d->cu;
+    return mgpu__cu.cuMemPoolCreate(&d->pool, &props) == 0;
+#else
+    (void)d;
+    return 0;
+#endif
+}
+
 /* The device's primary context, retained on first use (thread-safe). */
 static mgpu_result mgpu__context(mgpu_device dev, mgpu__CUcontext *ctx, const char *fn)
 {
@@ -2125,7 +2201,8 @@ static mgpu_result mgpu__context(mgpu_device dev, mgpu__CUcontext *ctx, const ch
     mgpu__mutex_lock(&mgpu__lock);
     if (!d->ctx) {
         e = mgpu__cu.cuDevicePrimaryCtxRetain(&c, d->cu);
-        if (e == 0 && d->info.memory_pools && mgpu__cu.cuDeviceGetDefaultMemPool(&d->pool, d->cu) == 0) {
+        if (e == 0 && d->info.memory_pools) d->own_pool = mgpu__exportable_pool(d);
+        if (e == 0 && d->info.memory_pools && (d->own_pool || mgpu__cu.cuDeviceGetDefaultMemPool(&d->pool, d->cu) == 0)) {
             /* Keep freed pool memory cached for reuse instead of returning it at every sync. */
             unsigned long long keep = ~0ull;
             mgpu__cu.cuMemPoolSetAttribute(d->pool, MGPU__POOL_RELEASE_THRESHOLD, &keep);
@@ -2160,6 +2237,7 @@ static mgpu_result mgpu__destroy_module(mgpu__module_obj *m, int last_try);
 static void mgpu__free_staging(mgpu__staging *s, int src, int dst);
 static mgpu_result mgpu__choose_gpus(const mgpu_desc *d, int visible, int *ordinals, int *count);
 static mgpu_result mgpu__prof_shutdown(void);
+static void mgpu__ipc_server_stop(void);
 static void mgpu__prof_set_path(const char *path);
 static mgpu_result mgpu__init_undo(mgpu_result r);
 static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host);
@@ -2311,6 +2389,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     if (!mgpu__g.initialized) return mgpu__fail(MGPU_ERROR_NOT_INITIALIZED, "mgpu_shutdown", "mgpu_init has not been called");
     mgpu__pipe_destroy_all();          /* their threads use the devices, streams and events */
     trace = mgpu__prof_shutdown();     /* the trace file, if one was asked for */
+    mgpu__ipc_server_stop();           /* no more pool descriptors handed out */
     mgpu_synchronize_all();
     for (i = 0; i < mgpu__g.ndev; i++)
         for (j = 0; j < mgpu__g.ndev; j++)
@@ -2341,8 +2420,12 @@ MGPU_API mgpu_result mgpu_shutdown(void)
     for (i = 0; i < mgpu__g.ncuda; i++)
         if (mgpu__g.dev[i].ctx) {
             if (cur == mgpu__g.dev[i].ctx) mgpu__cu.cuCtxSetCurrent(NULL);
+            if (mgpu__g.dev[i].own_pool && mgpu__cu.cuMemPoolDestroy(mgpu__g.dev[i].pool))
+                mgpu__cu.cuMemPoolDestroy(mgpu__g.dev[i].pool);
             if (mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu)) mgpu__cu.cuDevicePrimaryCtxRelease(mgpu__g.dev[i].cu);
             mgpu__g.dev[i].ctx = NULL;
+            mgpu__g.dev[i].pool = NULL;
+            mgpu__g.dev[i].own_pool = 0;
         }
     mgpu__g.initialized = 0;
     mgpu__g.log = NULL;
@@ -3407,6 +3490,7 @@ MGPU_API mgpu_result mgpu_pointer_device(const void *ptr, mgpu_device *dev)
 static mgpu_result mgpu__check_range(const char *fn, const char *what, const mgpu__where *w, const void *p, size_t bytes);
 static void *mgpu__shared_alloc(size_t bytes, mgpu__alloc *a);
 static mgpu_result mgpu__release_cpu_or_ipc(const char *fn, const mgpu__alloc *a);
+static const char mgpu__malloc_async_name[] = "mgpu_malloc_async";
 
 /* Allocates on dev, registers, and undoes the allocation if registering fails. */
 static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, size_t bytes, mgpu__stream_obj *s, void **ptr)
@@ -3429,7 +3513,15 @@ static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, siz
         MGPU__TRY(mgpu__push(dev, &prev, fn));
         switch (kind) {
         case MGPU__ALLOC_DEVICE: call = "cuMemAlloc"; e = mgpu__cu.cuMemAlloc(&d, bytes); break;
-        case MGPU__ALLOC_POOL: call = "cuMemAllocAsync"; e = mgpu__cu.cuMemAllocAsync(&d, bytes, s->cu); break;
+        case MGPU__ALLOC_POOL:
+            if (mgpu__g.dev[dev].own_pool) {
+                call = "cuMemAllocFromPoolAsync";
+                e = mgpu__cu.cuMemAllocFromPoolAsync(&d, bytes, mgpu__g.dev[dev].pool, s->cu);
+            } else {
+                call = "cuMemAllocAsync";
+                e = mgpu__cu.cuMemAllocAsync(&d, bytes, s->cu);
+            }
+            break;
         case MGPU__ALLOC_MANAGED: call = "cuMemAllocManaged"; e = mgpu__cu.cuMemAllocManaged(&d, bytes, MGPU__MEM_ATTACH_GLOBAL); break;
         default: call = "cuMemHostAlloc";
             e = mgpu__cu.cuMemHostAlloc(&h, bytes, MGPU__MEMHOSTALLOC_PORTABLE | MGPU__MEMHOSTALLOC_DEVICEMAP);
@@ -3451,9 +3543,11 @@ static mgpu_result mgpu__allocate(const char *fn, mgpu_device dev, int kind, siz
             return mgpu__cuda_fail(e, fn, call, dev);
         }
     } else {
-        /* Device memory of a CPU device is shared memory, so that it can be exported; more
-           than the machine has goes to malloc, which refuses it (a sparse file would not). */
-        void *p = kind == MGPU__ALLOC_DEVICE && bytes <= mgpu__g.dev[dev].info.total_memory
+        /* Device memory of a CPU device is shared memory, so that it can be exported (the
+           user's pool memory too, not mgpu's scratch); more than the machine has goes to
+           malloc, which refuses it (a sparse file would not). */
+        int shareable = kind == MGPU__ALLOC_DEVICE || (kind == MGPU__ALLOC_POOL && fn == mgpu__malloc_async_name);
+        void *p = shareable && bytes <= mgpu__g.dev[dev].info.total_memory
                   ? mgpu__shared_alloc(bytes, &a) : NULL;
         if (!p) p = mgpu__aligned_alloc(bytes, &a.raw);
         if (!p) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "%zu bytes of host memory for device %d", bytes, dev);
@@ -3506,7 +3600,7 @@ MGPU_API mgpu_result mgpu_malloc_host(void **ptr, size_t bytes)
 
 MGPU_API mgpu_result mgpu_malloc_async(void **ptr, size_t bytes, mgpu_stream stream)
 {
-    static const char *fn = "mgpu_malloc_async";
+    const char *fn = mgpu__malloc_async_name;
     mgpu__stream_obj *s = NULL;
     MGPU__REQUIRE(ptr, fn, "ptr is NULL");
     MGPU__REQUIRE(bytes > 0, fn, "bytes is 0");
@@ -8572,17 +8666,22 @@ static mgpu_result mgpu__choose_gpus(const mgpu_desc *d, int visible, int *ordin
 /* What a handle holds (in its first bytes; the rest is zero). */
 #define MGPU__IPC_VERSION 1u
 enum { MGPU__IPC_MEMORY = 1, MGPU__IPC_EVENT = 2 };
+enum { MGPU__IPC_LEGACY = 0, MGPU__IPC_POOL_FD = 1 };   /* how GPU memory travels */
 typedef struct mgpu__ipc_wire {
     char magic[8];                     /* "mgpu-ipc" */
     uint32_t version, kind, backend;   /* MGPU__IPC_VERSION, MGPU__IPC_*, mgpu_backend */
     int32_t pid;                       /* the exporter */
-    int32_t fd;                        /* CPU memory: the exporter's memfd */
-    uint32_t unused;
-    uint64_t file_dev, file_ino;       /* CPU memory: the memfd's identity (a reused fd differs) */
+    int32_t fd;                        /* CPU memory: the exporter's memfd; GPU pool memory: its device */
+    uint32_t transport;                /* GPU memory: MGPU__IPC_LEGACY or MGPU__IPC_POOL_FD */
+    uint64_t id[2];                    /* CPU memory: the memfd's st_dev and st_ino (a reused fd
+                                          differs); GPU pool memory: the server's key, the base */
     uint64_t size, offset;             /* memory: the allocation's bytes; the exported pointer - its base */
-    char cuda[64];                     /* GPU: the driver's cuIpc handle */
+    char cuda[64];                     /* GPU: the driver's cuIpc handle or cuMemPoolExportPointer data */
 } mgpu__ipc_wire;
 typedef char mgpu__ipc_wire_fits[sizeof(mgpu__ipc_wire) <= MGPU_IPC_HANDLE_SIZE ? 1 : -1];
+
+static mgpu_result mgpu__ipc_open_failed(const char *fn, const mgpu__ipc_wire *w, mgpu__CUresult e, const char *call,
+                                         mgpu_device dev);
 
 /* CPU device memory between processes: every mgpu_malloc allocation of a CPU device is an
    anonymous shared file (memfd) that the importer maps through /proc/<pid>/fd. Linux only:
@@ -8635,8 +8734,8 @@ static mgpu_result mgpu__shared_export(const char *fn, const void *ptr, const mg
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is plain memory of CPU device %d (no shared memory "
                           "file could be made when it was allocated)", ptr, a->dev);
     w->fd = a->fd;
-    w->file_dev = (uint64_t)st.st_dev;
-    w->file_ino = (uint64_t)st.st_ino;
+    w->id[0] = (uint64_t)st.st_dev;
+    w->id[1] = (uint64_t)st.st_ino;
     return MGPU_SUCCESS;
 }
 
@@ -8653,7 +8752,7 @@ static mgpu_result mgpu__shared_open(const char *fn, const mgpu__ipc_wire *w, mg
                           (int)w->pid);
     if (fd < 0) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%s: %s (the exporter must run as the same user)",
                                   path, strerror(errno));
-    if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != w->file_dev || (uint64_t)st.st_ino != w->file_ino) {
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != w->id[0] || (uint64_t)st.st_ino != w->id[1]) {
         close(fd);
         return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "process %d has freed the exported memory", (int)w->pid);
     }
@@ -8665,6 +8764,276 @@ static mgpu_result mgpu__shared_open(const char *fn, const mgpu__ipc_wire *w, mg
         return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", (size_t)st.st_size, strerror(errno));
     a->base = (uintptr_t)p;
     a->mapped = (size_t)st.st_size;
+    return MGPU_SUCCESS;
+}
+/* GPU pool memory between processes: a descriptor reaches another process only over a Unix
+   socket (SCM_RIGHTS). An exporting process runs one thread that listens on the abstract
+   socket "mgpu-ipc-<pid>-<key>" (no file; the kernel drops it with the process) and answers
+   each request that presents its random key with its pool's descriptor, if the exported
+   allocation still lives. The driver exports a pool's pointers only once the pool itself is
+   exported, so the first export of a device's pool memory makes its descriptor
+   (cuMemPoolExportToShareableHandle, kept in pool_fd until mgpu_shutdown). */
+#define MGPU__IPC_TIMEOUT_S 10         /* seconds; the importer's message says so */
+typedef struct mgpu__ipc_request { uint64_t key, base; int32_t dev, unused; } mgpu__ipc_request;
+enum { MGPU__IPC_SERVED, MGPU__IPC_REFUSED, MGPU__IPC_FREED };
+typedef struct mgpu__ipc_answer { int32_t status; } mgpu__ipc_answer;
+
+static socklen_t mgpu__ipc_address(int pid, uint64_t key, struct sockaddr_un *a)
+{
+    int n;
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;           /* sun_path[0] = 0: an abstract name */
+    n = snprintf(a->sun_path + 1, sizeof a->sun_path - 1, "mgpu-ipc-%d-%016llx", pid, (unsigned long long)key);
+    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+}
+
+static void mgpu__ipc_timeouts(int s)
+{
+    struct timeval t;
+    t.tv_sec = MGPU__IPC_TIMEOUT_S;
+    t.tv_usec = 0;
+    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &t, sizeof t);
+    setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &t, sizeof t);
+}
+
+/* Sends the answer, with descriptor fd when it is >= 0. */
+static void mgpu__ipc_send_answer(int s, const mgpu__ipc_answer *answer, int fd)
+{
+    union { struct cmsghdr align; char bytes[CMSG_SPACE(sizeof(int))]; } control;
+    struct msghdr m;
+    struct iovec v;
+    memset(&m, 0, sizeof m);
+    memset(&control, 0, sizeof control);
+    v.iov_base = (void *)answer;
+    v.iov_len = sizeof *answer;
+    m.msg_iov = &v;
+    m.msg_iovlen = 1;
+    if (fd >= 0) {
+        struct cmsghdr *c;
+        m.msg_control = control.bytes;
+        m.msg_controllen = sizeof control.bytes;
+        c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    }
+    (void)sendmsg(s, &m, MSG_NOSIGNAL);
+}
+
+/* Receives an answer and the descriptor that came with it (*fd, else -1); the bytes read. */
+static ssize_t mgpu__ipc_recv_answer(int s, mgpu__ipc_answer *answer, int *fd)
+{
+    union { struct cmsghdr align; char bytes[CMSG_SPACE(sizeof(int))]; } control;
+    struct msghdr m;
+    struct iovec v;
+    struct cmsghdr *c;
+    ssize_t n;
+    int flags = 0;
+#ifdef MSG_CMSG_CLOEXEC
+    flags = MSG_CMSG_CLOEXEC;
+#endif
+    memset(&m, 0, sizeof m);
+    v.iov_base = answer;
+    v.iov_len = sizeof *answer;
+    m.msg_iov = &v;
+    m.msg_iovlen = 1;
+    m.msg_control = control.bytes;
+    m.msg_controllen = sizeof control.bytes;
+    *fd = -1;
+    n = recvmsg(s, &m, flags);
+    for (c = n > 0 ? CMSG_FIRSTHDR(&m) : NULL; c; c = CMSG_NXTHDR(&m, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)))
+            memcpy(fd, CMSG_DATA(c), sizeof *fd);
+    return n;
+}
+
+static mgpu__mutex mgpu__ipc_server_lock = MGPU__MUTEX_INIT;
+static struct {
+    int running;
+    int fd;                            /* the listening socket */
+    int pid;                           /* the process that made it (a forked child makes its own) */
+    uint64_t key;
+    mgpu__thread thread;
+} mgpu__ipc_server;
+
+static void mgpu__ipc_serve(int s)
+{
+    mgpu__ipc_request q;
+    mgpu__ipc_answer answer;
+    int fd = -1;
+    answer.status = MGPU__IPC_REFUSED;
+    mgpu__ipc_timeouts(s);
+    if (recv(s, &q, sizeof q, MSG_WAITALL) != (ssize_t)sizeof q) return;
+    if (q.key == mgpu__ipc_server.key && q.dev >= 0 && q.dev < mgpu__g.ncuda && mgpu__g.dev[q.dev].own_pool) {
+        long i;
+        mgpu__mutex_lock(&mgpu__lock);
+        i = mgpu__find_locked((uintptr_t)q.base);
+        if (i >= 0 && mgpu__g.allocs[i].base == q.base && mgpu__g.allocs[i].kind == MGPU__ALLOC_POOL &&
+            mgpu__g.allocs[i].dev == q.dev)
+            fd = mgpu__g.dev[q.dev].pool_fd;
+        mgpu__mutex_unlock(&mgpu__lock);
+        answer.status = fd >= 0 ? MGPU__IPC_SERVED : MGPU__IPC_FREED;
+    }
+    mgpu__ipc_send_answer(s, &answer, fd);    /* the receiver gets its own copy of fd */
+}
+
+/* Makes the descriptor of dev's pool, once (the first export of its memory). */
+static mgpu_result mgpu__ipc_export_pool(const char *fn, mgpu_device dev)
+{
+    mgpu__CUresult e = MGPU__CUDA_SUCCESS;
+    mgpu__mutex_lock(&mgpu__lock);
+    if (mgpu__g.dev[dev].pool_fd < 0)
+        e = mgpu__cu.cuMemPoolExportToShareableHandle(&mgpu__g.dev[dev].pool_fd, mgpu__g.dev[dev].pool,
+                                                      MGPU__MEM_HANDLE_POSIX_FD, 0);
+    if (e) mgpu__g.dev[dev].pool_fd = -1;
+    mgpu__mutex_unlock(&mgpu__lock);
+    return e ? mgpu__cuda_fail(e, fn, "cuMemPoolExportToShareableHandle", dev) : MGPU_SUCCESS;
+}
+
+static MGPU__THREAD_MAIN(mgpu__ipc_server_main)
+{
+    int listener = (int)(intptr_t)arg;
+    for (;;) {
+        int s = accept(listener, NULL, NULL);
+        if (s >= 0) { mgpu__ipc_serve(s); close(s); }
+        else if (errno != EINTR && errno != ECONNABORTED) break;   /* mgpu__ipc_server_stop */
+    }
+    return 0;
+}
+
+/* Starts this process's server once (a fresh key each start); *key: its key. */
+static mgpu_result mgpu__ipc_server_start(const char *fn, uint64_t *key)
+{
+    mgpu_result r = MGPU_SUCCESS;
+    int pid = mgpu__process_id();
+    mgpu__mutex_lock(&mgpu__ipc_server_lock);
+    if (mgpu__ipc_server.running && mgpu__ipc_server.pid != pid) {   /* inherited through fork */
+        close(mgpu__ipc_server.fd);
+        mgpu__ipc_server.running = 0;
+    }
+    if (!mgpu__ipc_server.running) {
+        struct sockaddr_un a;
+        uint64_t k = 0;
+        int s = -1, random = open("/dev/urandom", O_RDONLY), err;
+        if (random < 0 || read(random, &k, sizeof k) != (ssize_t)sizeof k)
+            r = mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "/dev/urandom (the key of the socket that passes pool memory): %s",
+                           strerror(errno));
+        else if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+                 bind(s, (struct sockaddr *)&a, mgpu__ipc_address(pid, k, &a)) != 0 || listen(s, 64) != 0)
+            r = mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "the Unix socket that passes pool memory: %s", strerror(errno));
+        else if ((err = mgpu__thread_start(&mgpu__ipc_server.thread, mgpu__ipc_server_main, (void *)(intptr_t)s)) != 0)
+            r = mgpu__fail(MGPU_ERROR_THREAD, fn, "the thread that passes pool memory: %s", strerror(err));
+        if (random >= 0) close(random);
+        if (r == MGPU_SUCCESS) {
+            mgpu__ipc_server.running = 1;
+            mgpu__ipc_server.fd = s;
+            mgpu__ipc_server.pid = pid;
+            mgpu__ipc_server.key = k;
+        } else if (s >= 0) {
+            close(s);
+        }
+    }
+    *key = mgpu__ipc_server.key;
+    mgpu__mutex_unlock(&mgpu__ipc_server_lock);
+    return r;
+}
+
+/* Stops the server and closes the pools' descriptors (mgpu_shutdown). */
+static void mgpu__ipc_server_stop(void)
+{
+    int i;
+    mgpu__mutex_lock(&mgpu__ipc_server_lock);
+    if (mgpu__ipc_server.running) {
+        if (mgpu__ipc_server.pid == mgpu__process_id()) {
+            shutdown(mgpu__ipc_server.fd, SHUT_RDWR);   /* wakes the accept */
+            mgpu__thread_join(mgpu__ipc_server.thread);
+        }
+        close(mgpu__ipc_server.fd);
+        mgpu__ipc_server.running = 0;
+    }
+    mgpu__mutex_unlock(&mgpu__ipc_server_lock);
+    for (i = 0; i < mgpu__g.ncuda; i++)
+        if (mgpu__g.dev[i].own_pool && mgpu__g.dev[i].pool_fd >= 0) {
+            close(mgpu__g.dev[i].pool_fd);
+            mgpu__g.dev[i].pool_fd = -1;
+        }
+}
+
+/* The importer's side: the exporter's pool descriptor, for the handle w. */
+static mgpu_result mgpu__ipc_fetch_pool(const char *fn, const mgpu__ipc_wire *w, int *fd)
+{
+    struct sockaddr_un a;
+    mgpu__ipc_request q;
+    mgpu__ipc_answer answer;
+    ssize_t n = -1;
+    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), err;
+    if (s < 0) return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "a Unix socket: %s", strerror(errno));
+    mgpu__ipc_timeouts(s);
+    if (connect(s, (struct sockaddr *)&a, mgpu__ipc_address((int)w->pid, w->id[0], &a)) != 0) {
+        close(s);
+        if (!mgpu__process_alive((int)w->pid))
+            return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "the exporting process %d has exited", (int)w->pid);
+        return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "process %d no longer serves the pool memory it exported "
+                          "(it called mgpu_shutdown)", (int)w->pid);
+    }
+    memset(&q, 0, sizeof q);
+    q.key = w->id[0];
+    q.base = w->id[1];
+    q.dev = w->fd;
+    if (send(s, &q, sizeof q, MSG_NOSIGNAL) == (ssize_t)sizeof q) n = mgpu__ipc_recv_answer(s, &answer, fd);
+    err = errno;
+    close(s);
+    if (n != (ssize_t)sizeof answer || (answer.status == MGPU__IPC_SERVED && *fd < 0)) {
+        if (*fd >= 0) close(*fd);
+        if (!mgpu__process_alive((int)w->pid))
+            return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "the exporting process %d has exited", (int)w->pid);
+        return mgpu__fail(MGPU_ERROR_IPC_NO_ANSWER, fn, "process %d's socket %s", (int)w->pid,
+                          n > 0 ? "answered without the pool's descriptor"
+                          : n == 0 ? "closed without an answer"
+                          : err == EAGAIN || err == EWOULDBLOCK ? "did not answer in 10 s"
+                          : strerror(err));
+    }
+    if (answer.status == MGPU__IPC_SERVED) return MGPU_SUCCESS;
+    if (*fd >= 0) close(*fd);
+    if (answer.status == MGPU__IPC_FREED)
+        return mgpu__fail(MGPU_ERROR_IPC_EXPORTER_GONE, fn, "process %d has freed the exported memory", (int)w->pid);
+    return mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "process %d does not know the handle's key or device",
+                      (int)w->pid);
+}
+
+/* Another process's pool memory: its pool's descriptor from its server, the pool and the
+   pointer imported on a's device. */
+static mgpu_result mgpu__ipc_open_pool(const char *fn, const mgpu__ipc_wire *w, mgpu__alloc *a)
+{
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    mgpu__CUmemoryPool pool = NULL;
+    mgpu__CUmemPoolPtrExportData data;
+    mgpu__CUdeviceptr p = 0;
+    mgpu_result r;
+    int fd = -1;
+    MGPU__TRY(mgpu__ipc_fetch_pool(fn, w, &fd));
+    if ((r = mgpu__push(a->dev, &prev, fn)) != MGPU_SUCCESS) { close(fd); return r; }
+    e = mgpu__cu.cuMemPoolImportFromShareableHandle(&pool, (void *)(intptr_t)fd, MGPU__MEM_HANDLE_POSIX_FD, 0);
+    close(fd);                           /* the imported pool holds what it needs */
+    if (e == 0) {
+        memcpy(&data, w->cuda, sizeof data);
+        e = mgpu__cu.cuMemPoolImportPointer(&p, pool, &data);
+        if (e) mgpu__cu.cuMemPoolDestroy(pool);
+    }
+    mgpu__pop(a->dev, prev);
+    /* The descriptor is all the driver got: a refusal (CUDA_ERROR_INVALID_VALUE from the fake,
+       CUDA_ERROR_UNKNOWN from driver 580 for /dev/null) means it is no memory pool. */
+    if (e && !pool)
+        return e == MGPU__CUDA_ERROR_OUT_OF_MEMORY
+               ? mgpu__cuda_fail(e, fn, "cuMemPoolImportFromShareableHandle", a->dev)
+               : mgpu__fail(MGPU_ERROR_IPC_INVALID_HANDLE, fn, "process %d passed a descriptor that is no memory pool "
+                            "(cuMemPoolImportFromShareableHandle: %s)", (int)w->pid, mgpu__cuda_error_name(e));
+    if (e) return mgpu__ipc_open_failed(fn, w, e, "cuMemPoolImportPointer", a->dev);
+    a->base = (uintptr_t)p;
+    a->cuda = 1;
+    a->imported = pool;
     return MGPU_SUCCESS;
 }
 #else
@@ -8682,6 +9051,23 @@ static mgpu_result mgpu__shared_open(const char *fn, const mgpu__ipc_wire *w, mg
     return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "process %d exported CPU device memory: on Windows only GPU memory "
                       "can be shared between processes", (int)w->pid);
 }
+static void mgpu__ipc_server_stop(void) {}
+static mgpu_result mgpu__ipc_export_pool(const char *fn, mgpu_device dev)
+{
+    return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "device %d: on Windows pool memory cannot be shared between processes",
+                      dev);
+}
+static mgpu_result mgpu__ipc_server_start(const char *fn, uint64_t *key)
+{
+    (void)key;
+    return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "on Windows pool memory cannot be shared between processes");
+}
+static mgpu_result mgpu__ipc_open_pool(const char *fn, const mgpu__ipc_wire *w, mgpu__alloc *a)
+{
+    (void)a;
+    return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "process %d exported pool memory: on Windows pool memory cannot be "
+                      "shared between processes", (int)w->pid);
+}
 #endif
 
 /* Releases memory that is not the driver's own allocation: CPU device memory (plain or
@@ -8692,9 +9078,14 @@ static mgpu_result mgpu__release_cpu_or_ipc(const char *fn, const mgpu__alloc *a
         mgpu__CUcontext prev;
         mgpu__CUresult e;
         MGPU__TRY(mgpu__push(a->dev, &prev, fn));
-        e = mgpu__cu.cuIpcCloseMemHandle((mgpu__CUdeviceptr)a->base);
+        if (a->imported) {               /* pool memory: the pointer, then its pool */
+            e = mgpu__cu.cuMemFree((mgpu__CUdeviceptr)a->base);
+            if (!e) mgpu__cu.cuMemPoolDestroy(a->imported);
+        } else {
+            e = mgpu__cu.cuIpcCloseMemHandle((mgpu__CUdeviceptr)a->base);
+        }
         mgpu__pop(a->dev, prev);
-        return e ? mgpu__cuda_fail(e, fn, "cuIpcCloseMemHandle", a->dev) : MGPU_SUCCESS;
+        return e ? mgpu__cuda_fail(e, fn, a->imported ? "cuMemFree" : "cuIpcCloseMemHandle", a->dev) : MGPU_SUCCESS;
     }
     if (a->mapped) mgpu__shared_free(a);
     else free(a->raw);
@@ -8761,14 +9152,27 @@ MGPU_API mgpu_result mgpu_ipc_export_memory(const void *ptr, mgpu_ipc_handle *ha
     if (i >= 0) a = mgpu__g.allocs[i];
     mgpu__mutex_unlock(&mgpu__lock);
     if (i < 0) return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is not memory allocated by mgpu", ptr);
-    if (a.kind != MGPU__ALLOC_DEVICE)
-        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is %s memory: only mgpu_malloc memory can be exported", ptr,
-                          a.kind == MGPU__ALLOC_POOL ? "pool" : a.kind == MGPU__ALLOC_MANAGED ? "managed"
+    if (a.kind != MGPU__ALLOC_DEVICE && a.kind != MGPU__ALLOC_POOL)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is %s memory: only mgpu_malloc and mgpu_malloc_async memory "
+                          "can be exported", ptr, a.kind == MGPU__ALLOC_MANAGED ? "managed"
                           : a.kind == MGPU__ALLOC_HOST ? "pinned host" : "another process's");
     mgpu__ipc_header(&w, MGPU__IPC_MEMORY, a.dev);
     w.size = a.size;
     w.offset = (uint64_t)((uintptr_t)ptr - a.base);
-    if (a.cuda) {
+    if (a.cuda && a.kind == MGPU__ALLOC_POOL) {
+        mgpu__CUmemPoolPtrExportData data;
+        if (!mgpu__g.dev[a.dev].own_pool)
+            return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is pool memory of device %d, whose driver has no memory "
+                              "pools with POSIX file descriptors (Windows, or too old): export mgpu_malloc memory", ptr,
+                              a.dev);
+        MGPU__TRY(mgpu__ipc_export_pool(fn, a.dev));
+        MGPU__CU(fn, a.dev, cuMemPoolExportPointer, (&data, (mgpu__CUdeviceptr)a.base));
+        MGPU__TRY(mgpu__ipc_server_start(fn, &w.id[0]));
+        w.transport = MGPU__IPC_POOL_FD;
+        w.fd = a.dev;
+        w.id[1] = (uint64_t)a.base;
+        memcpy(w.cuda, &data, sizeof data);
+    } else if (a.cuda) {
         mgpu__CUcontext prev;
         mgpu__CUresult e;
         mgpu__CUipcMemHandle h;
@@ -8800,29 +9204,33 @@ MGPU_API mgpu_result mgpu_ipc_open_memory(const mgpu_ipc_handle *handle, void **
     a.dev = dev;
     a.kind = MGPU__ALLOC_IPC;
     a.size = (size_t)w.size;
-    if (w.backend == MGPU_BACKEND_CUDA) {
+    if (w.backend == MGPU_BACKEND_CUDA && w.transport == MGPU__IPC_POOL_FD) {
+        MGPU__TRY(mgpu__ipc_open_pool(fn, &w, &a));
+    } else if (w.backend == MGPU_BACKEND_CUDA) {
         mgpu__CUcontext prev;
         mgpu__CUresult e;
         mgpu__CUipcMemHandle h;
         mgpu__CUdeviceptr p = 0;
-        int opened_before;
         memcpy(&h, w.cuda, sizeof h);
         MGPU__TRY(mgpu__push(dev, &prev, fn));
         e = mgpu__cu.cuIpcOpenMemHandle(&p, h, MGPU__IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
         mgpu__pop(dev, prev);
         if (e) return mgpu__ipc_open_failed(fn, &w, e, "cuIpcOpenMemHandle", dev);
-        mgpu__mutex_lock(&mgpu__lock);
-        opened_before = mgpu__find_locked((uintptr_t)p) >= 0;
-        mgpu__mutex_unlock(&mgpu__lock);
-        if (opened_before) {             /* the driver gave the open mapping again */
-            if (mgpu__push(dev, &prev, fn) == MGPU_SUCCESS) { mgpu__cu.cuIpcCloseMemHandle(p); mgpu__pop(dev, prev); }
-            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "the memory is already open in this process at %p",
-                              (void *)(uintptr_t)p);
-        }
         a.base = (uintptr_t)p;
         a.cuda = 1;
     } else {
         MGPU__TRY(mgpu__shared_open(fn, &w, &a));
+    }
+    if (a.cuda) {
+        int opened_before;
+        mgpu__mutex_lock(&mgpu__lock);
+        opened_before = mgpu__find_locked(a.base) >= 0;
+        mgpu__mutex_unlock(&mgpu__lock);
+        if (opened_before) {             /* the driver gave the open mapping again */
+            mgpu__release_cpu_or_ipc(fn, &a);
+            return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "the memory is already open in this process at %p",
+                              (void *)a.base);
+        }
     }
     if (!mgpu__register(&a)) {
         mgpu__release_cpu_or_ipc(fn, &a);

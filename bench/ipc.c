@@ -6,8 +6,10 @@
    times mgpu_memcpy_async of the whole buffer from the imported memory into its own, and
    the same copy from a buffer of its own, alternating, with events; --reps of each after a
    warm-up; medians. The copied bytes are checked. Target (issue 15): the imported copy at
-   >= 0.95 of the in-process one.
-   Usage: bench_ipc [--bytes 1G] [--reps 11]
+   >= 0.95 of the in-process one. --pool: both source buffers are pool memory
+   (mgpu_malloc_async), so the export goes through the pool's file descriptor (passed over
+   the exporter's Unix socket) instead of the driver's legacy cuIpc handle.
+   Usage: bench_ipc [--bytes 1G] [--reps 11] [--pool]
    Exit: 0 target met, 3 missed, 77 no GPU (CPU devices only), 1 error, 2 bad arguments. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -20,15 +22,22 @@
 #define FILL 0x5A
 #define FAIL(...) do { fprintf(stderr, __VA_ARGS__); fprintf(stderr, ": %s\n", mgpu_last_error()); return 1; } while (0)
 
+/* Device memory: from the device's pool or not. */
+static mgpu_result allocate(void **p, size_t bytes, int pool)
+{
+    mgpu_result r = pool ? mgpu_malloc_async(p, bytes, NULL) : mgpu_malloc(p, bytes);
+    return r == MGPU_SUCCESS ? mgpu_stream_synchronize(NULL) : r;
+}
+
 /* The exporter: allocates, fills, sends the handle, then waits until the other side is done. */
-static int exporter(size_t bytes, int to_parent, int from_parent)
+static int exporter(size_t bytes, int pool, int to_parent, int from_parent)
 {
     mgpu_ipc_handle h;
     void *p;
     char c;
     memset(&h, 0, sizeof h);
     if (mgpu_init(NULL) != MGPU_SUCCESS || mgpu_default_backend() != MGPU_BACKEND_CUDA ||
-        mgpu_malloc(&p, bytes) != MGPU_SUCCESS || mgpu_memset(p, FILL, bytes) != MGPU_SUCCESS ||
+        allocate(&p, bytes, pool) != MGPU_SUCCESS || mgpu_memset(p, FILL, bytes) != MGPU_SUCCESS ||
         mgpu_ipc_export_memory(p, &h) != MGPU_SUCCESS) {
         memset(&h, 0, sizeof h);         /* an empty handle says "no GPU memory to share" */
         p = NULL;
@@ -58,7 +67,7 @@ static size_t parse_bytes(const char *s)
 int main(int argc, char **argv)
 {
     size_t bytes = (size_t)1 << 30, i;
-    int reps = 11, r, down[2], up[2], status = 0, bad = 0;
+    int reps = 11, r, down[2], up[2], status = 0, bad = 0, pool = 0;
     float imported_ms[101], local_ms[101], ms;
     mgpu_ipc_handle h, none;
     mgpu_device_info info;
@@ -71,11 +80,12 @@ int main(int argc, char **argv)
     for (r = 1; r < argc; r++) {
         if (!strcmp(argv[r], "--bytes") && r + 1 < argc) bytes = parse_bytes(argv[++r]);
         else if (!strcmp(argv[r], "--reps") && r + 1 < argc) reps = atoi(argv[++r]);
-        else { fprintf(stderr, "usage: bench_ipc [--bytes 1G] [--reps 11]\n"); return 2; }
+        else if (!strcmp(argv[r], "--pool")) pool = 1;
+        else { fprintf(stderr, "usage: bench_ipc [--bytes 1G] [--reps 11] [--pool]\n"); return 2; }
     }
     if (bytes < sizeof probe || reps < 1 || reps > 101) { fprintf(stderr, "bench_ipc: bad --bytes or --reps\n"); return 2; }
     if (pipe(down) != 0 || pipe(up) != 0) return 1;
-    if ((pid = fork()) == 0) { close(down[1]); close(up[0]); _exit(exporter(bytes, up[1], down[0])); }
+    if ((pid = fork()) == 0) { close(down[1]); close(up[0]); _exit(exporter(bytes, pool, up[1], down[0])); }
     close(down[0]);
     close(up[1]);
     if (read(up[0], &h, sizeof h) != (ssize_t)sizeof h) memset(&h, 0, sizeof h);
@@ -88,7 +98,7 @@ int main(int argc, char **argv)
     }
     if (mgpu_device_info_get(0, &info) != MGPU_SUCCESS) FAIL("mgpu_device_info_get");
     if (mgpu_ipc_open_memory(&h, &remote) != MGPU_SUCCESS) FAIL("mgpu_ipc_open_memory");
-    if (mgpu_malloc(&local, bytes) != MGPU_SUCCESS || mgpu_malloc(&dst, bytes) != MGPU_SUCCESS ||
+    if (allocate(&local, bytes, pool) != MGPU_SUCCESS || mgpu_malloc(&dst, bytes) != MGPU_SUCCESS ||
         mgpu_memset(local, FILL, bytes) != MGPU_SUCCESS || mgpu_stream_create(&s) != MGPU_SUCCESS ||
         mgpu_event_create(&e0) != MGPU_SUCCESS || mgpu_event_create(&e1) != MGPU_SUCCESS) FAIL("set-up");
     for (r = -1; r < reps; r++) {        /* r = -1: warm-up */
@@ -109,7 +119,8 @@ int main(int argc, char **argv)
     qsort(local_ms, (size_t)reps, sizeof(float), cmp_float);
     gb_imported = (double)bytes / (imported_ms[reps / 2] * 1e-3) / 1e9;
     gb_local = (double)bytes / (local_ms[reps / 2] * 1e-3) / 1e9;
-    printf("bench_ipc: %s, %.0f MiB device-to-device copy, median of %d\n", info.name, (double)bytes / 1048576.0, reps);
+    printf("bench_ipc: %s, %.0f MiB device-to-device copy, median of %d, %s memory\n", info.name,
+           (double)bytes / 1048576.0, reps, pool ? "pool (fd export)" : "mgpu_malloc (cuIpc)");
     printf("  from another process's memory (IPC)  %8.3f ms  %7.1f GB/s\n", imported_ms[reps / 2], gb_imported);
     printf("  from this process's memory           %8.3f ms  %7.1f GB/s\n", local_ms[reps / 2], gb_local);
     printf("  ratio %.3f (target >= 0.95)%s\n", gb_imported / gb_local, bad ? "; COPIED DATA WRONG" : "");

@@ -95,7 +95,10 @@ struct Op { std::function<void()> run; };
 struct Stream { int dev; std::deque<Op> q; unsigned long long next = 0, done = 0; };
 struct Event { Stream *s = nullptr; unsigned long long seq = 0; std::shared_ptr<double> ms; };   /* ms: host time the
                                                         record ran (its stream got there), for cuEventElapsedTime */
-struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; int fd = -1; size_t mapped = 0; };
+struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; int fd = -1; size_t mapped = 0; const void *pool = nullptr; };
+/* A pool made by cuMemPoolCreate (the default pools are the Ctx objects). With POSIX fd
+   handles it owns a small memfd that says "fake_cuda pool": what it exports. */
+struct Pool { int dev; int fd = -1; unsigned long long ino = 0; bool imported = false, exported = false; };
 
 static std::recursive_mutex lock;
 static int ndev = 2, p2p = 1, blur_cpu = 0;
@@ -103,6 +106,7 @@ static Ctx ctx[MAXD];
 static Stream legacy[MAXD];
 static std::set<Stream *> streams;
 static std::map<uintptr_t, Alloc> allocs;             /* by base */
+static std::set<Pool *> pools;
 static thread_local Ctx *cur = nullptr;
 static std::set<std::string> names;
 static long live_events, live_modules, live_contexts;  /* for fake_cuda_live */
@@ -354,6 +358,9 @@ static R cuDeviceGetAttribute(int *v, mgpu__CUdevattr attr, mgpu__CUdevice)
     case 37: *v = 6144; break;
     case 40: *v = 2; break;
     case 41: case 83: case 115: *v = 1; break;
+#ifndef _WIN32
+    case 119: *v = 1; break;                           /* pools with POSIX fd handles (memfd) */
+#endif
     case 75: *v = 9; break;
     default: *v = 0;
     }
@@ -566,13 +573,11 @@ static R cuIpcGetMemHandle(mgpu__CUipcMemHandle *h, mgpu__CUdeviceptr p)
     memcpy(h, &m, sizeof m);
     return OK;
 }
-static R cuIpcOpenMemHandle(mgpu__CUdeviceptr *p, mgpu__CUipcMemHandle h, unsigned)
+/* Maps another process's memfd (m) as memory of the current context's device. */
+static R map_shared(mgpu__CUdeviceptr *p, const IpcMem &m)
 {
-    G;
-    IpcMem m;
     struct stat st;
     char path[64];
-    memcpy(&m, &h, sizeof m);
     if (!cur) return 201;
     if (m.pid == (long)getpid()) return 201;          /* the real driver refuses its own handles */
     snprintf(path, sizeof path, "/proc/%ld/fd/%d", m.pid, m.fd);
@@ -589,10 +594,119 @@ static R cuIpcOpenMemHandle(mgpu__CUdeviceptr *p, mgpu__CUipcMemHandle h, unsign
     *p = r.base;
     return OK;
 }
+static R cuIpcOpenMemHandle(mgpu__CUdeviceptr *p, mgpu__CUipcMemHandle h, unsigned)
+{
+    G;
+    IpcMem m;
+    memcpy(&m, &h, sizeof m);
+    return map_shared(p, m);
+}
+/* Pools with POSIX fd handles: the exported descriptor is the pool's own memfd (a process
+   that did not receive it cannot import the pool); a pointer's export data is the
+   allocation's IpcMem and the pool's inode, and imports only into that pool. As with the
+   real driver, a pool's pointers export only after the pool was exported. */
+struct PoolPtr { IpcMem mem; unsigned long long pool_ino; };
+static_assert(sizeof(PoolPtr) <= sizeof(mgpu__CUmemPoolPtrExportData), "pool export data layout");
+static const char pool_magic[] = "fake_cuda pool";
+static R cuMemPoolCreate(mgpu__CUmemoryPool *pool, const mgpu__CUmemPoolProps *props)
+{
+    G;
+    struct stat st;
+    if (props->allocType != 1 || props->location.type != 1 || props->location.id < 0 || props->location.id >= ndev ||
+        (props->handleTypes & ~1)) return INVALID_VALUE;
+    Pool *o = new Pool{props->location.id};
+    if (props->handleTypes & 1) {
+        o->fd = memfd_create("fake_cuda_pool", MFD_CLOEXEC);
+        if (o->fd < 0 || write(o->fd, pool_magic, sizeof pool_magic) != (ssize_t)sizeof pool_magic || fstat(o->fd, &st) != 0) {
+            if (o->fd >= 0) close(o->fd);
+            delete o;
+            return 2;
+        }
+        o->ino = (unsigned long long)st.st_ino;
+    }
+    pools.insert(o);
+    *pool = (mgpu__CUmemoryPool)(void *)o;
+    return OK;
+}
+static R cuMemPoolExportToShareableHandle(void *handle, mgpu__CUmemoryPool pool, mgpu__CUmemHandleType type, unsigned long long)
+{
+    G;
+    Pool *o = (Pool *)(void *)pool;
+    if (!pools.count(o) || o->imported || o->fd < 0 || type != 1) return INVALID_VALUE;
+    int fd = fcntl(o->fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) return 2;
+    memcpy(handle, &fd, sizeof fd);
+    o->exported = true;
+    return OK;
+}
+static R cuMemPoolImportFromShareableHandle(mgpu__CUmemoryPool *pool, void *handle, mgpu__CUmemHandleType type,
+                                            unsigned long long)
+{
+    G;
+    char magic[sizeof pool_magic] = "";
+    struct stat st;
+    int fd = (int)(intptr_t)handle;
+    if (type != 1 || pread(fd, magic, sizeof magic, 0) != (ssize_t)sizeof magic || memcmp(magic, pool_magic, sizeof magic) ||
+        fstat(fd, &st) != 0) return INVALID_VALUE;    /* not a pool's descriptor */
+    Pool *o = new Pool{cur ? cur->dev : 0};
+    o->ino = (unsigned long long)st.st_ino;
+    o->imported = true;
+    pools.insert(o);
+    *pool = (mgpu__CUmemoryPool)(void *)o;
+    return OK;
+}
+static R cuMemPoolExportPointer(mgpu__CUmemPoolPtrExportData *data, mgpu__CUdeviceptr p)
+{
+    G;
+    auto it = allocs.find((uintptr_t)p);
+    struct stat st;
+    if (it == allocs.end() || !pools.count((Pool *)it->second.pool) || !((const Pool *)it->second.pool)->exported ||
+        it->second.fd < 0 || fstat(it->second.fd, &st) != 0) return INVALID_VALUE;
+    PoolPtr e{{(long)getpid(), it->second.fd, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, it->second.size},
+              ((const Pool *)it->second.pool)->ino};
+    memset(data, 0, sizeof *data);
+    memcpy(data, &e, sizeof e);
+    return OK;
+}
+static R cuMemPoolImportPointer(mgpu__CUdeviceptr *p, mgpu__CUmemoryPool pool, mgpu__CUmemPoolPtrExportData *data)
+{
+    G;
+    PoolPtr e;
+    Pool *o = (Pool *)(void *)pool;
+    memcpy(&e, data, sizeof e);
+    if (!pools.count(o) || !o->imported || o->ino != e.pool_ino) return INVALID_VALUE;
+    return map_shared(p, e.mem);
+}
 #else                                  /* 801: CUDA_ERROR_NOT_SUPPORTED (no memfd; see the top) */
 static R cuIpcGetMemHandle(mgpu__CUipcMemHandle *, mgpu__CUdeviceptr) { return 801; }
 static R cuIpcOpenMemHandle(mgpu__CUdeviceptr *, mgpu__CUipcMemHandle, unsigned) { return 801; }
+static R cuMemPoolCreate(mgpu__CUmemoryPool *, const mgpu__CUmemPoolProps *) { return 801; }
+static R cuMemPoolExportToShareableHandle(void *, mgpu__CUmemoryPool, mgpu__CUmemHandleType, unsigned long long) { return 801; }
+static R cuMemPoolImportFromShareableHandle(mgpu__CUmemoryPool *, void *, mgpu__CUmemHandleType, unsigned long long) { return 801; }
+static R cuMemPoolExportPointer(mgpu__CUmemPoolPtrExportData *, mgpu__CUdeviceptr) { return 801; }
+static R cuMemPoolImportPointer(mgpu__CUdeviceptr *, mgpu__CUmemoryPool, mgpu__CUmemPoolPtrExportData *) { return 801; }
 #endif
+static R cuMemPoolDestroy(mgpu__CUmemoryPool pool)
+{
+    G;
+    Pool *o = (Pool *)(void *)pool;
+    if (!pools.erase(o)) return INVALID_VALUE;
+#ifndef _WIN32
+    if (o->fd >= 0) close(o->fd);
+#endif
+    delete o;
+    return OK;
+}
+/* Made pools only (the default pools go through cuMemAllocAsync); an imported one refuses. */
+static R cuMemAllocFromPoolAsync(mgpu__CUdeviceptr *p, size_t n, mgpu__CUmemoryPool pool, mgpu__CUstream)
+{
+    G;
+    Pool *o = (Pool *)(void *)pool;
+    if (!pools.count(o) || o->imported || !cur || o->dev != cur->dev) return INVALID_VALUE;
+    R e = alloc(p, n, K_DEVICE);
+    if (e == OK) allocs[(uintptr_t)*p].pool = o;
+    return e;
+}
 static R cuIpcCloseMemHandle(mgpu__CUdeviceptr p) { G; flush_all(); return release((uintptr_t)p); }
 static R cuIpcGetEventHandle(mgpu__CUipcEventHandle *h, mgpu__CUevent) { long pid = (long)getpid(); memset(h, 0, sizeof *h); memcpy(h, &pid, sizeof pid); return OK; }
 static R cuIpcOpenEventHandle(mgpu__CUevent *e, mgpu__CUipcEventHandle h)
@@ -636,7 +750,9 @@ static const Entry table[] = {
     E(cuStreamQuery), E(cuStreamWaitEvent), E(cuEventCreate), E(cuEventDestroy), E(cuEventRecord), E(cuEventSynchronize),
     E(cuEventQuery), E(cuEventElapsedTime), E(cuModuleLoadData), E(cuModuleUnload), E(cuModuleGetFunction),
     E(cuLaunchKernel), E(cuLaunchHostFunc), E(cuIpcGetMemHandle), E(cuIpcOpenMemHandle), E(cuIpcCloseMemHandle),
-    E(cuIpcGetEventHandle), E(cuIpcOpenEventHandle),
+    E(cuIpcGetEventHandle), E(cuIpcOpenEventHandle), E(cuMemPoolCreate), E(cuMemPoolDestroy), E(cuMemAllocFromPoolAsync),
+    E(cuMemPoolExportToShareableHandle), E(cuMemPoolImportFromShareableHandle), E(cuMemPoolExportPointer),
+    E(cuMemPoolImportPointer),
 };
 #undef E
 static const char *entry_name(void *fn)
@@ -674,9 +790,10 @@ FAKE_EXPORT long fake_cuda_live(char *text, size_t size)
 {
     std::lock_guard<std::recursive_mutex> g(fake::lock);
     long n = (long)fake::allocs.size() + (long)fake::streams.size() + fake::live_events + fake::live_modules +
-             fake::live_contexts;
-    snprintf(text, size, "%zu allocation(s), %zu stream(s), %ld event(s), %ld module(s), %ld primary context(s)",
-             fake::allocs.size(), fake::streams.size(), fake::live_events, fake::live_modules, fake::live_contexts);
+             fake::live_contexts + (long)fake::pools.size();
+    snprintf(text, size, "%zu allocation(s), %zu stream(s), %ld event(s), %ld module(s), %ld primary context(s), %zu pool(s)",
+             fake::allocs.size(), fake::streams.size(), fake::live_events, fake::live_modules, fake::live_contexts,
+             fake::pools.size());
     return n;
 }
 FAKE_EXPORT int cuDriverGetVersion(int *v) { *v = 12080; return 0; }

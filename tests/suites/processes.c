@@ -8,9 +8,15 @@
      exited, of memory the exporter freed, bytes that are no handle, memory that cannot be
      exported. On the CPU backend (memfd shared memory) and on the CUDA backend (the driver's
      cuIpc calls: the fake libcuda in CI, the real driver on a GPU machine).
+   - The same with pool memory (mgpu_malloc_async; ipc_pool[...]): on GPUs the pool's file
+     descriptor travels over the exporter's Unix socket; also an exporter that shut mgpu
+     down. ipc_pool_socket: a stand-in exporter (a child that binds the exporter's socket
+     name by hand) that closes the socket, answers without a descriptor, passes /dev/null or
+     refuses: each a distinct status, and no descriptor of the importer leaks.
    A child that hangs is killed after 60 s and fails the test. On Windows (the mingw build
    under wine) no child can be forked: ipc[cuda] skips, and ipc[cpu] checks that CPU device
-   memory is refused there (MGPU_ERROR_NOT_SUPPORTED) and that a CPU event still exports.
+   memory is refused there (MGPU_ERROR_NOT_SUPPORTED) and that a CPU event still exports;
+   ipc_pool[...] check that pool memory is refused there.
    Usage: suite_processes [substring...] runs the tests whose name contains one of the
    substrings. */
 #define _POSIX_C_SOURCE 200809L
@@ -23,6 +29,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <dirent.h>
 #endif
 
 static const char *cur_name;
@@ -40,6 +47,21 @@ static void clear_selection_env(void)
     size_t i;
     for (i = 0; i < sizeof rank_vars / sizeof rank_vars[0]; i++) unsetenv(rank_vars[i]);
     unsetenv("MGPU_GPUS");
+}
+
+/* mgpu_init on one backend, without a device selection: 1, or 0 when it failed (a CUDA
+   test without a GPU skips; the CPU devices must work). */
+static int init_backend(mgpu_backend backend)
+{
+    mgpu_desc d;
+    mgpu_result r;
+    memset(&d, 0, sizeof d);
+    d.backend = backend;
+    clear_selection_env();
+    if ((r = mgpu_init(&d)) == MGPU_SUCCESS) return 1;
+    if (backend == MGPU_BACKEND_CUDA) { skip("%s: no CUDA device: %s", cur_name, mgpu_last_error()); cur_failed = -1; }
+    else { CHECK_OK(r); }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- device selection */
@@ -295,28 +317,80 @@ static int child_open(const char *mem_hex, const char *ev_hex)
     return 0;
 }
 
-/* Child: --ipc-export MODE: exports memory and prints the handle; MODE "exit" then exits,
-   "freed" frees it first and waits for stdin to close. */
+/* Child: --ipc-export MODE: exports memory (pool memory for MODE pool-...) and prints the
+   handle; MODE "exit" then exits, "freed" frees it first (pool memory: after allocating
+   again, so that the pool cannot hand out the same address), "shutdown" calls mgpu_shutdown
+   first; both then wait for stdin to close. */
 static int child_export(const char *mode)
 {
     mgpu_ipc_handle h;
     char hex[2 * MGPU_IPC_HANDLE_SIZE + 1], c;
     void *p, *q = NULL;
-    if (mgpu_init(NULL) != MGPU_SUCCESS || mgpu_malloc(&p, 1 << 16) != MGPU_SUCCESS ||
-        mgpu_ipc_export_memory(p, &h) != MGPU_SUCCESS) return 2;
-    if (!strcmp(mode, "freed") && (mgpu_free(p) != MGPU_SUCCESS || mgpu_malloc(&q, 1 << 16) != MGPU_SUCCESS)) return 3;
+    int pool = !strncmp(mode, "pool-", 5);
+    if (pool) mode += 5;
+    if (mgpu_init(NULL) != MGPU_SUCCESS) return 2;
+    if ((pool ? mgpu_malloc_async(&p, 1 << 16, NULL) : mgpu_malloc(&p, 1 << 16)) != MGPU_SUCCESS ||
+        mgpu_stream_synchronize(NULL) != MGPU_SUCCESS || mgpu_ipc_export_memory(p, &h) != MGPU_SUCCESS) return 2;
+    if (!strcmp(mode, "freed") &&
+        (pool ? mgpu_malloc_async(&q, 1 << 16, NULL) != MGPU_SUCCESS || mgpu_free_async(p, NULL) != MGPU_SUCCESS
+              : mgpu_free(p) != MGPU_SUCCESS || mgpu_malloc(&q, 1 << 16) != MGPU_SUCCESS)) return 3;
+    if (!strcmp(mode, "shutdown") && mgpu_shutdown() != MGPU_SUCCESS) return 4;
     to_hex(&h, hex);
     printf("%s\n", hex);
     fflush(stdout);
-    if (!strcmp(mode, "freed")) while (read(0, &c, 1) > 0) {}
-    mgpu_shutdown();
+    if (strcmp(mode, "exit")) while (read(0, &c, 1) > 0) {}
+    if (strcmp(mode, "shutdown")) mgpu_shutdown();
     return 0;
 }
 
-static void test_ipc(mgpu_backend backend)
+/* Child: --ipc-rogue HANDLE MODE: stands in for the exporter of the GPU pool handle HANDLE
+   (mgpu.h's >>ipc: its wire layout and socket name): binds the socket name of this pid and
+   the handle's key, prints the handle with this pid, takes one request and answers by MODE:
+   "close" (no answer), "nofd" (served, but no descriptor), "badfd" (/dev/null), "refuse";
+   then waits for stdin to close. */
+static int child_rogue(const char *hex, const char *mode)
+{
+    mgpu_ipc_handle h;
+    mgpu__ipc_wire w;
+    mgpu__ipc_request q;
+    mgpu__ipc_answer answer;
+    struct sockaddr_un a;
+    char out[2 * MGPU_IPC_HANDLE_SIZE + 1], c;
+    int s, conn, fd = -1;
+    if (!from_hex(hex, &h)) return 2;
+    memcpy(&w, h.bytes, sizeof w);
+    w.pid = (int32_t)getpid();
+    memcpy(h.bytes, &w, sizeof w);
+    s = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (s < 0 || bind(s, (struct sockaddr *)&a, mgpu__ipc_address((int)w.pid, w.id[0], &a)) != 0 || listen(s, 4) != 0)
+        return 3;
+    to_hex(&h, out);
+    printf("%s\n", out);
+    fflush(stdout);
+    conn = accept(s, NULL, NULL);
+    if (conn < 0 || recv(conn, &q, sizeof q, MSG_WAITALL) != (ssize_t)sizeof q) return 4;
+    answer.status = strcmp(mode, "refuse") ? MGPU__IPC_SERVED : MGPU__IPC_REFUSED;
+    if (!strcmp(mode, "badfd")) fd = open("/dev/null", O_RDWR);
+    if (strcmp(mode, "close")) mgpu__ipc_send_answer(conn, &answer, fd);
+    close(conn);
+    while (read(0, &c, 1) > 0) {}
+    return 0;
+}
+
+/* Descriptors this process has open (a failed open must leave none behind). */
+static int open_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return -1;
+    while (readdir(d)) n++;
+    closedir(d);
+    return n;
+}
+
+static void test_ipc(mgpu_backend backend, int pool)
 {
     const char *name = backend == MGPU_BACKEND_CUDA ? "cuda" : "cpu";
-    mgpu_desc d;
     mgpu_ipc_handle mh, eh, bad;
     char mhex[2 * MGPU_IPC_HANDLE_SIZE + 1], ehex[2 * MGPU_IPC_HANDLE_SIZE + 1], out[4096], want[64];
     char *args[4];
@@ -328,18 +402,12 @@ static void test_ipc(mgpu_backend backend)
     int i, rc, hold;
     pid_t pid;
     mgpu_result r;
-    memset(&d, 0, sizeof d);
-    d.backend = backend;
-    clear_selection_env();
-    if ((r = mgpu_init(&d)) != MGPU_SUCCESS) {
-        if (backend == MGPU_BACKEND_CUDA) { skip("%s: no CUDA device: %s", cur_name, mgpu_last_error()); cur_failed = -1; }
-        else { CHECK_OK(r); }
-        return;
-    }
+    if (!init_backend(backend)) return;
     host = (uint32_t *)malloc(IPC_WORDS * 4);
     if (!host) { cur_failed = 1; mgpu_shutdown(); return; }
     for (i = 0; i < IPC_WORDS; i++) { host[i] = (uint32_t)rnd(); sum += host[i]; }
-    CHECK_OK(mgpu_malloc((void **)&base, IPC_OFFSET + IPC_WORDS * 4));
+    if (pool) CHECK_OK(mgpu_malloc_async((void **)&base, IPC_OFFSET + IPC_WORDS * 4, NULL));
+    else CHECK_OK(mgpu_malloc((void **)&base, IPC_OFFSET + IPC_WORDS * 4));
     shared = (uint32_t *)(void *)(base + IPC_OFFSET);
     CHECK_OK(mgpu_memcpy(shared, host, IPC_WORDS * 4));
     CHECK_OK(mgpu_event_create_flags(&ev, MGPU_EVENT_INTERPROCESS));
@@ -385,50 +453,108 @@ static void test_ipc(mgpu_backend backend)
     CHECK_IS(mgpu_event_create_flags(&plain, 8u), MGPU_ERROR_INVALID_ARGUMENT);
 
     /* an exporter that exited: its handle is refused, no crash */
-    args[0] = (char *)"--ipc-export"; args[1] = (char *)"exit"; args[2] = NULL;
+    args[0] = (char *)"--ipc-export"; args[1] = (char *)(pool ? "pool-exit" : "exit"); args[2] = NULL;
     rc = run_child(name, args, out, sizeof out, NULL, NULL);
     out[strcspn(out, "\n")] = 0;
     CHECK(rc == 0 && from_hex(out, &bad));
     if (rc == 0) CHECK_IS(mgpu_ipc_open_memory(&bad, &p), MGPU_ERROR_IPC_EXPORTER_GONE);
-    /* an exporter alive that freed the memory (and allocated again) */
-    args[1] = (char *)"freed";
-    rc = run_child(name, args, out, sizeof out, &hold, &pid);
-    out[strcspn(out, "\n")] = 0;
-    CHECK(rc == 0 && from_hex(out, &bad));
-    if (rc == 0) {
+    /* an exporter alive that freed the memory (and allocated again), or that shut mgpu down
+       (pool memory: its socket is gone) */
+    for (i = 0; i < 2; i++) {
+        static const char *const modes[2][2] = { { "freed", "pool-freed" }, { "shutdown", "pool-shutdown" } };
+        args[1] = (char *)modes[i][pool];
+        rc = run_child(name, args, out, sizeof out, &hold, &pid);
+        out[strcspn(out, "\n")] = 0;
+        CHECK(rc == 0 && from_hex(out, &bad));
+        if (rc != 0) continue;
         r = mgpu_ipc_open_memory(&bad, &p);
-        /* CPU devices know (the memfd's identity); a GPU driver reports its own error */
-        if (backend == MGPU_BACKEND_CPU) CHECK_IS(r, MGPU_ERROR_IPC_EXPORTER_GONE);
+        /* CPU devices know (the memfd's identity), so does the pool's server; for
+           mgpu_malloc memory a GPU driver reports its own error */
+        if (backend == MGPU_BACKEND_CPU || pool) CHECK_IS(r, MGPU_ERROR_IPC_EXPORTER_GONE);
         else CHECK(r == MGPU_ERROR_IPC_EXPORTER_GONE || r == MGPU_ERROR_CUDA);
         if (r == MGPU_SUCCESS) mgpu_ipc_close_memory(p);
         reap(hold, pid);
     }
 
     CHECK_OK(mgpu_event_destroy(ev));
-    CHECK_OK(mgpu_free(base));
+    if (pool) CHECK_OK(mgpu_free_async(base, NULL));
+    else CHECK_OK(mgpu_free(base));
     free(host);
+    CHECK_OK(mgpu_shutdown());
+}
+
+/* A stand-in exporter of GPU pool memory that misbehaves (child_rogue): distinct statuses,
+   no descriptor left open. */
+static void test_ipc_pool_socket(void)
+{
+    static const struct { const char *mode; mgpu_result want; } cases[] = {
+        { "close", MGPU_ERROR_IPC_NO_ANSWER }, { "nofd", MGPU_ERROR_IPC_NO_ANSWER },
+        { "badfd", MGPU_ERROR_IPC_INVALID_HANDLE }, { "refuse", MGPU_ERROR_IPC_INVALID_HANDLE },
+    };
+    mgpu_ipc_handle h, rogue;
+    char hex[2 * MGPU_IPC_HANDLE_SIZE + 1], out[4096];
+    char *args[4];
+    void *base, *p;
+    size_t i;
+    int rc, hold, before;
+    pid_t pid;
+    mgpu_result r;
+    if (!init_backend(MGPU_BACKEND_CUDA)) return;
+    CHECK_OK(mgpu_malloc_async(&base, 4096, NULL));
+    CHECK_OK(mgpu_stream_synchronize(NULL));
+    if ((r = mgpu_ipc_export_memory(base, &h)) == MGPU_ERROR_NOT_SUPPORTED) {
+        skip("%s: %s", cur_name, mgpu_last_error());
+        cur_failed = -1;
+        mgpu_shutdown();
+        return;
+    }
+    CHECK_OK(r);
+    to_hex(&h, hex);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        args[0] = (char *)"--ipc-rogue"; args[1] = hex; args[2] = (char *)cases[i].mode; args[3] = NULL;
+        rc = run_child("cuda", args, out, sizeof out, &hold, &pid);
+        out[strcspn(out, "\n")] = 0;
+        CHECK(rc == 0 && from_hex(out, &rogue));
+        if (rc != 0) continue;
+        before = open_fds();
+        r = mgpu_ipc_open_memory(&rogue, &p);
+        if (r != cases[i].want) {
+            printf("  %s: a stand-in exporter that does \"%s\": %s (\"%s\"), expected %s\n", cur_name, cases[i].mode,
+                   mgpu_result_string(r), mgpu_last_error(), mgpu_result_string(cases[i].want));
+            cur_failed = 1;
+        }
+        if (r == MGPU_SUCCESS) mgpu_ipc_close_memory(p);
+        CHECK(open_fds() == before);
+        reap(hold, pid);
+    }
+    CHECK_OK(mgpu_free(base));
     CHECK_OK(mgpu_shutdown());
 }
 
 #else
 /* Windows: the child processes need fork, and CPU device memory is not shareable there
    (mgpu.h's >>ipc); what remains is that its export and a CPU event say so, or work. */
-static void test_ipc(mgpu_backend backend)
+static void test_ipc(mgpu_backend backend, int pool)
 {
-    mgpu_desc d;
     mgpu_ipc_handle h;
     mgpu_event ev, opened;
     void *p;
+    if (backend == MGPU_BACKEND_CUDA && pool) {      /* the fake GPUs: their pool memory is refused */
+        if (!init_backend(backend)) return;
+        CHECK_OK(mgpu_malloc_async(&p, 4096, NULL));
+        CHECK_IS(mgpu_ipc_export_memory(p, &h), MGPU_ERROR_NOT_SUPPORTED);
+        CHECK(strstr(mgpu_last_error(), "no memory pools with POSIX file descriptors") != NULL);
+        CHECK_OK(mgpu_free(p));
+        CHECK_OK(mgpu_shutdown());
+        return;
+    }
     if (backend == MGPU_BACKEND_CUDA) {
         skip("%s: its child processes are started with fork (POSIX only)", cur_name);
         cur_failed = -1;
         return;
     }
-    memset(&d, 0, sizeof d);
-    d.backend = backend;
-    clear_selection_env();
-    CHECK_OK(mgpu_init(&d));
-    CHECK_OK(mgpu_malloc(&p, 4096));
+    if (!init_backend(backend)) return;
+    CHECK_OK(pool ? mgpu_malloc_async(&p, 4096, NULL) : mgpu_malloc(&p, 4096));
     CHECK_IS(mgpu_ipc_export_memory(p, &h), MGPU_ERROR_NOT_SUPPORTED);
     CHECK(strstr(mgpu_last_error(), "on Windows only GPU memory can be shared") != NULL);
     CHECK_OK(mgpu_free(p));
@@ -440,14 +566,20 @@ static void test_ipc(mgpu_backend backend)
 }
 #endif
 
-static void test_ipc_cpu(void) { test_ipc(MGPU_BACKEND_CPU); }
-static void test_ipc_cuda(void) { test_ipc(MGPU_BACKEND_CUDA); }
+static void test_ipc_cpu(void) { test_ipc(MGPU_BACKEND_CPU, 0); }
+static void test_ipc_cuda(void) { test_ipc(MGPU_BACKEND_CUDA, 0); }
+static void test_ipc_pool_cpu(void) { test_ipc(MGPU_BACKEND_CPU, 1); }
+static void test_ipc_pool_cuda(void) { test_ipc(MGPU_BACKEND_CUDA, 1); }
+#ifdef _WIN32
+static void test_ipc_pool_socket(void) { skip("%s: Unix sockets (POSIX only)", cur_name); cur_failed = -1; }
+#endif
 
 int main(int argc, char **argv)
 {
     static const struct { const char *name; void (*fn)(void); } tests[] = {
         { "local_rank", test_local_rank }, { "select_devices", test_select_devices },
-        { "ipc[cpu]", test_ipc_cpu }, { "ipc[cuda]", test_ipc_cuda },
+        { "ipc[cpu]", test_ipc_cpu }, { "ipc[cuda]", test_ipc_cuda }, { "ipc_pool[cpu]", test_ipc_pool_cpu },
+        { "ipc_pool[cuda]", test_ipc_pool_cuda }, { "ipc_pool_socket", test_ipc_pool_socket },
     };
     unsigned long long seed;
     size_t t;
@@ -455,6 +587,7 @@ int main(int argc, char **argv)
 #ifndef _WIN32
     if (argc == 4 && !strcmp(argv[1], "--ipc-open")) return child_open(argv[2], argv[3]);
     if (argc == 3 && !strcmp(argv[1], "--ipc-export")) return child_export(argv[2]);
+    if (argc == 4 && !strcmp(argv[1], "--ipc-rogue")) return child_rogue(argv[2], argv[3]);
 #endif
     seed = suite_seed();
     printf("seed %llu (MGPU_TEST_SEED=%llu repeats it)\n", seed, seed);
