@@ -46,7 +46,8 @@
    Fault injection (tests/suites/faults.c): fake_cuda_fail_call(k, error) makes the k-th
    driver call from now (any entry point mgpu resolves; 0: none) return `error` without
    doing anything; fake_cuda_calls() counts the calls so far, fake_cuda_failed_name() names the
-   entry point failed last; fake_cuda_live(text, size)
+   entry point failed last ("" if none since the last fake_cuda_fail_call with k > 0);
+   fake_cuda_live(text, size)
    returns how many allocations, streams, events, loaded modules and retained primary
    contexts exist, and describes them in text (after mgpu_shutdown all must be 0).
 
@@ -663,6 +664,7 @@ FAKE_EXPORT void fake_cuda_fail_call(long k, int error)
     std::lock_guard<std::recursive_mutex> g(fake::lock);
     fake::fail_at = k > 0 ? fake::calls + k : 0;
     fake::fail_error = (fake::R)error;
+    if (k > 0) fake::failed_name = "";
 }
 FAKE_EXPORT const char *fake_cuda_failed_name(void) { return fake::failed_name; }
 FAKE_EXPORT long fake_cuda_calls(void)
