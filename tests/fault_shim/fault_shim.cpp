@@ -82,6 +82,20 @@ static bool fault_now(int entry, mgpu__CUresult *e, void **fn)
     return true;
 }
 
+/* After a successful call: nothing, but for cuDevicePrimaryCtxRetain the shim keeps a
+   reference of its own to each device's primary context (once, never released, not in
+   fake_cuda_live), so the real driver does not destroy and build it again for each of the
+   runs of suite_faults (about 1,300, each an mgpu_init and mgpu_shutdown: seconds apiece). */
+template <int I, typename... A> static void after_success(A...) {}
+template <> void after_success<e_cuDevicePrimaryCtxRetain>(mgpu__CUcontext *, mgpu__CUdevice dev)
+{
+    static bool kept[MGPU_MAX_DEVICES];
+    mgpu__CUcontext ctx;
+    std::lock_guard<std::mutex> g(lock);
+    if (dev < 0 || dev >= MGPU_MAX_DEVICES || kept[dev]) return;
+    kept[dev] = ((mgpu__pfn_cuDevicePrimaryCtxRetain)real[e_cuDevicePrimaryCtxRetain])(&ctx, dev) == MGPU__CUDA_SUCCESS;
+}
+
 template <int I, typename F> struct Wrap;
 template <int I, typename... A> struct Wrap<I, mgpu__CUresult (*)(A...)> {
     static mgpu__CUresult call(A... a)
@@ -90,10 +104,12 @@ template <int I, typename... A> struct Wrap<I, mgpu__CUresult (*)(A...)> {
         void *fn;
         if (fault_now(I, &e, &fn)) return e;
         e = ((mgpu__CUresult (*)(A...))fn)(a...);
-        if (e == MGPU__CUDA_SUCCESS) {
+        if (e != MGPU__CUDA_SUCCESS) return e;
+        {
             std::lock_guard<std::mutex> g(lock);
             track(I);
         }
+        after_success<I>(a...);
         return e;
     }
 };
