@@ -243,7 +243,7 @@ FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
 # only where need_left/need_right had it shuffled in.)
-$(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
+$(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp tests/fake_cuda/fault_control.h $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
                           $(BUILD)/reduce_section.cu
 	$(CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -fPIC -shared -o $@ $< -lpthread
 fake_run  = $(subst $(comma), ,$(word $(1),$(FAKE_RUNS)))
@@ -251,7 +251,7 @@ fake_run  = $(subst $(comma), ,$(word $(1),$(FAKE_RUNS)))
 # the chosen driver call itself, so that suite_faults runs against the real driver on a GPU
 # machine (tools/gpu_check.sh). run/faults_shim proves the shim here, in front of the fake
 # (whose own fault injection stays off): every program but MSM (slow on the emulator).
-$(BUILD)/libcuda_faultshim.so: tests/fault_shim/fault_shim.cpp mgpu.h | $(BUILD)
+$(BUILD)/libcuda_faultshim.so: tests/fault_shim/fault_shim.cpp tests/fake_cuda/fault_control.h mgpu.h | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -I. -fPIC -shared -o $@ $< -ldl -lpthread
 run/faults_shim: $(BUILD)/libcuda_faultshim.so $(BUILD)/libfake_cuda.so $(BUILD)/suite_faults FORCE
 	@sh tests/fake_run.sh faults MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libcuda_faultshim.so \
@@ -336,7 +336,7 @@ WIN_FAKE_RUNS = reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
                 msm,TEST_MSM_QUICK=1,multi
 WIN_FAKE_IDS  = $(shell seq 1 $(words $(WIN_FAKE_RUNS)))
 win_fake_run  = $(subst $(comma), ,$(word $(1),$(WIN_FAKE_RUNS)))
-$(WIN)/fake_cuda.dll: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
+$(WIN)/fake_cuda.dll: tests/fake_cuda/fake_cuda.cpp tests/fake_cuda/fault_control.h $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
                       $(BUILD)/reduce_section.cu | $(WIN)
 	$(MINGW_CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -Wno-array-bounds -shared -static -o $@ $<
 .SECONDARY: $(addprefix $(WIN)/suite_,$(addsuffix .exe,$(SUITE_NAMES)))

@@ -27,6 +27,8 @@
 #include <mutex>
 
 #define SHIM_EXPORT extern "C" __attribute__((visibility("default")))
+#define FAULT_EXPORT __attribute__((visibility("default")))
+#include "tests/fake_cuda/fault_control.h"     /* fake_cuda_fail_call, fake_cuda_calls, fake_cuda_failed_name */
 
 namespace shim {
 
@@ -45,9 +47,6 @@ static const char *const names[ENTRIES] = {
 static std::mutex lock;
 static void *driver;                                   /* the real one */
 static void *real[ENTRIES];                            /* its entry points, as cuGetProcAddress_v2 gave them */
-static long calls, fail_at;                            /* calls so far; the call to fail (0: none) */
-static mgpu__CUresult fail_error;
-static const char *failed_name = "";
 
 /* What a successful call hands out (+1) or takes back (-1), by kind, for fake_cuda_live. */
 enum Kind { ALLOCATION, STREAM, EVENT, MODULE, CONTEXT, KINDS };
@@ -70,18 +69,6 @@ static void track(int entry)
     }
 }
 
-/* Counts the call; true (with *e set) when it is the one to fail, else *fn is the real one. */
-static bool fault_now(int entry, mgpu__CUresult *e, void **fn)
-{
-    std::lock_guard<std::mutex> g(lock);
-    *fn = real[entry];
-    if (++calls != fail_at) return false;
-    fail_at = 0;
-    failed_name = names[entry];
-    *e = fail_error;
-    return true;
-}
-
 /* After a successful call: nothing, but for cuDevicePrimaryCtxRetain the shim keeps a
    reference of its own to each device's primary context (once, never released, not in
    fake_cuda_live), so the real driver does not destroy and build it again for each of the
@@ -102,7 +89,11 @@ template <int I, typename... A> struct Wrap<I, mgpu__CUresult (*)(A...)> {
     {
         mgpu__CUresult e;
         void *fn;
-        if (fault_now(I, &e, &fn)) return e;
+        if (fault::now(&e, [] { return names[I]; })) return e;
+        {
+            std::lock_guard<std::mutex> g(lock);
+            fn = real[I];
+        }
         e = ((mgpu__CUresult (*)(A...))fn)(a...);
         if (e != MGPU__CUDA_SUCCESS) return e;
         {
@@ -139,19 +130,6 @@ static void *real_sym(const char *name)
 
 } /* namespace shim */
 
-SHIM_EXPORT void fake_cuda_fail_call(long k, int error)
-{
-    std::lock_guard<std::mutex> g(shim::lock);
-    shim::fail_at = k > 0 ? shim::calls + k : 0;
-    shim::fail_error = (mgpu__CUresult)error;
-    if (k > 0) shim::failed_name = "";
-}
-SHIM_EXPORT const char *fake_cuda_failed_name(void) { return shim::failed_name; }
-SHIM_EXPORT long fake_cuda_calls(void)
-{
-    std::lock_guard<std::mutex> g(shim::lock);
-    return shim::calls;
-}
 SHIM_EXPORT long fake_cuda_live(char *text, size_t size)
 {
     std::lock_guard<std::mutex> g(shim::lock);
