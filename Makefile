@@ -250,10 +250,19 @@ FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
 # only where need_left/need_right had it shuffled in.)
-$(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
+$(BUILD)/libfake_cuda.so: tests/fake_cuda/fake_cuda.cpp tests/fake_cuda/fault_control.h $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
                           $(BUILD)/reduce_section.cu
 	$(CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -fPIC -shared -o $@ $< -lpthread
 fake_run  = $(subst $(comma), ,$(word $(1),$(FAKE_RUNS)))
+# build/libcuda_faultshim.so (tests/fault_shim): a libcuda in front of another one that fails
+# the chosen driver call itself, so that suite_faults runs against the real driver on a GPU
+# machine (tools/gpu_check.sh). run/faults_shim proves the shim here, in front of the fake
+# (whose own fault injection stays off): every program but MSM (slow on the emulator).
+$(BUILD)/libcuda_faultshim.so: tests/fault_shim/fault_shim.cpp tests/fake_cuda/fault_control.h mgpu.h | $(BUILD)
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -I. -fPIC -shared -o $@ $< -ldl -lpthread
+run/faults_shim: $(BUILD)/libcuda_faultshim.so $(BUILD)/libfake_cuda.so $(BUILD)/suite_faults FORCE
+	@sh tests/fake_run.sh faults MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libcuda_faultshim.so \
+	  FAULTSHIM_REAL=$(CURDIR)/$(BUILD)/libfake_cuda.so init memory streams reduce collectives blur
 test-fake: $(addprefix run/fake_,$(FAKE_IDS))
 .SECONDEXPANSION:
 run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_run,$$*)) FORCE
@@ -335,7 +344,7 @@ WIN_FAKE_RUNS = reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
                 msm,TEST_MSM_QUICK=1,multi processes
 WIN_FAKE_IDS  = $(shell seq 1 $(words $(WIN_FAKE_RUNS)))
 win_fake_run  = $(subst $(comma), ,$(word $(1),$(WIN_FAKE_RUNS)))
-$(WIN)/fake_cuda.dll: tests/fake_cuda/fake_cuda.cpp $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
+$(WIN)/fake_cuda.dll: tests/fake_cuda/fake_cuda.cpp tests/fake_cuda/fault_control.h $(EMU_DEPS) $(BUILD)/msm_section.cu tests/fake_cuda/emu_reduce.h \
                       $(BUILD)/reduce_section.cu | $(WIN)
 	$(MINGW_CXX) $(EMU_FLAGS) -O2 -Wno-maybe-uninitialized -Wno-array-bounds -shared -static -o $@ $<
 .SECONDARY: $(addprefix $(WIN)/suite_,$(addsuffix .exe,$(SUITE_NAMES)))
@@ -366,7 +375,7 @@ endif
 # reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
-TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_asan_fake run/core_tsan run/pipeline_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/faults_shim $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_asan_fake run/core_tsan run/pipeline_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/mpi run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \
             run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples $(addprefix run/win_fake_,$(WIN_FAKE_IDS))

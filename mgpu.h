@@ -8527,6 +8527,9 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
         if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r.load, r.start);
     }
     if (res == MGPU_SUCCESS) res = mgpu__msm_enqueue(&r, count, results);
+    /* A failure can leave loads queued on the internal stream that s never waits for: they
+       finish before the workspace they write goes. */
+    if (res != MGPU_SUCCESS && r.load != s) (void)mgpu__cu.cuStreamSynchronize(r.load->cu);
     if (internal) mgpu__coll_leave();
     (void)mgpu__free(fn, r.ws, 0, s);  /* stream-ordered: after the last kernel */
     return res;

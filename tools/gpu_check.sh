@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build, `make test`'s suite on every GPU and on one GPU, the
-# operation suites (reduce, collectives, blur, msm, pipeline, pointers), msm_file on the
+# operation suites (reduce, collectives, blur, msm, pipeline, pointers), suite_faults on the
+# real driver through the fault shim (tests/fault_shim), msm_file on the
 # BN254 vectors (first GPU, then split over all GPUs), the examples, the sanitizer build,
 # compute-sanitizer memcheck, racecheck and synccheck over the MSM suite (SANITIZE="msm
 # blur ..."), initcheck over every operation suite (INITCHECK="..."; "none" skips), and the
@@ -15,7 +16,7 @@ out=build/gpu_logs
 rm -rf "$out"; mkdir -p "$out"
 nvidia-smi -L | tee "$out/gpus.txt"
 fake="MGPU_FAKE_OLD_DRIVER=build/libfake_old_cuda.so"
-if ! make -s -j"$(nproc)" build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur build/suite_msm build/suite_pipeline build/suite_pointers build/suite_faults \
+if ! make -s -j"$(nproc)" build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur build/suite_msm build/suite_pipeline build/suite_pointers build/suite_faults build/libcuda_faultshim.so \
         > "$out/build.log" 2>&1; then
     tail -40 "$out/build.log"; exit 1
 fi
@@ -35,11 +36,13 @@ run suite_msm ./build/suite_msm
 run suite_pipeline ./build/suite_pipeline
 # Memory from the real driver's cuMemAlloc used through mgpu; ranges past its end refused.
 run suite_pointers ./build/suite_pointers
-# Fault injection needs a driver that fails a chosen call, which only the fake libcuda of
-# tests/fake_cuda can do (make test runs it there, with and without peer access): against
-# the real driver suite_faults skips, and says so.
-run suite_faults ./build/suite_faults
-grep -a '^skip' "$out/suite_faults.log" | head -n 1
+# Fault injection on the real driver: build/libcuda_faultshim.so (tests/fault_shim) in front
+# of libcuda.so.1 fails each driver call of suite_faults' programs in turn, on the first two
+# GPUs (FAULT_GPUS; each run is an mgpu_init and mgpu_shutdown, so more GPUs only cost time).
+# Not under compute-sanitizer: it is a driver of its own in front of the real one.
+run suite_faults CUDA_VISIBLE_DEVICES="${FAULT_GPUS:-0,1}" MGPU_CUDA_PATH="$PWD/build/libcuda_faultshim.so" \
+    timeout 1800 ./build/suite_faults
+grep -a -e '^skip' -e '^FAIL' -e '^ok' "$out/suite_faults.log" | head -n 8
 run pipeline_stages ./build/pipeline_stages
 run msm_file ./build/msm_file tests/vectors/bn254msm/*.bin
 run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin

@@ -43,11 +43,11 @@
    speed; FAKE_CUDA_REPORT=1 prints, at exit, how often each kernel was launched
    ("fake libcuda: ran NAME xCOUNT", on stderr).
 
-   Fault injection (tests/suites/faults.c): fake_cuda_fail_call(k, error) makes the k-th
-   driver call from now (any entry point mgpu resolves; 0: none) return `error` without
-   doing anything; fake_cuda_calls() counts the calls so far, fake_cuda_failed_name() names the
-   entry point failed last; fake_cuda_live(text, size)
-   returns how many allocations, streams, events, loaded modules and retained primary
+   Fault injection (tests/suites/faults.c; fault_control.h, shared with tests/fault_shim):
+   fake_cuda_fail_call(k, error) makes the k-th driver call from now (any entry point mgpu
+   resolves; 0: none) return `error` without doing anything; fake_cuda_calls() counts the
+   calls so far, fake_cuda_failed_name() names the entry point failed last ("" if none since
+   the last fake_cuda_fail_call with k > 0); fake_cuda_live(text, size) returns how many allocations, streams, events, loaded modules and retained primary
    contexts exist, and describes them in text (after mgpu_shutdown all must be 0).
 
    Build and use from the repository root (`make test-fake` builds it and runs suite_msm,
@@ -83,6 +83,8 @@
 #include <mutex>
 #include <set>
 #include <string>
+#define FAULT_EXPORT FAKE_EXPORT
+#include "tests/fake_cuda/fault_control.h"
 
 namespace fake {
 
@@ -110,8 +112,6 @@ static std::set<Pool *> pools;
 static thread_local Ctx *cur = nullptr;
 static std::set<std::string> names;
 static long live_events, live_modules, live_contexts;  /* for fake_cuda_live */
-static long calls, fail_at;                           /* fault injection: calls so far; the call to fail */
-static R fail_error;
 static std::map<std::string, unsigned long> &launches = *new std::map<std::string, unsigned long>;   /* by kernel, for
                                                         FAKE_CUDA_REPORT; never destroyed: read at exit */
 
@@ -722,19 +722,9 @@ static R cuIpcOpenEventHandle(mgpu__CUevent *e, mgpu__CUipcEventHandle h)
 /* Every entry point goes through Faulty<f>::call, which counts the call and fails the
    chosen one (before the fake does anything, so a failed call changes nothing). */
 static const char *entry_name(void *fn);
-static const char *failed_name = "";
-static bool fault_now(R *e, void *fn)
-{
-    std::lock_guard<std::recursive_mutex> g(lock);
-    if (++calls != fail_at) return false;
-    fail_at = 0;
-    failed_name = entry_name(fn);
-    *e = fail_error;
-    return true;
-}
 template <typename T, T f> struct Faulty;
 template <typename... A, R (*f)(A...)> struct Faulty<R (*)(A...), f> {
-    static R call(A... a) { R e; return fault_now(&e, (void *)&call) ? e : f(a...); }
+    static R call(A... a) { R e; return fault::now(&e, [] { return entry_name((void *)&call); }) ? e : f(a...); }
 };
 
 struct Entry { const char *name; void *fn; };
@@ -774,18 +764,6 @@ __attribute__((destructor)) static void at_exit() { report_launches(); }
 } /* namespace fake */
 
 extern "C" {
-FAKE_EXPORT void fake_cuda_fail_call(long k, int error)
-{
-    std::lock_guard<std::recursive_mutex> g(fake::lock);
-    fake::fail_at = k > 0 ? fake::calls + k : 0;
-    fake::fail_error = (fake::R)error;
-}
-FAKE_EXPORT const char *fake_cuda_failed_name(void) { return fake::failed_name; }
-FAKE_EXPORT long fake_cuda_calls(void)
-{
-    std::lock_guard<std::recursive_mutex> g(fake::lock);
-    return fake::calls;
-}
 FAKE_EXPORT long fake_cuda_live(char *text, size_t size)
 {
     std::lock_guard<std::recursive_mutex> g(fake::lock);
