@@ -49,13 +49,13 @@ static void *driver;                                   /* the real one */
 static void *real[ENTRIES];                            /* its entry points, as cuGetProcAddress_v2 gave them */
 
 /* What a successful call hands out (+1) or takes back (-1), by kind, for fake_cuda_live. */
-enum Kind { ALLOCATION, STREAM, EVENT, MODULE, CONTEXT, KINDS };
+enum Kind { ALLOCATION, STREAM, EVENT, MODULE, CONTEXT, POOL, KINDS };
 static long live[KINDS];
 static void track(int entry)
 {
     switch (entry) {
-    case e_cuMemAlloc: case e_cuMemAllocAsync: case e_cuMemAllocManaged: case e_cuMemHostAlloc:
-    case e_cuIpcOpenMemHandle: live[ALLOCATION]++; break;
+    case e_cuMemAlloc: case e_cuMemAllocAsync: case e_cuMemAllocFromPoolAsync: case e_cuMemAllocManaged:
+    case e_cuMemHostAlloc: case e_cuIpcOpenMemHandle: case e_cuMemPoolImportPointer: live[ALLOCATION]++; break;
     case e_cuMemFree: case e_cuMemFreeAsync: case e_cuMemFreeHost: case e_cuIpcCloseMemHandle: live[ALLOCATION]--; break;
     case e_cuStreamCreate: live[STREAM]++; break;
     case e_cuStreamDestroy: live[STREAM]--; break;
@@ -65,6 +65,8 @@ static void track(int entry)
     case e_cuModuleUnload: live[MODULE]--; break;
     case e_cuDevicePrimaryCtxRetain: live[CONTEXT]++; break;
     case e_cuDevicePrimaryCtxRelease: live[CONTEXT]--; break;
+    case e_cuMemPoolCreate: case e_cuMemPoolImportFromShareableHandle: live[POOL]++; break;
+    case e_cuMemPoolDestroy: live[POOL]--; break;
     default: break;
     }
 }
@@ -134,9 +136,11 @@ SHIM_EXPORT long fake_cuda_live(char *text, size_t size)
 {
     std::lock_guard<std::mutex> g(shim::lock);
     const long *n = shim::live;
-    snprintf(text, size, "%ld allocation(s), %ld stream(s), %ld event(s), %ld module(s), %ld primary context(s)",
-             n[shim::ALLOCATION], n[shim::STREAM], n[shim::EVENT], n[shim::MODULE], n[shim::CONTEXT]);
-    return n[shim::ALLOCATION] + n[shim::STREAM] + n[shim::EVENT] + n[shim::MODULE] + n[shim::CONTEXT];
+    long all = 0;
+    snprintf(text, size, "%ld allocation(s), %ld stream(s), %ld event(s), %ld module(s), %ld primary context(s), %ld pool(s)",
+             n[shim::ALLOCATION], n[shim::STREAM], n[shim::EVENT], n[shim::MODULE], n[shim::CONTEXT], n[shim::POOL]);
+    for (int k = 0; k < shim::KINDS; k++) all += n[k];
+    return all;
 }
 
 SHIM_EXPORT mgpu__CUresult cuDriverGetVersion(int *version)
