@@ -25,7 +25,9 @@
      a stage before waiting for it reads stale data, and one that refills a stage still to
      be read loses that row: both show up as wrong results. __syncwarp is a barrier of the
      warp, so a lane that reads another lane's copies must come after that lane's wait.
-     A thread that ends with copies pending adds to emu_pending_fail (the callers report it).
+     A thread that ends with copies pending adds to emu_pending_fail (the callers report it);
+     a copy to bytes that one of the thread's earlier copies still has to write (a WAW
+     hazard, as compute-sanitizer's racecheck reports it) is reported and aborts.
    - Every __ldg, __ldcg, __ldcs, __stcg, cp16z, st16 and shared vector access checks the
      alignment of its address (16 bytes for the vector types uint4, int4, float4, double2,
      longlong2, ulonglong2); a misaligned one is reported and aborts. Where the caller
@@ -356,9 +358,24 @@ typedef unsigned char *sptr;
 static inline sptr to_sptr(void *p) { return (sptr)p; }
 template <int CACHE> static void cp16z(sptr smem, unsigned long long gmem, bool on)
 {
+    emu_copies &c = emu_cp[emu_cur];
     if ((uintptr_t)smem % 16) emu_misaligned("cp.async destination", smem, 16);
     if (on && gmem % 16) emu_misaligned("cp.async source", (const void *)(uintptr_t)gmem, 16);
-    emu_cp[emu_cur].open.push_back(emu_copy{smem, on ? (const void *)(uintptr_t)gmem : nullptr});
+    /* Two copies in flight to the same bytes are unordered (compute-sanitizer's racecheck:
+       "WAW hazard, invalid memcpy_async synchronization"), even when both write zeros. */
+    for (size_t g = 0; g <= c.groups.size(); g++)
+        for (const emu_copy &k : g < c.groups.size() ? c.groups[g] : c.open)
+            if (k.dst == smem) {
+                fprintf(stderr, "emu: cp.async to shared %p while an earlier copy there is in flight (thread %d)\n",
+                        (void *)smem, emu_cur);
+                abort();
+            }
+    c.open.push_back(emu_copy{smem, on ? (const void *)(uintptr_t)gmem : nullptr});
+}
+/* cp16z where `issue` (a predicated instruction); nothing at all elsewhere */
+template <int CACHE> static void cp16z_if(sptr smem, unsigned long long gmem, bool on, bool issue)
+{
+    if (issue) cp16z<CACHE>(smem, gmem, on);
 }
 static void cp_commit()
 {
