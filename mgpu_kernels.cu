@@ -1874,6 +1874,166 @@ template <int F, bool FAST = true> __device__ __forceinline__ void mul(u32 *o, c
     }
 }
 
+/* ---- products kept at 512 bits, reduced once: squares (28 of the 64 word products are
+   pairs a_i a_j = a_j a_i, computed once and doubled) and a b - c d (one reduction for two
+   products). Both shave multiply-adds off the accumulation, whose integer multiply pipe is
+   what bounds it (ncu on an H200: 84% busy). Wide values are u32[16], least word first. */
+
+/* Wide products use the multiplication's layout: a product's two halves are an aligned
+   pair of one array (the pair a 64-bit multiply-add writes), `even` indexed by word and
+   `odd` one word down (odd[k] is word k + 1). A product a_j b_i at word i + j goes to even
+   when i + j is even, else to odd, so every row of each array is one carry chain on
+   aligned pairs. Helpers on M products of every other word of a (a[0], a[2], ...): */
+template <int M> __device__ __forceinline__ void mul_m(u32 *acc, const u32 *a, u32 bi)
+{
+#pragma unroll
+    for (int k = 0; k < M; k++) { acc[2 * k] = mul_lo(a[2 * k], bi); acc[2 * k + 1] = mul_hi(a[2 * k], bi); }
+}
+/* acc += the products, the carry out left in the flag */
+template <int M> __device__ __forceinline__ void cmad_m(u32 *acc, const u32 *a, u32 bi)
+{
+    acc[0] = mad_lo_cc(a[0], bi, acc[0]);
+    acc[1] = madc_hi_cc(a[0], bi, acc[1]);
+#pragma unroll
+    for (int k = 1; k < M; k++) { acc[2 * k] = madc_lo_cc(a[2 * k], bi, acc[2 * k]); acc[2 * k + 1] = madc_hi_cc(a[2 * k], bi, acc[2 * k + 1]); }
+}
+/* acc += the products where the top pair acc[2M-2], acc[2M-1] is new (no carry leaves it) */
+template <int M> __device__ __forceinline__ void cmad_m_top(u32 *acc, const u32 *a, u32 bi)
+{
+    if (M > 1) {
+        cmad_m<M - 1>(acc, a, bi);
+        acc[2 * M - 2] = madc_lo_cc(a[2 * M - 2], bi, 0);
+    } else {
+        acc[0] = mad_lo_cc(a[0], bi, 0);
+    }
+    acc[2 * M - 1] = madc_hi(a[2 * M - 2], bi, 0);
+}
+/* One row: x[0..N-1] times bi added at hi (x[k] for odd k, N words from one word above lo)
+   and lo (x[k] for even k); the array whose top pair is new takes the other's carry. */
+template <int N> __device__ __forceinline__ void row(u32 *hi, u32 *lo, const u32 *x, u32 bi)
+{
+    if (N % 2 == 0) {                                  /* hi holds the top product */
+        cmad_m_top<N / 2>(hi, x + 1, bi);
+        cmad_m<N / 2>(lo, x, bi);
+        hi[N - 1] = addc(hi[N - 1], 0);
+    } else {                                           /* lo holds it */
+        cmad_m_top<(N + 1) / 2>(lo, x, bi);
+        if (N > 1) {
+            cmad_m<(N - 1) / 2>(hi, x + 1, bi);
+            lo[N] = addc(lo[N], 0);
+        }
+    }
+}
+/* w = a * b. Row i adds a b_i at word i; rows alternate which array holds a's odd words. */
+__device__ __forceinline__ void mul_wide(u32 *w, const u32 *a, const u32 *b)
+{
+    u32 odd[14];
+    mul_m<4>(w, a, b[0]);                              /* words 0..7 */
+    mul_m<4>(odd, a + 1, b[0]);                        /* words 1..8 */
+    row<8>(w + 2, odd, a, b[1]);                       /* a[odd j] b_1: words 2..9 */
+#pragma unroll
+    for (int i = 2; i < 8; i += 2) {
+        row<8>(odd + i, w + i, a, b[i]);
+        row<8>(w + i + 2, odd + i, a, b[i + 1]);
+    }
+    w[1] = add_cc(w[1], odd[0]);                       /* w: words 0..15, odd: words 1..14 */
+#pragma unroll
+    for (int k = 2; k < 15; k++) w[k] = addc_cc(w[k], odd[k - 1]);
+    w[15] = addc(w[15], 0);
+}
+/* w = a^2: the 28 products a_j a_i (j > i, row i at word 2i + 1 + (j - i - 1)) once, then
+   doubled, plus the 8 squares a_i^2. */
+__device__ __forceinline__ void sqr_wide(u32 *w, const u32 *a)
+{
+    u32 odd[14];
+    mul_m<4>(odd, a + 1, a[0]);                        /* row 0: words 1..8 */
+    mul_m<3>(w + 2, a + 2, a[0]);                      /* words 2..7 */
+    row<6>(w + 4, odd + 2, a + 2, a[1]);
+    row<5>(w + 6, odd + 4, a + 3, a[2]);
+    row<4>(w + 8, odd + 6, a + 4, a[3]);
+    row<3>(w + 10, odd + 8, a + 5, a[4]);
+    row<2>(w + 12, odd + 10, a + 6, a[5]);
+    row<1>(w + 14, odd + 12, a + 7, a[6]);             /* odd[12..13]: words 13..14 */
+    w[2] = add_cc(w[2], odd[1]);                       /* w: words 2..13, odd: 1..14; the sum < 2^511 */
+#pragma unroll
+    for (int k = 3; k < 14; k++) w[k] = addc_cc(w[k], odd[k - 1]);
+    w[14] = addc(odd[13], 0);
+    w[1] = add_cc(odd[0], odd[0]);                     /* doubled */
+#pragma unroll
+    for (int k = 2; k < 15; k++) w[k] = addc_cc(w[k], w[k]);
+    w[15] = addc(0, 0);
+    w[0] = mad_lo_cc(a[0], a[0], 0);                   /* plus the squares */
+    w[1] = madc_hi_cc(a[0], a[0], w[1]);
+#pragma unroll
+    for (int i = 1; i < 7; i++) { w[2 * i] = madc_lo_cc(a[i], a[i], w[2 * i]); w[2 * i + 1] = madc_hi_cc(a[i], a[i], w[2 * i + 1]); }
+    w[14] = madc_lo_cc(a[7], a[7], w[14]);
+    w[15] = madc_hi(a[7], a[7], w[15]);
+}
+/* One step of the reduction alone: mad_n_redc without the product, the division by 2^32
+   folded into the odd products of q m. */
+template <int F> __device__ __forceinline__ void redc_row(u32 *even, u32 *odd, bool first)
+{
+    u32 q;
+    if (first) {
+        q = even[0] * INV[F];
+        mul_n(odd, MOD[F] + 1, q);
+    } else {
+        even[0] = add_cc(even[0], odd[1]);
+        q = even[0] * INV[F];
+        madc_n_rshift(odd, MOD[F] + 1, q);
+    }
+    cmad_n(even, MOD[F], q);
+    odd[7] = addc(odd[7], 0);
+}
+/* o = w / R mod m for w < m R, lazy (o < 2m): the low half is reduced on its own, its
+   quotients depending on it alone, giving (lo + q m) / R <= m; then the high half (< m) is
+   added. */
+template <int F> __device__ __forceinline__ void redc(u32 *o, const u32 *w)
+{
+    u32 even[8], odd[8];
+    copy(even, w);
+#pragma unroll
+    for (int i = 0; i < 8; i += 2) {
+        redc_row<F>(even, odd, i == 0);
+        redc_row<F>(odd, even, false);
+    }
+    even[0] = add_cc(even[0], odd[1]);
+#pragma unroll
+    for (int j = 1; j < 7; j++) even[j] = addc_cc(even[j], odd[j + 1]);
+    even[7] = addc(even[7], 0);
+    o[0] = add_cc(even[0], w[8]);
+#pragma unroll
+    for (int j = 1; j < 7; j++) o[j] = addc_cc(even[j], w[8 + j]);
+    o[7] = addc(even[7], w[15]);
+}
+/* o = a^2 / R, lazy in and out: a^2 < 4m^2 < m R. */
+template <int F> __device__ __forceinline__ void sqr(u32 *o, const u32 *a)
+{
+    u32 w[16];
+    sqr_wide(w, a);
+    redc<F>(o, w);
+}
+__constant__ u32 M2X4[16] = {                                       /* 4p^2 */
+    0x9d75a6c4u, 0xed516288u, 0x27ab0404u, 0x98081cb4u, 0xb65b2b72u, 0x29406271u, 0xe8490b21u, 0x11a27a55u,
+    0xd31ace34u, 0x9bb7e970u, 0x58dd5818u, 0xc02e1544u, 0x0d234872u, 0x6669bdf0u, 0xd8f2fe71u, 0x249712e1u };
+/* o = (a b - c d) / R mod p, lazy in and out: the difference of two products below 4p^2,
+   plus 4p^2 where it is negative, is below p R. */
+__device__ __forceinline__ void mul_sub(u32 *o, const u32 *a, const u32 *b, const u32 *c, const u32 *d)
+{
+    u32 x[16], y[16];
+    mul_wide(x, a, b);
+    mul_wide(y, c, d);
+    x[0] = sub_cc(x[0], y[0]);
+#pragma unroll
+    for (int k = 1; k < 16; k++) x[k] = subc_cc(x[k], y[k]);
+    const u32 borrow = subc(0, 0);
+    x[0] = add_cc(x[0], M2X4[0] & borrow);
+#pragma unroll
+    for (int k = 1; k < 15; k++) x[k] = addc_cc(x[k], M2X4[k] & borrow);
+    x[15] = addc(x[15], M2X4[15] & borrow);
+    redc<FP>(o, x);
+}
+
 /* Conversions are off the hot paths: the compact multiplication. */
 template <int F> __device__ __forceinline__ void to_mont(u32 *o, const u32 *a) { mul<F, false>(o, R2[F], a); }
 template <int F> __device__ __forceinline__ void from_mont(u32 *o, const u32 *a)
@@ -1960,17 +2120,15 @@ __device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y)
         if (is_zero_mod<FP>(s2)) dbl_affine(p, x, y); else set_inf(p);   /* rare: compact */
         return;
     }
-    mul<FP>(pp, u2, u2);
+    sqr<FP>(pp, u2);
     mul<FP>(ppp, u2, pp);
     mul<FP>(q, p.x, pp);
-    mul<FP>(u2, s2, s2);                               /* X3 = R^2 - PPP - 2Q */
+    sqr<FP>(u2, s2);                                   /* X3 = R^2 - PPP - 2Q */
     sub<FP>(u2, u2, ppp);
     sub<FP>(u2, u2, q);
     sub<FP>(p.x, u2, q);
     sub<FP>(q, q, p.x);                                /* Y3 = R (Q - X3) - Y1 PPP */
-    mul<FP>(q, s2, q);
-    mul<FP>(u2, p.y, ppp);
-    sub<FP>(p.y, q, u2);
+    mul_sub(p.y, s2, q, p.y, ppp);
     mul<FP>(p.zz, p.zz, pp);
     mul<FP>(p.zzz, p.zzz, ppp);
 }
@@ -1990,21 +2148,19 @@ __device__ __forceinline__ void add_xyzz(xyzz &p, const xyzz &q)
         if (is_zero_mod<FP>(s2)) dbl(p); else set_inf(p);   /* rare: compact */
         return;
     }
-    mul<FP>(t, u2, u2);                                /* PP */
+    sqr<FP>(t, u2);                                    /* PP */
     mul<FP>(p.zz, p.zz, q.zz);
     mul<FP>(p.zz, p.zz, t);
     mul<FP>(u1, u1, t);                                /* Q = U1 PP */
     mul<FP>(t, u2, t);                                 /* PPP */
     mul<FP>(p.zzz, p.zzz, q.zzz);
     mul<FP>(p.zzz, p.zzz, t);
-    mul<FP>(u2, s2, s2);                               /* X3 = R^2 - PPP - 2Q */
+    sqr<FP>(u2, s2);                                   /* X3 = R^2 - PPP - 2Q */
     sub<FP>(u2, u2, t);
     sub<FP>(u2, u2, u1);
     sub<FP>(p.x, u2, u1);
     sub<FP>(u1, u1, p.x);                              /* Y3 = R (Q - X3) - S1 PPP */
-    mul<FP>(u1, s2, u1);
-    mul<FP>(s1, s1, t);
-    sub<FP>(p.y, u1, s1);
+    mul_sub(p.y, s2, u1, s1, t);
 }
 
 /* ---- memory: points and XYZZ sums as 16-byte vectors */

@@ -1,7 +1,8 @@
 /* bn_field_check.cpp - the BN254 field arithmetic of mgpu_kernels.cu ("BN254 MSM" section)
    compiled for the host with the kernel emulator's carry flag (tests/fake_cuda/emu.h): the
    unrolled multiplication (lazy: inputs and output in [0, 2m)) against the compact one
-   (canonical output), and the lazy add and sub against canonical results, for p and r, on
+   (canonical output), the lazy square (and, for p, a b - c d with one reduction) against
+   the compact products, and the lazy add and sub against canonical results, for p and r, on
    random values below 2m and on the edges 2m - 1, 2m - 2, 2m - 3, m, m - 1, m - 2, 0 and 1.
    `make test-bn-field` (argument: pairs per field, default 200000). */
 #include "tests/fake_cuda/emu.h"
@@ -63,6 +64,30 @@ template <int F> static int check(long pairs)
             reduce_once<F>(r2, r2);
             if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL field %d pair %ld: lazy %s differs\n", F, it, o.what);
         }
+        sqr<F>(r1, a);                                 /* the square: lazy, = the compact a * a */
+        mul<F, false>(r2, ca, ca);
+        if (!below(r1, MOD2[F])) bad++, printf("FAIL field %d pair %ld: square >= 2m\n", F, it);
+        reduce_once<F>(r1, r1);
+        if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL field %d pair %ld: square differs\n", F, it);
+        if (F == FP) {                                 /* a b - c d, one reduction (p only) */
+            u32 c[8], d[8], cc[8], cd[8], t[8];
+            random_below(c, MOD2[F]);
+            random_below(d, MOD2[F]);
+            if (it % 5 == 4) { memcpy(c, a, sizeof c); memcpy(d, b, sizeof d); }   /* zero */
+            if (it % 17 == 5) minus(d, MOD2[F], 1);
+            memcpy(cc, c, sizeof c);
+            memcpy(cd, d, sizeof d);
+            reduce_once<F>(cc, cc);
+            reduce_once<F>(cd, cd);
+            mul_sub(r1, a, b, c, d);
+            mul<F, false>(r2, ca, cb);
+            mul<F, false>(t, cc, cd);
+            sub<F>(r2, r2, t);
+            reduce_once<F>(r2, r2);
+            if (!below(r1, MOD2[F])) bad++, printf("FAIL field %d pair %ld: a b - c d >= 2m\n", F, it);
+            reduce_once<F>(r1, r1);
+            if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL field %d pair %ld: a b - c d differs\n", F, it);
+        }
         if (bad > 10) break;
     }
     return bad;
@@ -72,7 +97,7 @@ int main(int argc, char **argv)
 {
     const long pairs = argc > 1 ? atol(argv[1]) : 200000;
     const int bad = check<FP>(pairs) + check<FR>(pairs);
-    printf("%s BN254 field arithmetic: %ld pairs each for p and r (multiplication, addition, subtraction)\n",
+    printf("%s BN254 field arithmetic: %ld pairs each for p and r (multiplication, square, a b - c d, addition, subtraction)\n",
            bad ? "FAIL" : "ok  ", pairs);
     printf("%d passed, %d failed\n", bad ? 0 : 1, bad ? 1 : 0);
     return bad != 0;
