@@ -868,18 +868,6 @@ __device__ __forceinline__ void cp16z(sptr s, unsigned long long g, bool on)
     else if (CACHE & 2) asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" :: "r"(s), "l"(g), "r"(n) : "memory");
     else asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(s), "l"(g), "r"(n) : "memory");
 }
-/* cp16z where `issue`, a predicated instruction (no branch); nothing at all elsewhere */
-template <int CACHE>
-__device__ __forceinline__ void cp16z_if(sptr s, unsigned long long g, bool on, bool issue)
-{
-    const unsigned n = on ? 16u : 0u;
-#define MGPU_BLUR_CP_IF(hint) asm volatile("{ .reg .pred p; setp.ne.b32 p, %3, 0; @p cp.async.cg.shared.global" hint \
-                                           " [%0], [%1], 16, %2; }\n" :: "r"(s), "l"(g), "r"(n), "r"((int)issue) : "memory")
-    if (CACHE & 4) MGPU_BLUR_CP_IF(".L2::256B");
-    else if (CACHE & 2) MGPU_BLUR_CP_IF(".L2::128B");
-    else MGPU_BLUR_CP_IF("");
-#undef MGPU_BLUR_CP_IF
-}
 __device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N>
 __device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory"); }
@@ -978,6 +966,7 @@ __device__ __forceinline__ void pipe(const args &a)
     };
     static_assert(H <= 8 && PF >= 1 && PF <= 8, "pipe: radius <= 2, 1..4 channels, PF 1..8");
     __shared__ uint4 stage[WARPS][NS][34];
+    __shared__ uint4 spare[WARPS][NS][34];          /* the zero fills of lanes 1 .. 30's second copy */
     __shared__ unsigned hsel[WARPS][2][2][3];       /* [left/right][halo word][selector triple] */
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
     const long long gw = (long long)blockIdx.x * WARPS + wib;
@@ -990,9 +979,10 @@ __device__ __forceinline__ void pipe(const args &a)
     const int ye = min(ys + a.strip, a.y_end);
     const int e0 = seg * 32 * V + lane * V;         /* this lane's chunk: values e0 .. e0 + 15 */
     const bool in_row = e0 < rowlen;                /* rowlen % 16 == 0: the whole chunk */
-    /* Every lane copies its chunk of each row; lanes 0 and 31 also the halo chunk beside
-       the segment (zeros outside the row): a second copy that the other lanes do not issue
-       (predicated: no branch). */
+    /* Every lane issues two copies per row: its chunk, and for lanes 0 and 31 the halo
+       chunk beside the segment (zeros outside the row); the other lanes' second copy
+       writes zeros to a spare chunk nobody reads (no branch). The spare has a slot per
+       stage: two copies in flight to the same bytes would be a write-write hazard. */
     const int hoff = lane == 0 ? -V : V;
     const int halo = (lane == 0 || lane == 31) && (unsigned)(e0 + hoff) < (unsigned)rowlen;
     const bool left = e0 == 0, right = e0 + V == rowlen;    /* the row's first / last chunk */
@@ -1014,7 +1004,7 @@ __device__ __forceinline__ void pipe(const args &a)
     unsigned long long daddr = a.dst + (unsigned long long)((long long)(ys - a.y_begin) * (long long)a.dpitch + e0);
     const sptr own = to_sptr(&stage[wib][0][lane + 1]);                 /* this lane's chunk, stage 0 */
     const bool hlane = lane == 0 || lane == 31;
-    const sptr hdst = to_sptr(&stage[wib][0][lane == 0 ? 0 : 33]);       /* lanes 0 and 31: the halo chunk */
+    const sptr hdst = to_sptr(hlane ? &stage[wib][0][lane == 0 ? 0 : 33] : &spare[wib][0][lane + 1]);  /* the second copy */
     unsigned su = 0;                                /* NS != P: byte offset of the stage read next */
     unsigned ring[P][V];
 
@@ -1033,7 +1023,7 @@ __device__ __forceinline__ void pipe(const args &a)
         const bool need_ = (unsigned)(i_ - ilo) < nneed;                                    \
         if ((unsigned)yi_ < (unsigned)height) {                                             \
             cp16z<CACHE>(own + (so), iaddr, need_ && in_row);                               \
-            cp16z_if<CACHE>(hdst + (so), iaddr + (unsigned long long)(long long)hoff, need_ && halo, hlane); \
+            cp16z<CACHE>(hdst + (so), iaddr + (unsigned long long)(long long)hoff, need_ && halo);      \
             iaddr += sp;                                                                    \
         } else {                                    /* warp-uniform, rare: past an edge */  \
             const int m_ = map(yi_, height, border);                                        \
@@ -1043,7 +1033,7 @@ __device__ __forceinline__ void pipe(const args &a)
             } else {                                                                        \
                 const unsigned long long g_ = sbase + (unsigned long long)((long long)m_ * (long long)sp); \
                 cp16z<CACHE>(own + (so), g_, need_ && in_row);                              \
-                cp16z_if<CACHE>(hdst + (so), g_ + (unsigned long long)(long long)hoff, need_ && halo, hlane); \
+                cp16z<CACHE>(hdst + (so), g_ + (unsigned long long)(long long)hoff, need_ && halo);      \
             }                                                                               \
             iaddr = sbase + (unsigned long long)((long long)(yi_ + 1) * (long long)sp);     \
         }                                                                                   \

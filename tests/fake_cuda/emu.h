@@ -372,11 +372,6 @@ template <int CACHE> static void cp16z(sptr smem, unsigned long long gmem, bool 
             }
     c.open.push_back(emu_copy{smem, on ? (const void *)(uintptr_t)gmem : nullptr});
 }
-/* cp16z where `issue` (a predicated instruction); nothing at all elsewhere */
-template <int CACHE> static void cp16z_if(sptr smem, unsigned long long gmem, bool on, bool issue)
-{
-    if (issue) cp16z<CACHE>(smem, gmem, on);
-}
 static void cp_commit()
 {
     emu_copies &c = emu_cp[emu_cur];
