@@ -275,7 +275,7 @@ static const int variant_table[][4] = {                 /* PF, WARPS, CACHE, ARI
     {4, 4, 1, 1}, {6, 4, 1, 1}, {8, 4, 1, 1},
     {4, 4, 3, 1}, {6, 4, 3, 1}, {8, 4, 3, 1},
     {6, 4, 5, 1}, {8, 4, 5, 1},
-    {6, 8, 1, 1}, {8, 8, 1, 1}, {6, 8, 3, 1} };
+    {4, 8, 1, 1}, {4, 8, 3, 1} };
 #define NVARIANTS ((int)(sizeof variant_table / sizeof variant_table[0]))
 static const int strip_modes[] = { -1, -2, -4, 32, 128 };   /* < 0: waves; > 0: rows */
 #define NSTRIPS ((int)(sizeof strip_modes / sizeof strip_modes[0]))

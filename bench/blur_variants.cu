@@ -20,7 +20,9 @@
         const mgpu_blr::args a) { mgpu_blr::pipe<C, PF, W, K, A>(a); }
 #endif
 
-/* every channel count the benchmark times (4: RGBA, 1: gray) */
+/* every channel count the benchmark times (4: RGBA, 1: gray). A block's stages and spare
+   slots take 2 * WARPS * (PF + 1) * 544 bytes of static shared memory (at most 48 KB):
+   8-warp blocks go up to PF 4. */
 #define BLURV_C(C)                                                                                  \
     BLURV(C, 2, 4, 0, 0) BLURV(C, 4, 4, 0, 0) BLURV(C, 6, 4, 0, 0) BLURV(C, 8, 4, 0, 0)            \
     BLURV(C, 2, 4, 0, 1) BLURV(C, 4, 4, 0, 1) BLURV(C, 6, 4, 0, 1) BLURV(C, 8, 4, 0, 1)            \
@@ -28,7 +30,7 @@
     BLURV(C, 4, 4, 1, 1) BLURV(C, 6, 4, 1, 1) BLURV(C, 8, 4, 1, 1)                                  \
     BLURV(C, 4, 4, 3, 1) BLURV(C, 6, 4, 3, 1) BLURV(C, 8, 4, 3, 1)                                  \
     BLURV(C, 6, 4, 5, 1) BLURV(C, 8, 4, 5, 1)                                                       \
-    BLURV(C, 6, 8, 1, 1) BLURV(C, 8, 8, 1, 1) BLURV(C, 6, 8, 3, 1)
+    BLURV(C, 4, 8, 1, 1) BLURV(C, 4, 8, 3, 1)
 BLURV_C(4)
 BLURV_C(1)
 /* RGB: checked for correctness, timed in the info case only */
