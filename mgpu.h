@@ -8073,9 +8073,11 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
    the order described there, once per piece of an MSM. A piece is a contiguous range of
    the points: one piece normally; several when the inputs come from host memory (piece
    q+1 is copied on an internal stream while piece q is computed) or when one would not
-   fit in memory or in 32-bit entry offsets. Each piece leaves wf XYZZ window sums; they
-   are copied to a pinned buffer kept with the stream, and a host function
-   queued on the stream (cuLaunchHostFunc) turns them into the results. */
+   fit in memory or in 32-bit entry offsets. The pieces of an MSM add into one set of
+   buckets (the first clears it, the others resume from it), and after the last the
+   bucket sums give wf XYZZ window sums; they are copied to a pinned buffer kept with the
+   stream, and a host function queued on the stream (cuLaunchHostFunc) turns them into
+   the results. */
 typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 192 bytes */
     const uint32_t *scalars, *points;
     uint32_t *out, *keys, *counts, *offsets, *partials, *entries, *buckets;
@@ -8087,6 +8089,7 @@ typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 19
     uint32_t seg_len, seg_count, seg_bits;
     uint32_t to_mont, sparse;
     uint32_t scatter_passes;
+    uint32_t resume;
 } mgpu__msm_args;
 typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 192 ? 1 : -1];
 
@@ -8105,8 +8108,13 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
                                            (they must fit in L2). On an H200 at 2^24 (64 MB a
                                            window): 1 pass 9.2 ms, 2 of 32 MB 6.3, 4 of 16 7.2 */
 #endif
-#define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for */
-#define MGPU__MSM_PIECE_MIN ((size_t)1 << 20) /* host inputs: pieces of at least this many points */
+#define MGPU__MSM_THREADS_PER_SM 512u   /* segments: threads to aim for */
+#define MGPU__MSM_ACC_THREADS_PER_SM 2048u /* accumulate: threads (pieces of the sorted entries); four
+                                           waves keep the SMs full to the end (an H200 at 2^22:
+                                           13.3 -> 15 active warps of 16, 11.0 -> 10.6 ms) */
+#define MGPU__MSM_ACC_BLOCK 256u        /* its block (mgpu_kernels.cu: MGPU_MSM_ACC_BLOCK) */
+#define MGPU__MSM_PIECE_MIN ((size_t)1 << 18) /* host inputs: pieces of at least this many points, */
+#define MGPU__MSM_HOST_PIECES 8u        /* and about this many: the first piece's copy is not hidden */
 #define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
 #define MGPU__MSM_FIXUP_SERIAL 8u       /* = FIXUP_SERIAL: longer buckets go to msm_fixup_long */
 #define MGPU__MSM_FIXUP_LONG_THREADS 64u /* = FIXUP_LONG_THREADS: its block size */
@@ -8151,6 +8159,7 @@ static uint32_t mgpu__pow2_at_least(uint64_t x)
 static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *sh)
 {
     const uint64_t threads = (uint64_t)(sms > 0 ? sms : 1) * MGPU__MSM_THREADS_PER_SM;
+    const uint64_t acc_threads = (uint64_t)(sms > 0 ? sms : 1) * MGPU__MSM_ACC_THREADS_PER_SM;
     const uint64_t entries = (uint64_t)sh->piece * (uint64_t)p->windows;
     uint64_t quarter_bucket;
     size_t off = 0;
@@ -8162,7 +8171,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     /* msm_scatter writes a window's entries in passes of at most MGPU__MSM_SCATTER_BYTES */
     for (sh->scatter_passes = 1; (uint64_t)sh->piece * 4 > (uint64_t)sh->scatter_passes * MGPU__MSM_SCATTER_BYTES &&
                                  sh->scatter_passes < sh->B && sh->scatter_passes < 64; sh->scatter_passes *= 2) {}
-    sh->chunk_len = (uint32_t)((entries + threads - 1) / threads);
+    sh->chunk_len = (uint32_t)((entries + acc_threads - 1) / acc_threads);
     quarter_bucket = (entries / sh->G + 3) / 4;
     /* At small n there are more threads than work: pieces of at least a quarter of the
        average bucket, so a bucket's partial sums (msm_fixup adds them one after another) are
@@ -8182,7 +8191,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     MGPU__MSM_TAKE(off_offsets, ((size_t)sh->G + 1) * 4);
     MGPU__MSM_TAKE(off_partials, ((size_t)sh->tiles + 1) * 4);
     MGPU__MSM_TAKE(off_entries, entries * 4);
-    sh->sparse = entries < sh->G;     /* then a bucket's sum sits at its first entry's index */
+    sh->sparse = sh->pieces == 1 && entries < sh->G;   /* then a bucket's sum sits at its first entry's index */
     MGPU__MSM_TAKE(off_buckets, (size_t)(sh->sparse ? entries : sh->G) * MGPU__MSM_PART);
     MGPU__MSM_TAKE(off_slot_keys, (size_t)sh->chunks * 8);
     MGPU__MSM_TAKE(off_slot_sums, (size_t)sh->chunks * 2 * MGPU__MSM_PART);
@@ -8243,17 +8252,18 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
     sh->copy_points = !(pt->local && pt->readable && (p->flags & MGPU_MSM_POINTS_MONTGOMERY));
     sh->piece = n < cap ? n : cap;
     if (count == 1 && ((!sc->local && !sc->peer) || (!pt->local && !pt->peer))) {
-        size_t half = (n + 1) / 2;
-        size_t want = half > MGPU__MSM_PIECE_MIN ? half : MGPU__MSM_PIECE_MIN;
+        size_t part = (n + MGPU__MSM_HOST_PIECES - 1) / MGPU__MSM_HOST_PIECES;
+        size_t want = part > MGPU__MSM_PIECE_MIN ? part : MGPU__MSM_PIECE_MIN;
         if (want < sh->piece) sh->piece = want;
     }
     for (;;) {
         sh->pieces = (n + sh->piece - 1) / sh->piece;
         sh->nbuf = sh->pieces * (size_t)count > 1 && (!sc->local || !pt->local) ? 2 : 1;
-        if (p->chosen && p->factor == 1) mgpu__msm_plan_window(p, mgpu_msm_window_bits(sh->piece, 1));
         mgpu__msm_layout(p, info.multiprocessors, sh);
         if (sh->bytes <= budget || sh->piece == 1) break;
         sh->piece = (sh->piece + 1) / 2;
+        /* short of memory: a chosen c follows the piece (fewer buckets, more work) */
+        if (p->chosen && p->factor == 1) mgpu__msm_plan_window(p, mgpu_msm_window_bits(sh->piece, 1));
     }
     if (sh->bytes > budget)
         return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "an MSM needs %zu bytes of working memory on device %d, "
@@ -8264,29 +8274,25 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
 /* ---- the results, on the host: queued on the stream after the parts' copy */
 typedef struct mgpu__msm_job {
     mgpu_bn254_jacobian *results;
-    const unsigned char *parts;        /* pinned: [msm][piece][window] XYZZ window sums */
+    const unsigned char *parts;        /* pinned: [msm][window] XYZZ window sums */
     int count, wf, c;
-    size_t pieces;
     unsigned flags;
 } mgpu__msm_job;
 
-/* The result from the window sums (msm_windows: sum_b b * bucket_b for each window w of
-   each piece): sum_w 2^(cw) window_w, top down, c doublings between windows. */
+/* The result from the window sums (msm_windows: sum_b b * bucket_b for each window w):
+   sum_w 2^(cw) window_w, top down, c doublings between windows. */
 static void MGPU__CUDAAPI mgpu__msm_finish(void *arg)
 {
     mgpu__msm_job *j = (mgpu__msm_job *)arg;
-    const size_t piece_bytes = (size_t)j->wf * MGPU__MSM_PART;
+    const size_t msm_bytes = (size_t)j->wf * MGPU__MSM_PART;
     int b, w, d;
-    size_t q;
     for (b = 0; b < j->count; b++) {
-        const unsigned char *parts = j->parts + (size_t)b * j->pieces * piece_bytes;
+        const unsigned char *parts = j->parts + (size_t)b * msm_bytes;
         mgpu__bn_xyzz total;
         mgpu__bn_xyzz_inf(&total);
         for (w = j->wf - 1; w >= 0; w--) {
             for (d = 0; d < j->c; d++) mgpu__bn_xyzz_dbl(&total);
-            for (q = 0; q < j->pieces; q++)
-                mgpu__bn_xyzz_add(&total, (const mgpu__bn_xyzz *)(const void *)(parts + q * piece_bytes +
-                                                                                (size_t)w * MGPU__MSM_PART));
+            mgpu__bn_xyzz_add(&total, (const mgpu__bn_xyzz *)(const void *)(parts + (size_t)w * MGPU__MSM_PART));
         }
         mgpu__bn_xyzz_to_jacobian(&total, &j->results[b], (j->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
     }
@@ -8369,11 +8375,15 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
 
 /* The kernels of one piece on s (the sums after points_in[buf]), then its parts copied to
    `dst` (pinned). */
-static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_t len, int buf, void *dst)
+/* Piece q of an MSM (of r->sh.pieces) into the buckets; after the last, the window sums to dst. */
+static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_t len, int buf, size_t q, void *dst)
 {
     const char *fn = r->fn;
     mgpu__stream_obj *s = r->s;
     a->n = len;
+    a->resume = q > 0;
+    if (q == 0 && r->sh.pieces > 1)                    /* infinity everywhere: ZZ = 0 */
+        MGPU__TRY(mgpu_memset_async(a->buckets, 0, (size_t)r->sh.G * MGPU__MSM_PART, s->h));
     MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_DIGITS, len, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_TILES, (size_t)r->sh.tiles * 256, 256, a, s));
@@ -8382,11 +8392,12 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, (len + 255) / 256 * 256 * r->plan->windows * r->sh.scatter_passes,
                                256, a, s));
     MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, MGPU__MSM_ACC_BLOCK, a, s));
     MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, r->sh.chunks, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, ((size_t)r->sh.chunks / MGPU__MSM_FIXUP_SERIAL + 1) *
                                MGPU__MSM_FIXUP_LONG_THREADS, MGPU__MSM_FIXUP_LONG_THREADS, a, s));
+    if (q + 1 < r->sh.pieces) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count, 128, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SUMS, (size_t)r->plan->wf * (1 + r->sh.seg_bits) * 512, 512, a, s));
     a->out = (uint32_t *)(void *)(r->ws + r->sh.off_windows);
@@ -8427,8 +8438,8 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *
 static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_jacobian *results)
 {
     const mgpu__msm_plan *p = r->plan;
-    const size_t piece_bytes = (size_t)p->wf * MGPU__MSM_PART;
-    const size_t parts_bytes = (size_t)count * r->sh.pieces * piece_bytes;
+    const size_t msm_bytes = (size_t)p->wf * MGPU__MSM_PART;
+    const size_t parts_bytes = (size_t)count * msm_bytes;
     mgpu__red_ws *w = NULL;
     mgpu__msm_job *job;
     mgpu_result res = MGPU_SUCCESS;
@@ -8447,7 +8458,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
             if (res == MGPU_SUCCESS) res = mgpu__msm_load(r, b, first, len, buf, &a);
             if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r->s, r->scalars_in[buf]);
             if (res == MGPU_SUCCESS)
-                res = mgpu__msm_compute(r, &a, len, buf, (unsigned char *)w->pinned + ((size_t)b * r->sh.pieces + q) * piece_bytes);
+                res = mgpu__msm_compute(r, &a, len, buf, q, (unsigned char *)w->pinned + b * msm_bytes);
             if (res == MGPU_SUCCESS) res = mgpu__msm_record(r->computed[buf], r->s);
         }
     if (res == MGPU_SUCCESS) {
@@ -8456,7 +8467,6 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
         job->results = results;
         job->parts = (const unsigned char *)w->pinned;
         job->count = count;
-        job->pieces = r->sh.pieces;
         job->wf = p->wf;
         job->c = p->c;
         job->flags = p->flags;

@@ -1621,7 +1621,10 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_
      msm_sums        per window, block sums: out_0 = sum_s tot_s and, for each bit k of the
                      segment index, out_{k+1} = sum of run_s over the s with bit k set.
      msm_windows     per window, sum_b b * bucket_b = out_0 + m * sum_k 2^k out_{k+1}.
-   The host then combines the windows (sum_w 2^(cw) window_w) in C.
+   The host then combines the windows (sum_w 2^(cw) window_w) in C. An MSM taken in
+   several pieces of its points (host inputs, memory) runs digits .. fixup per piece into
+   one set of buckets (args.resume: a run that starts a bucket starts from its sum so
+   far), and the bucket sums once, after the last piece.
 
    Field arithmetic: 8 x 32-bit words, little-endian, Montgomery form with R = 2^256;
    multiplication with PTX carry chains (mad.lo.cc / madc.hi.cc, which ptxas fuses into one
@@ -2113,14 +2116,14 @@ __device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y)
     sqr<FP>(pp, u2);
     mul<FP>(ppp, u2, pp);
     mul<FP>(q, p.x, pp);
+    mul<FP>(p.zz, p.zz, pp);                           /* ZZ3, ZZZ3 first: fewer values live */
+    mul<FP>(p.zzz, p.zzz, ppp);                        /* in mul_sub's 512-bit products */
     sqr<FP>(u2, s2);                                   /* X3 = R^2 - PPP - 2Q */
     sub<FP>(u2, u2, ppp);
     sub<FP>(u2, u2, q);
     sub<FP>(p.x, u2, q);
     sub<FP>(q, q, p.x);                                /* Y3 = R (Q - X3) - Y1 PPP */
     mul_sub(p.y, s2, q, p.y, ppp);
-    mul<FP>(p.zz, p.zz, pp);
-    mul<FP>(p.zzz, p.zzz, ppp);
 }
 /* p += q (add-2008-s) */
 __device__ __forceinline__ void add_xyzz(xyzz &p, const xyzz &q)
@@ -2203,6 +2206,9 @@ struct args {
     u32 sparse;                        /* buckets outnumber entries: a bucket's sum is kept at
                                           its first entry's index instead of its own */
     u32 scatter_passes;                /* msm_scatter: passes over each window's keys (a power of 2, <= B) */
+    u32 resume;                        /* pieces after the first of one MSM: `buckets` holds the sums
+                                          of the pieces before (dense, infinity where none), and
+                                          this piece's entries are added to them */
 };
 enum { NONE = 0xffffffffu, SCAN_THREADS = 256, SCAN_ITEMS = 16, SCAN_TILE = SCAN_THREADS * SCAN_ITEMS,
        SCALARS_MONT = 1, POINTS_MONT = 2 };
@@ -2426,7 +2432,10 @@ __device__ __forceinline__ bool entry_ready(u32 e, const u32 *x, u32 *y)
     return true;
 }
 
-extern "C" __global__ void __launch_bounds__(256, 2) mgpu_msm_accumulate(const mgpu_bn::args a)
+#ifndef MGPU_MSM_ACC_BLOCK
+#define MGPU_MSM_ACC_BLOCK 256          /* msm_accumulate's block (mgpu.h: MGPU__MSM_ACC_BLOCK) */
+#endif
+extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_ACC_BLOCK) mgpu_msm_accumulate(const mgpu_bn::args a)
 {
     const u64 tid = global_id();
     if (tid >= a.chunks) return;
@@ -2442,7 +2451,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) mgpu_msm_accumulate(const m
     }
     u32 g = lo, g_start = a.offsets[g], g_end = a.offsets[g + 1];
     xyzz acc;
-    set_inf(acc);
+    if (a.resume && g_start >= s) load_xyzz(acc, a.buckets + bucket_slot(a, g));   /* bucket g starts here */
+    else set_inf(acc);
     for (u32 j = s; j < e; j++) {
         if (j == g_end) {                              /* bucket g ends inside the piece */
             if (g_start < s) { a.slot_keys[2 * tid] = g; store_xyzz(a.slot_sums + 64 * tid, acc); }
@@ -2450,7 +2460,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) mgpu_msm_accumulate(const m
             do g++; while (a.offsets[g + 1] <= j);     /* skip empty buckets */
             g_start = j;
             g_end = a.offsets[g + 1];
-            set_inf(acc);
+            if (a.resume) load_xyzz(acc, a.buckets + bucket_slot(a, g));
+            else set_inf(acc);
         }
         u32 x[8], y[8];
         const u32 entry = a.entries[j];
@@ -2536,7 +2547,7 @@ extern "C" __global__ void __launch_bounds__(128, 3) mgpu_msm_segments(const mgp
     set_inf(tot);
     for (u32 j = a.seg_len; j-- > 0;) {
         const u32 g = base + j;
-        if (a.offsets[g] != a.offsets[g + 1]) {
+        if (a.resume || a.offsets[g] != a.offsets[g + 1]) {   /* (resume: earlier pieces' sums too) */
             load_xyzz(b, a.buckets + bucket_slot(a, g));
             add_xyzz(run, b);
         }
