@@ -611,15 +611,18 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning);
      handed to every device; mgpu_blur_weights returns them.
    - 8-bit: fixed-point weights W[k] = floor(4096 * w[k] + 0.5) for 1 <= k <= r, and
      W[0] = 4096 - 2 * (W[1] + ... + W[r]), so they sum to exactly 4096 (2^12; the centre
-     absorbs the rounding). W[0] >= 0 always holds up to radius 45 (it is at least
-     4096 w[0] - r >= 4096 / (2r + 1) - r); above, a large sigma can round the sides up by
-     more than the centre holds (radius 50, sigma 784: W[0] would be -4). Then the side
-     weights rounded up the most (ties: the outermost) are lowered by 1, one at a time,
-     until W[0] >= 0; this always ends, since with every side weight rounded down W[0] >=
-     4096 w[0] > 0. All weights are thus >= 0 and sum to 4096 at every radius and sigma,
-     and so: the horizontal pass h = sum_k W[k] * in[x+k] is an exact integer (<= 255 *
-     2^12 < 2^20, kept in 32 bits, never rounded), as is every partial sum; the vertical
-     pass v = sum_k W[k] * h[y+k] is exact in 32 bits (< 255 * 2^24); the result is
+     absorbs the rounding, off by up to r from 4096 w[0]: up to radius 16 W[0] >= 4096 /
+     (2r + 1) - r >= 108). Above radius 16, where the 2r roundings could outweigh the
+     centre (radius 50, sigma 784: W[0] would be -4), they are balanced: while W[0] is
+     more than 1 below 4096 w[0], the side weight rounded up the most is lowered by 1
+     (while more than 1 above, the one rounded down the most is raised by 1; ties: the
+     outermost), so |W[0] - 4096 w[0]| <= 1 and W[0] >= 4096 / 129 - 1 > 30. (This always
+     ends: with every side weight rounded down, W[0] >= 4096 w[0]; with every one rounded
+     up, W[0] <= 4096 w[0].) All weights are thus >= 0 and sum to 4096 at every radius
+     and sigma, and so: the horizontal pass
+     h = sum_k W[k] * in[x+k] is an exact integer (<= 255 * 2^12 < 2^20, kept in 32 bits,
+     never rounded), as is every partial sum; the vertical pass v = sum_k W[k] * h[y+k]
+     is exact in 32 bits (< 255 * 2^24); the result is
      (v + 2^23) >> 24, i.e. rounded half up once. This equals the direct 2D convolution
      with weights W[dx] * W[dy] and the same single rounding. A constant image stays
      unchanged; radius 0 (MGPU_BLUR_RADIUS_ZERO) copies the image (f32: x * 1.0f).
@@ -5960,6 +5963,7 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 #define MGPU__BLUR_WIDE_TILE 64         /* = MGPU_BLUR_WIDE_TILE: their values per tile row */
 #define MGPU__BLUR_WIDE_SW 68           /* = MGPU_BLUR_WIDE_SW: shared words before their ring */
 #define MGPU__BLUR_ONE 4096u            /* 8-bit weights sum to 2^12 */
+#define MGPU__BLUR_BALANCE_R 16         /* above: the 8-bit side weights' rounding is balanced */
 #define MGPU__BLUR_MAX_ROW (0x7fffffff - 4096)   /* values per row: kernel indices stay in int */
 #define MGPU__BLUR_MAX_HEIGHT (0x7fffffff - 64)
 #define MGPU__BLUR_SLOTS 3              /* per GPU worker: stream + buffers each */
@@ -6014,8 +6018,8 @@ static double mgpu__blur_exp_neg(double x)
 }
 
 /* The rule at MGPU_BLUR_MAX_RADIUS in mgpu.h's blur docs: side weights rounded to nearest,
-   then (radius > 45 with a large sigma only) those rounded up the most lowered until the
-   centre is >= 0. */
+   the centre takes the rest; above radius 16 the side weights rounded farthest are moved
+   until the centre is within 1 of its exact value. */
 static void mgpu__blur_weights_of(double sigma, int r, uint32_t *wi, float *wf)
 {
     double g[MGPU_BLUR_MAX_RADIUS + 1], total;
@@ -6033,15 +6037,20 @@ static void mgpu__blur_weights_of(double sigma, int r, uint32_t *wi, float *wf)
         wi[k] = (uint32_t)(g[k] / total * MGPU__BLUR_ONE + 0.5);
         side += wi[k];
     }
-    while (2u * side > MGPU__BLUR_ONE) {
-        int up = 0;                                  /* the weight rounded up the most; ties: the outermost */
+    while (r > MGPU__BLUR_BALANCE_R) {
+        /* W[0] too small (dir 1): lower the side weight rounded up the most; too large (-1):
+           raise the one rounded down the most; ties: the outermost */
+        const double miss = (double)MGPU__BLUR_ONE - 2.0 * side - g[0] / total * MGPU__BLUR_ONE;   /* W[0] - exact */
+        const int dir = miss < -1.0 ? 1 : miss > 1.0 ? -1 : 0;
         double most = 0.0;
-        for (k = 1; k <= r; k++) {
-            const double over = (double)wi[k] - g[k] / total * MGPU__BLUR_ONE;
-            if (over >= most) { most = over; up = k; }
+        int pick = 0;
+        for (k = 1; k <= r && dir; k++) {
+            const double off = dir * ((double)wi[k] - g[k] / total * MGPU__BLUR_ONE);
+            if (off > 0.0 && off >= most) { most = off; pick = k; }
         }
-        wi[up]--;                                    /* (up >= 1: W[0] < 0 needs a side rounded up) */
-        side--;
+        if (!pick) break;                            /* within 1 (or, never, nothing left to move) */
+        wi[pick] -= (uint32_t)dir;
+        side -= (uint32_t)dir;
     }
     wi[0] = MGPU__BLUR_ONE - 2u * side;
 }

@@ -92,6 +92,7 @@ int main(int argc, char **argv)
         mgpu_blur_params p;
         memset(&p, 0, sizeof p);
         p.sigma = 0.5f + (float)(rng() % 100) / 20.0f;
+        if (r > 16) p.sigma *= (float)r / 4.0f;     /* 2 .. 87 at radius 64: the far taps weigh */
         p.radius = r ? r : MGPU_BLUR_RADIUS_ZERO;
         p.border = (mgpu_border)border;
         p.border_value = f == MGPU_PIXEL_U8 ? (float)(rng() % 256) : -1.5f;
