@@ -210,7 +210,7 @@ run/blur_emu_any: $(BUILD)/blur_kernel_emu FORCE
 run/blur_emu_ring: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_ring $(BUILD)/blur_emu_ring.log EMU_FOCUS=ring ./$(BUILD)/blur_kernel_emu 200 4
 run/blur_emu_wide: $(BUILD)/blur_kernel_emu FORCE
-	$(RUN) blur_emu_wide $(BUILD)/blur_emu_wide.log EMU_FOCUS=wide ./$(BUILD)/blur_kernel_emu 100 5
+	$(RUN) blur_emu_wide $(BUILD)/blur_emu_wide.log EMU_FOCUS=wide ./$(BUILD)/blur_kernel_emu 150 5
 
 # The BN254 field arithmetic of the MSM section on the host (tests/fake_cuda/bn_field_check.cpp):
 # the lazy unrolled multiplication, addition and subtraction against canonical results, on

@@ -6368,7 +6368,7 @@ static int mgpu__blur_any_block(mgpu_pixel_format f, int r, int C, long long *va
 
 /* The wide kernels' (mgpu_blr::wide) block: *values per tile, *shared bytes: 4 * (SW +
    (2r + B) * TX) (weights, the ring) + B * (TX + 2rC) * value size (the staged rows), B =
-   THREADS / TX rows per batch; at most 43.6 KiB (f32, 4 channels, radius 64): no opt-in. */
+   THREADS / TX rows per batch; at most 42.3 KiB (f32, 4 channels, radius 64): no opt-in. */
 static int mgpu__blur_wide_block(mgpu_pixel_format f, int r, int C, long long *values, size_t *shared)
 {
     const size_t tx = MGPU__BLUR_WIDE_TILE, b = MGPU__BLUR_WIDE_THREADS / MGPU__BLUR_WIDE_TILE;

@@ -1563,7 +1563,7 @@ __device__ __forceinline__ void any(const args &a)
      whose 2r + 1 rows are in the ring, and stores it.
    The next batch's copy and barrier order its ring writes after these reads. A warp is 32
    consecutive columns of one row: no bank conflicts. Shared memory: 4 * (SW + R * TX) +
-   B * (TX + 2rC) * sizeof(T) bytes (f32, 4 channels, radius 64: 43.6 KiB), so 4 or more
+   B * (TX + 2rC) * sizeof(T) bytes (f32, 4 channels, radius 64: 42.3 KiB), so 4 or more
    blocks per multiprocessor. The arithmetic is tr<T>'s, in fast<>'s order: the same bits
    as the CPU device. It does 2r + 1 shared reads per value and pass, so it is bound by
    shared-memory bandwidth, not by DRAM. */
