@@ -1410,6 +1410,20 @@ __device__ __forceinline__ unsigned any_bytes(const unsigned o[4])
 }
 __device__ __forceinline__ unsigned any_bytes(const float *) { return 0u; }   /* f32: not used */
 
+/* The (tile, strip) item of this block (generic and wide kernels: one item per block):
+   false past the last; else the tile's first value x0 and the output rows [ys, ye). */
+__device__ __forceinline__ bool tile_item(const args &a, int rowlen, int tile, int &x0, int &ys, int &ye)
+{
+    const int ntiles = (rowlen + tile - 1) / tile;
+    const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
+    const long long item = blockIdx.x;
+    if (item >= (long long)ntiles * nstrips) return false;
+    x0 = (int)(item % ntiles) * tile;
+    ys = a.y_begin + (int)(item / ntiles) * a.strip;
+    ye = min(ys + a.strip, a.y_end);
+    return true;
+}
+
 template <typename T>
 __device__ __forceinline__ void any(const args &a)
 {
@@ -1426,13 +1440,8 @@ __device__ __forceinline__ void any(const args &a)
     const int HW = (H + EPW - 1) / EPW;             /* halo words on each side (2 * HW <= NT: mgpu.h) */
     const int rowlen = a.width * C;
     const int TWE = NTW * EPW;                      /* values per tile */
-    const int ntiles = (rowlen + TWE - 1) / TWE;
-    const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
-    const long long item = blockIdx.x;
-    if (item >= (long long)ntiles * nstrips) return;        /* whole blocks only */
-    const int x0 = (int)(item % ntiles) * TWE;
-    const int ys = a.y_begin + (int)(item / ntiles) * a.strip;
-    const int ye = min(ys + a.strip, a.y_end);
+    int x0, ys, ye;
+    if (!tile_item(a, rowlen, TWE, x0, ys, ye)) return;     /* whole blocks only */
     const int niter = ye - ys + 2 * r;
     /* 8-bit rows at 4-byte aligned addresses take whole-word loads and stores */
     const bool wsrc = EPW == 1 || (a.src % 4 == 0 && a.spitch % 4 == 0);
@@ -1577,13 +1586,8 @@ __device__ __forceinline__ void wide(const args &a)
     const int C = a.channels, r = a.radius, H = r * C, R = 2 * r + B;
     const int BX = TX + 2 * H;                      /* values per staged row */
     const int rowlen = a.width * C;
-    const int ntiles = (rowlen + TX - 1) / TX;
-    const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
-    const long long item = blockIdx.x;
-    if (item >= (long long)ntiles * nstrips) return;        /* whole blocks only */
-    const int x0 = (int)(item % ntiles) * TX;
-    const int ys = a.y_begin + (int)(item / ntiles) * a.strip;
-    const int ye = min(ys + a.strip, a.y_end);
+    int x0, ys, ye;
+    if (!tile_item(a, rowlen, TX, x0, ys, ye)) return;      /* whole blocks only */
     const int niter = ye - ys + 2 * r;              /* input rows ys-r .. ye+r-1: row i is ys-r+i */
     A *const sw = (A *)dyn;                         /* weights, [MGPU_BLUR_MAX_R + 1] */
     A *const ring = (A *)dyn + MGPU_BLUR_WIDE_SW;   /* [R][TX] */
