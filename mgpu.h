@@ -619,11 +619,10 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning);
      outermost), so |W[0] - 4096 w[0]| <= 1 and W[0] >= 4096 / 129 - 1 > 30. (This always
      ends: with every side weight rounded down, W[0] >= 4096 w[0]; with every one rounded
      up, W[0] <= 4096 w[0].) All weights are thus >= 0 and sum to 4096 at every radius
-     and sigma, and so: the horizontal pass
-     h = sum_k W[k] * in[x+k] is an exact integer (<= 255 * 2^12 < 2^20, kept in 32 bits,
-     never rounded), as is every partial sum; the vertical pass v = sum_k W[k] * h[y+k]
-     is exact in 32 bits (< 255 * 2^24); the result is
-     (v + 2^23) >> 24, i.e. rounded half up once. This equals the direct 2D convolution
+     and sigma, and so the horizontal pass h = sum_k W[k] * in[x+k] is an exact integer
+     (<= 255 * 2^12 < 2^20, kept in 32 bits, never rounded), as is every partial sum; the
+     vertical pass v = sum_k W[k] * h[y+k] is exact in 32 bits (< 255 * 2^24); the result
+     is (v + 2^23) >> 24, i.e. rounded half up once. This equals the direct 2D convolution
      with weights W[dx] * W[dy] and the same single rounding. A constant image stays
      unchanged; radius 0 (MGPU_BLUR_RADIUS_ZERO) copies the image (f32: x * 1.0f).
    - f32: weights f[k] = (float)w[k]; per pass, acc = f[0] * x[0], then for k = 1..r
@@ -6017,7 +6016,7 @@ static double mgpu__blur_exp_neg(double x)
     return sum;
 }
 
-/* The rule at MGPU_BLUR_MAX_RADIUS in mgpu.h's blur docs: side weights rounded to nearest,
+/* The rule of the GAUSSIAN BLUR comment (public half): side weights rounded to nearest,
    the centre takes the rest; above radius 16 the side weights rounded farthest are moved
    until the centre is within 1 of its exact value. */
 static void mgpu__blur_weights_of(double sigma, int r, uint32_t *wi, float *wf)
