@@ -611,10 +611,18 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning);
      handed to every device; mgpu_blur_weights returns them.
    - 8-bit: fixed-point weights W[k] = floor(4096 * w[k] + 0.5) for 1 <= k <= r, and
      W[0] = 4096 - 2 * (W[1] + ... + W[r]), so they sum to exactly 4096 (2^12; the centre
-     absorbs the rounding). The horizontal pass h = sum_k W[k] * in[x+k] is an exact
-     integer (< 2^20, kept in 32 bits, never rounded); the vertical pass
-     v = sum_k W[k] * h[y+k] is exact in 32 bits (< 255 * 2^24); the result is
-     (v + 2^23) >> 24, i.e. rounded half up once. This equals the direct 2D convolution
+     absorbs the rounding, off by up to r from 4096 w[0]: up to radius 16 W[0] >= 4096 /
+     (2r + 1) - r >= 108). Above radius 16, where the 2r roundings could outweigh the
+     centre (radius 50, sigma 784: W[0] would be -4), they are balanced: while W[0] is
+     more than 1 below 4096 w[0], the side weight rounded up the most is lowered by 1
+     (while more than 1 above, the one rounded down the most is raised by 1; ties: the
+     outermost), so |W[0] - 4096 w[0]| <= 1 and W[0] >= 4096 / 129 - 1 > 30. (This always
+     ends: with every side weight rounded down, W[0] >= 4096 w[0]; with every one rounded
+     up, W[0] <= 4096 w[0].) All weights are thus >= 0 and sum to 4096 at every radius
+     and sigma, and so the horizontal pass h = sum_k W[k] * in[x+k] is an exact integer
+     (<= 255 * 2^12 < 2^20, kept in 32 bits, never rounded), as is every partial sum; the
+     vertical pass v = sum_k W[k] * h[y+k] is exact in 32 bits (< 255 * 2^24); the result
+     is (v + 2^23) >> 24, i.e. rounded half up once. This equals the direct 2D convolution
      with weights W[dx] * W[dy] and the same single rounding. A constant image stays
      unchanged; radius 0 (MGPU_BLUR_RADIUS_ZERO) copies the image (f32: x * 1.0f).
    - f32: weights f[k] = (float)w[k]; per pass, acc = f[0] * x[0], then for k = 1..r
@@ -622,11 +630,11 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning);
      multiply-add), rows first, then columns the same way. GPUs use __fmul_rn/__fadd_rn, so
      they agree bit for bit with the CPU device when the C compiler does not contract a*b+c
      into an fma (x86-64 without -mfma, gcc in ISO C modes, clang's default, MSVC
-     /fp:precise); otherwise within a few ulp (tests allow 1e-5 relative). NaN and inf
-     propagate as IEEE arithmetic says.
-   Limits: radius <= MGPU_BLUR_MAX_RADIUS (16); a row of at most 2^31 - 4096 values;
-   height <= 2^31 - 64. */
-#define MGPU_BLUR_MAX_RADIUS 16
+     /fp:precise); otherwise within a few ulp per tap (tests allow 1e-5 relative). NaN
+     and inf propagate as IEEE arithmetic says.
+   Limits: radius <= MGPU_BLUR_MAX_RADIUS (64; arrays sized by it, as mgpu_blur_weights'
+   outputs, hold 65 entries); a row of at most 2^31 - 4096 values; height <= 2^31 - 64. */
+#define MGPU_BLUR_MAX_RADIUS 64
 #define MGPU_BLUR_RADIUS_ZERO (-1)      /* mgpu_blur_params.radius for radius 0 (a copy) */
 
 typedef enum mgpu_pixel_format {
@@ -693,7 +701,11 @@ MGPU_API mgpu_result mgpu_blur_weights(const mgpu_blur_params *params, int *radi
    register-tiled kernels with 16-byte loads and stores on 16-byte aligned rows (data and
    pitch multiples of 16); of those, 8-bit images whose width * channels is also a multiple
    of 16 take a pipelined kernel that keeps several rows per warp in flight (cp.async, on
-   compute capability 8.0 and later); everything else a shared-memory tiled kernel. Each
+   compute capability 8.0 and later). Radius 3..8 on the same formats, with rows of a
+   multiple of 16 bytes (f32 too), takes pipelined kernels with a register ring of rows.
+   Everything else up to radius 16 takes a shared-memory tiled kernel, and radius 17..64
+   a simpler tiled kernel (tiles of 64 values, 4 rows at a time, a shared ring of 2r + 4
+   horizontal rows) that is bound by shared-memory reads, not by memory bandwidth. Each
    reads the image once and writes it once (plus the halo overlap of neighbouring tiles). */
 MGPU_API mgpu_result mgpu_blur_async(const mgpu_image *src, const mgpu_image *dst,
                                      const mgpu_blur_params *params, mgpu_stream stream);
@@ -5944,14 +5956,20 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 #define MGPU__BLUR_ANY_SW 36            /* = MGPU_BLUR_ANY_SW: shared words before the ring */
 #define MGPU__BLUR_ANY_SMEM 49152       /* generic kernels' dynamic shared memory at most (no opt-in) */
 #define MGPU__BLUR_RING_WARPS 4         /* = MGPU_BLUR_RING_WARPS: the ring kernels' warps per block */
+#define MGPU__BLUR_ANY_R 16             /* = MGPU_BLUR_ANY_R: the generic kernels' largest radius */
+#define MGPU__BLUR_PAIR_R 16            /* = MGPU_BLUR_PAIR_R: wp[] holds the taps |t| <= 16 */
+#define MGPU__BLUR_WIDE_THREADS 256     /* = MGPU_BLUR_WIDE_THREADS: the wide kernels' block */
+#define MGPU__BLUR_WIDE_TILE 64         /* = MGPU_BLUR_WIDE_TILE: their values per tile row */
+#define MGPU__BLUR_WIDE_SW 68           /* = MGPU_BLUR_WIDE_SW: shared words before their ring */
 #define MGPU__BLUR_ONE 4096u            /* 8-bit weights sum to 2^12 */
+#define MGPU__BLUR_BALANCE_R 16         /* above: the 8-bit side weights' rounding is balanced */
 #define MGPU__BLUR_MAX_ROW (0x7fffffff - 4096)   /* values per row: kernel indices stay in int */
 #define MGPU__BLUR_MAX_HEIGHT (0x7fffffff - 64)
 #define MGPU__BLUR_SLOTS 3              /* per GPU worker: stream + buffers each */
 #define MGPU__BLUR_CPU_TILE 4096        /* CPU device: values per column tile */
 #define MGPU__BLUR_FLT_MAX 3.402823466e+38f
 
-typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 296 bytes */
+typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 680 bytes (kernel arguments: <= 4 KiB) */
     unsigned long long src, dst, spitch, dpitch;
     int width, height, channels, src_row0;
     int y_begin, y_end, radius, border;
@@ -5960,10 +5978,10 @@ typedef struct mgpu__blur_args {       /* = mgpu_blr::args: 296 bytes */
     int reserved;
     uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1];
     float wf[MGPU_BLUR_MAX_RADIUS + 1];
-    uint32_t wp[MGPU_BLUR_MAX_RADIUS + 1];   /* 8-bit weight pairs of the ring kernels: see mgpu__blur_fill */
+    uint32_t wp[MGPU__BLUR_PAIR_R + 1];      /* 8-bit weight pairs of the ring kernels: see mgpu__blur_fill */
     int reserved2;
 } mgpu__blur_args;
-typedef char mgpu__blur_args_size[sizeof(mgpu__blur_args) == 296 ? 1 : -1];
+typedef char mgpu__blur_args_size[sizeof(mgpu__blur_args) == 680 ? 1 : -1];
 
 /* What the params resolve to: one plan serves every image of a call. */
 typedef struct mgpu__blur_plan {
@@ -5998,6 +6016,9 @@ static double mgpu__blur_exp_neg(double x)
     return sum;
 }
 
+/* The rule of the GAUSSIAN BLUR comment (public half): side weights rounded to nearest,
+   the centre takes the rest; above radius 16 the side weights rounded farthest are moved
+   until the centre is within 1 of its exact value. */
 static void mgpu__blur_weights_of(double sigma, int r, uint32_t *wi, float *wf)
 {
     double g[MGPU_BLUR_MAX_RADIUS + 1], total;
@@ -6014,6 +6035,21 @@ static void mgpu__blur_weights_of(double sigma, int r, uint32_t *wi, float *wf)
     for (k = 1; k <= r; k++) {
         wi[k] = (uint32_t)(g[k] / total * MGPU__BLUR_ONE + 0.5);
         side += wi[k];
+    }
+    while (r > MGPU__BLUR_BALANCE_R) {
+        /* W[0] too small (dir 1): lower the side weight rounded up the most; too large (-1):
+           raise the one rounded down the most; ties: the outermost */
+        const double miss = (double)MGPU__BLUR_ONE - 2.0 * side - g[0] / total * MGPU__BLUR_ONE;   /* W[0] - exact */
+        const int dir = miss < -1.0 ? 1 : miss > 1.0 ? -1 : 0;
+        double most = 0.0;
+        int pick = 0;
+        for (k = 1; k <= r && dir; k++) {
+            const double off = dir * ((double)wi[k] - g[k] / total * MGPU__BLUR_ONE);
+            if (off > 0.0 && off >= most) { most = off; pick = k; }
+        }
+        if (!pick) break;                            /* within 1 (or, never, nothing left to move) */
+        wi[pick] -= (uint32_t)dir;
+        side -= (uint32_t)dir;
     }
     wi[0] = MGPU__BLUR_ONE - 2u * side;
 }
@@ -6186,9 +6222,9 @@ static void mgpu__blur_fill(mgpu__blur_args *a, const mgpu__blur_plan *pl, const
     memcpy(a->wi, pl->wi, sizeof a->wi);
     memcpy(a->wf, pl->wf, sizeof a->wf);
     /* the ring kernels' taps t, t + 1 (t even, |t| <= 16) as one dp2a operand: two 16-bit weights */
-    for (t = -MGPU_BLUR_MAX_RADIUS; t <= MGPU_BLUR_MAX_RADIUS; t += 2) {
+    for (t = -MGPU__BLUR_PAIR_R; t <= MGPU__BLUR_PAIR_R; t += 2) {
         const int d0 = t < 0 ? -t : t, d1 = t + 1 < 0 ? -(t + 1) : t + 1;
-        a->wp[(t + MGPU_BLUR_MAX_RADIUS) / 2] = pl->wi[d0] | (d1 <= MGPU_BLUR_MAX_RADIUS ? pl->wi[d1] << 16 : 0u);
+        a->wp[(t + MGPU__BLUR_PAIR_R) / 2] = pl->wi[d0] | (d1 <= MGPU__BLUR_PAIR_R ? pl->wi[d1] << 16 : 0u);
     }
 }
 
@@ -6273,17 +6309,19 @@ static mgpu_result mgpu__blur_cpu(const mgpu__blur_args *a, mgpu_pixel_format f)
 }
 
 /* ---- CUDA: kernels, launch shape */
-/* The ring kernels come last: MGPU__BK_RING + 2 * format + (0 for RC = 4, 1 for RC = 8),
-   formats u8 with 1, 3, 4 channels and f32 with 1, 4 (mgpu__blur_ring_format). */
+/* The ring kernels: MGPU__BK_RING + 2 * format + (0 for RC = 4, 1 for RC = 8), formats u8
+   with 1, 3, 4 channels and f32 with 1, 4 (mgpu__blur_ring_format); the wide ones last. */
 enum { MGPU__BK_U8C1, MGPU__BK_U8C3, MGPU__BK_U8C4, MGPU__BK_F32C1, MGPU__BK_F32C4, MGPU__BK_U8_ANY, MGPU__BK_F32_ANY,
-       MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_RING, MGPU__BK_COUNT = MGPU__BK_RING + 10 };
+       MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_RING, MGPU__BK_U8_WIDE = MGPU__BK_RING + 10,
+       MGPU__BK_F32_WIDE, MGPU__BK_COUNT };
 static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8c1_r2", "mgpu_blur_u8c3_r2", "mgpu_blur_u8c4_r2", "mgpu_blur_f32c1_r2", "mgpu_blur_f32c4_r2",
     "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p",
     "mgpu_blur_u8c1_r4", "mgpu_blur_u8c1_r8", "mgpu_blur_u8c3_r4", "mgpu_blur_u8c3_r8", "mgpu_blur_u8c4_r4",
-    "mgpu_blur_u8c4_r8", "mgpu_blur_f32c1_r4", "mgpu_blur_f32c1_r8", "mgpu_blur_f32c4_r4", "mgpu_blur_f32c4_r8" };
-static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = {   /* halo radius; 0: generic */
-    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 4, 8, 4, 8 };
+    "mgpu_blur_u8c4_r8", "mgpu_blur_f32c1_r4", "mgpu_blur_f32c1_r8", "mgpu_blur_f32c4_r4", "mgpu_blur_f32c4_r8",
+    "mgpu_blur_u8_wide", "mgpu_blur_f32_wide" };
+static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = {   /* halo radius; 0: generic or wide */
+    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 4, 8, 4, 8, 0, 0 };
 
 /* The ring kernels' format index of (f, C), or -1 where they have none. */
 static int mgpu__blur_ring_format(mgpu_pixel_format f, int C)
@@ -6312,7 +6350,7 @@ static mgpu_result mgpu__blur_kernel(const char *fn, int which, mgpu__kernel_obj
    (two row buffers; HW halo words a side)). 256 threads, halved while that exceeds 48 KiB
    (large radii: so several blocks still fit per multiprocessor), never below 64 threads nor
    below the 2 * HW halo words the block loads; every radius <= 16 fits at 64 (8-bit) or
-   128 (f32) threads. */
+   128 (f32) threads. Radius 17..64 takes the wide kernels instead (mgpu__blur_wide_block). */
 static int mgpu__blur_any_block(mgpu_pixel_format f, int r, int C, long long *values, size_t *shared)
 {
     const int epw = f == MGPU_PIXEL_U8 ? 4 : 1, w = f == MGPU_PIXEL_U8 ? MGPU__BLUR_ANY_W8 : MGPU__BLUR_ANY_W32;
@@ -6327,15 +6365,27 @@ static int mgpu__blur_any_block(mgpu_pixel_format f, int r, int C, long long *va
     return nt;
 }
 
+/* The wide kernels' (mgpu_blr::wide) block: *values per tile, *shared bytes: 4 * (SW +
+   (2r + B) * TX) (weights, the ring) + B * (TX + 2rC) * value size (the staged rows), B =
+   THREADS / TX rows per batch; at most 42.3 KiB (f32, 4 channels, radius 64): no opt-in. */
+static int mgpu__blur_wide_block(mgpu_pixel_format f, int r, int C, long long *values, size_t *shared)
+{
+    const size_t tx = MGPU__BLUR_WIDE_TILE, b = MGPU__BLUR_WIDE_THREADS / MGPU__BLUR_WIDE_TILE;
+    *shared = 4 * (MGPU__BLUR_WIDE_SW + (2 * (size_t)r + b) * tx) + b * (tx + 2 * (size_t)r * C) * (f == MGPU_PIXEL_U8 ? 1 : 4);
+    *values = (long long)tx;
+    return MGPU__BLUR_WIDE_THREADS;
+}
+
 /* The kernel for an image, the strip height (a->strip) and the grid. 8-bit images with
    16-byte aligned rows (src and dst) whose width * channels is a multiple of 16 take the
    pipelined kernels (..._r2p) up to radius 2, and images with such rows (8-bit with 1, 3
    or 4 channels, f32 with 1 or 4) the ring kernels (..._r4, ..._r8) at radius 3..8: strips
    sized so that the (segment, strip) items fill about MGPU__BLUR_PIPE_WAVES waves (ring:
-   one) of 16 warps per multiprocessor, 8..512 rows and at least 8r. The generic
-   kernels: about 16 blocks per multiprocessor (a few waves), strips of max(16, 4r)..256
-   rows (the 2r halo rows a strip reads twice stay a small part). The others: about 64
-   warps' worth of items per multiprocessor, strips of 16..64 rows. */
+   one) of 16 warps per multiprocessor, 8..512 rows and at least 8r. The generic kernels
+   (radius <= 16) and the wide ones (radius 17..64, every image): about 16 blocks per
+   multiprocessor (a few waves), strips of max(16, 4r)..max(256, 8r (wide only)) rows (the
+   2r halo rows a strip reads twice stay a small part). The others: about 64 warps' worth of items per
+   multiprocessor, strips of 16..64 rows. */
 static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur_args *a, mgpu_launch_dims *dims)
 {
     const int C = a->channels, r = a->radius, rows = a->y_end - a->y_begin, rowlen = a->width * C;
@@ -6381,13 +6431,15 @@ static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur
         dims->block[0] = 32 * MGPU__BLUR_FAST_WARPS;
     } else {
         long long tile;
-        which = f == MGPU_PIXEL_U8 ? MGPU__BK_U8_ANY : MGPU__BK_F32_ANY;
+        const int wide = r > MGPU__BLUR_ANY_R;
+        which = f == MGPU_PIXEL_U8 ? (wide ? MGPU__BK_U8_WIDE : MGPU__BK_U8_ANY) : (wide ? MGPU__BK_F32_WIDE : MGPU__BK_F32_ANY);
         generic = 1;
-        dims->block[0] = (unsigned)mgpu__blur_any_block(f, r, C, &tile, &dims->shared_bytes);
+        dims->block[0] = (unsigned)(wide ? mgpu__blur_wide_block(f, r, C, &tile, &dims->shared_bytes)
+                                         : mgpu__blur_any_block(f, r, C, &tile, &dims->shared_bytes));
         per_row = (rowlen + tile - 1) / tile;           /* tiles: blocks per strip */
         target = mps * 16;
         smin = 4 * r > 16 ? 4 * r : 16;
-        smax = 256;
+        smax = wide && 8 * r > 256 ? 8 * r : 256;
     }
     strip = (rows * per_row + target - 1) / target;
     if (strip < smin) strip = smin;

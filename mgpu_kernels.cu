@@ -487,11 +487,12 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
    there (mgpu.h) and the CPU device implements the same arithmetic in C (mgpu__blur_cpu).
    Everything below is one launch per image (or band): one read and one write of the
    image, plus the halo overlap described below. mgpu.h fills `args` (mgpu__blur_args, the
-   same 224 bytes) and picks the kernel and the launch shape.
+   same 680 bytes) and picks the kernel and the launch shape.
 
    Arithmetic, the same on every device:
    - 8-bit: integer weights wi[0..r] with wi[0] + 2*(wi[1] + .. + wi[r]) == 4096 (2^12).
-     h = wi[0]*x[0] + sum_k wi[k]*(x[-k*C] + x[+k*C]) is exact (< 2^20); the vertical pass
+     h = wi[0]*x[0] + sum_k wi[k]*(x[-k*C] + x[+k*C]) is exact (<= 255 * 2^12 < 2^20 at any
+     radius: every weight is >= 0, and so is every partial sum); the vertical pass
      o = 2^23 + wi[0]*h[0] + sum_k wi[k]*(h[-k] + h[+k]) is exact in 32 bits (< 2^32), and
      the result is o >> 24 (byte 3): one rounding, half up.
    - f32: acc = wf[0]*x[0], then acc = acc + wf[k]*(x[-k*C] + x[+k*C]) for k = 1..r, each
@@ -531,8 +532,8 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
    everywhere, any radius up to RC, 4 or 8 values per lane, 8-bit horizontal taps in dp2a
    pairs; see ring below. mgpu.h picks them for such images.
 
-   Generic kernels mgpu_blur_<u8|f32>_any (the rest: radius 9..16, C = 2, rows that do not
-   allow 16-byte accesses): any C in 1..4, r in 0..MGPU_BLUR_MAX_R; one
+   Generic kernels mgpu_blur_<u8|f32>_any (the rest up to radius 16: radius 9..16, C = 2,
+   rows that do not allow 16-byte accesses): any C in 1..4, r in 0..MGPU_BLUR_ANY_R; one
    block of NT threads (mgpu.h: 256, halved down to 64 for large radii so a block's shared
    memory stays within 48 KiB) per (tile, strip) item. The tile is NT * W 32-bit words of
    a row (W = MGPU_BLUR_ANY_W8 words of 4 bytes, or MGPU_BLUR_ANY_W32 floats), thread t
@@ -545,8 +546,13 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
    shifts) into a shared ring of 2r+1 rows laid out [row][value in word][word] (its own
    columns: no barrier), and the vertical pass reads that ring. Dynamic shared memory:
    4 * (MGPU_BLUR_ANY_SW + (2r+1) * NT*W*EPW + 2 * (NT*W + 2*HW)) bytes, HW = ceil(rC/EPW)
-   halo words a side (mgpu__blur_any_block). */
-#define MGPU_BLUR_MAX_R 16
+   halo words a side (mgpu__blur_any_block).
+
+   Wide kernels mgpu_blur_<u8|f32>_wide (radius 17..MGPU_BLUR_MAX_R, every layout and C): a
+   straightforward tiled path; see wide below. */
+#define MGPU_BLUR_MAX_R 64                  /* = MGPU_BLUR_MAX_RADIUS */
+#define MGPU_BLUR_ANY_R 16                  /* the generic kernels' largest radius */
+#define MGPU_BLUR_PAIR_R 16                 /* args.wp covers the taps |t| <= 16 (the ring kernels') */
 #define MGPU_BLUR_FAST_WARPS 4
 /* The pipelined 8-bit kernels: warps per block (4 or 8: 16 warps per multiprocessor at
    <= 128 registers), rows in flight per warp, cache hints (see pipe). bench_blur --sweep
@@ -569,10 +575,16 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
 #define MGPU_BLUR_RING_PF8 8
 #define MGPU_BLUR_RING_PF32 4
 #define MGPU_BLUR_RING_CACHE 2
+/* The wide kernels (see wide): threads per block, tile values per row, the words of
+   weights before the ring (65, rounded up to 16 bytes). */
+#define MGPU_BLUR_WIDE_THREADS 256
+#define MGPU_BLUR_WIDE_TILE 64
+#define MGPU_BLUR_WIDE_SW 68
 
 namespace mgpu_blr {
 
-/* = mgpu__blur_args in mgpu.h: the same members in the same order, 296 bytes. */
+/* = mgpu__blur_args in mgpu.h: the same members in the same order, 680 bytes (the driver
+   takes at most 4 KiB of kernel arguments). */
 struct args {
     unsigned long long src, dst, spitch, dpitch;
     int width, height, channels, src_row0;
@@ -582,14 +594,14 @@ struct args {
     int reserved;
     unsigned wi[MGPU_BLUR_MAX_R + 1];
     float wf[MGPU_BLUR_MAX_R + 1];
-    unsigned wp[MGPU_BLUR_MAX_R + 1];               /* 8-bit pairs (see ring): wi[|t|] | wi[|t + 1|] << 16 at (t + 16) / 2 */
+    unsigned wp[MGPU_BLUR_PAIR_R + 1];              /* 8-bit pairs (see ring): wi[|t|] | wi[|t + 1|] << 16 at (t + 16) / 2 */
     int reserved2;
 };
 
 enum { REPLICATE = 0, REFLECT101 = 1, CONSTANT = 2 };
 
 /* Index p of a row or pixel in [0, n), mapped by the border rule; -1 means the constant.
-   Callers keep p within 16 (rows) or the halo (pixels) of [0, n), so the loop is short. */
+   Callers keep p within the radius (rows) or the halo (pixels) of [0, n), so the loop is short. */
 __device__ __forceinline__ int map(int p, int n, int border)
 {
     if ((unsigned)p < (unsigned)n) return p;
@@ -1152,7 +1164,7 @@ __device__ __forceinline__ void ring_hpass_u8(const args &a, const unsigned *x, 
     h[0] = h[1] = h[2] = h[3] = 0u;
 #pragma unroll
     for (int t = -RC; t <= RC; t += 2) {            /* taps t and t + 1 */
-        const unsigned wpair = a.wp[(t + MGPU_BLUR_MAX_R) / 2];
+        const unsigned wpair = a.wp[(t + MGPU_BLUR_PAIR_R) / 2];
 #pragma unroll
         for (int q0 = 0; q0 < 4; q0 += 2) {         /* values q0 and q0 + 1: one PRMT */
             const int b1 = 4 * HW + q0 + t * C, b2 = t + 1 <= RC ? b1 + C : b1;
@@ -1398,6 +1410,20 @@ __device__ __forceinline__ unsigned any_bytes(const unsigned o[4])
 }
 __device__ __forceinline__ unsigned any_bytes(const float *) { return 0u; }   /* f32: not used */
 
+/* The (tile, strip) item of this block (generic and wide kernels: one item per block):
+   false past the last; else the tile's first value x0 and the output rows [ys, ye). */
+__device__ __forceinline__ bool tile_item(const args &a, int rowlen, int tile, int &x0, int &ys, int &ye)
+{
+    const int ntiles = (rowlen + tile - 1) / tile;
+    const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
+    const long long item = blockIdx.x;
+    if (item >= (long long)ntiles * nstrips) return false;
+    x0 = (int)(item % ntiles) * tile;
+    ys = a.y_begin + (int)(item / ntiles) * a.strip;
+    ye = min(ys + a.strip, a.y_end);
+    return true;
+}
+
 template <typename T>
 __device__ __forceinline__ void any(const args &a)
 {
@@ -1414,20 +1440,15 @@ __device__ __forceinline__ void any(const args &a)
     const int HW = (H + EPW - 1) / EPW;             /* halo words on each side (2 * HW <= NT: mgpu.h) */
     const int rowlen = a.width * C;
     const int TWE = NTW * EPW;                      /* values per tile */
-    const int ntiles = (rowlen + TWE - 1) / TWE;
-    const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
-    const long long item = blockIdx.x;
-    if (item >= (long long)ntiles * nstrips) return;        /* whole blocks only */
-    const int x0 = (int)(item % ntiles) * TWE;
-    const int ys = a.y_begin + (int)(item / ntiles) * a.strip;
-    const int ye = min(ys + a.strip, a.y_end);
+    int x0, ys, ye;
+    if (!tile_item(a, rowlen, TWE, x0, ys, ye)) return;     /* whole blocks only */
     const int niter = ye - ys + 2 * r;
     /* 8-bit rows at 4-byte aligned addresses take whole-word loads and stores */
     const bool wsrc = EPW == 1 || (a.src % 4 == 0 && a.spitch % 4 == 0);
     const bool wdst = EPW == 1 || (a.dst % 4 == 0 && a.dpitch % 4 == 0);
     const int PS = EPW * NTW;                       /* ring words per row */
     const int BW = NTW + 2 * HW;                    /* buffer words per row */
-    A *const sw = (A *)dyn;                         /* weights, [MGPU_BLUR_MAX_R + 1] */
+    A *const sw = (A *)dyn;                         /* weights, [MGPU_BLUR_ANY_R + 1] */
     A *const ring = (A *)dyn + MGPU_BLUR_ANY_SW;    /* [P][EPW][NTW]: value b of tile word c at [.][b][c] */
     unsigned *const bufs = dyn + MGPU_BLUR_ANY_SW + P * PS;     /* two rows of BW raw words */
     int bw[S], e0[S], si[S][EPW];                   /* per slot: buffer word (-1: none), first value, sources */
@@ -1436,7 +1457,7 @@ __device__ __forceinline__ void any(const args &a)
     int slot = 0;
 
 #pragma unroll
-    for (int k = 0; k <= MGPU_BLUR_MAX_R; k++)
+    for (int k = 0; k <= MGPU_BLUR_ANY_R; k++)
         if (t == k) sw[k] = TR::weight(a, k);
     /* slots: tile words t, t + NT, .. (lanes on consecutive words: coalesced), and for
        threads t < 2 * HW one halo word (left: t < HW, right: the others); buffer word
@@ -1536,6 +1557,85 @@ __device__ __forceinline__ void any(const args &a)
     }
 }
 
+/* ---- the wide kernels (mgpu_blur_<u8|f32>_wide, radius 17 .. MGPU_BLUR_MAX_R) --------
+   A straightforward tiled path for the radii the others do not take, any C and layout.
+   Items: (tile, strip), one per block of NT = MGPU_BLUR_WIDE_THREADS threads; a tile is
+   TX = MGPU_BLUR_WIDE_TILE values of a row. Thread t owns column x = t % TX of the tile and
+   row b = t / TX of each batch of B = NT / TX rows; the strip's input rows go by in such
+   batches:
+   - the batch's B rows, TX + 2rC values each (the halo; the border rule applied), are
+     copied value by value into shared memory (coalesced loads, border indices by
+     source_of where a value lies past a row end);
+   - barrier; each thread does the horizontal pass of its (row, column) into a shared ring
+     of R = 2r + B horizontal rows (input row i at slot i % R);
+   - barrier; each thread does the vertical pass of output row i - 2r (i its batch row),
+     whose 2r + 1 rows are in the ring, and stores it.
+   The next batch's copy and barrier order its ring writes after these reads. A warp is 32
+   consecutive columns of one row: no bank conflicts. Shared memory: 4 * (SW + R * TX) +
+   B * (TX + 2rC) * sizeof(T) bytes (f32, 4 channels, radius 64: 42.3 KiB), so 4 or more
+   blocks per multiprocessor. The arithmetic is tr<T>'s, in fast<>'s order: the same bits
+   as the CPU device. It does 2r + 1 shared reads per value and pass, so it is bound by
+   shared-memory bandwidth, not by DRAM. */
+template <typename T>
+__device__ __forceinline__ void wide(const args &a)
+{
+    typedef tr<T> TR;
+    typedef typename TR::acc A;
+    enum { NT = MGPU_BLUR_WIDE_THREADS, TX = MGPU_BLUR_WIDE_TILE, B = NT / TX };
+    const int t = threadIdx.x, x = t % TX, b = t / TX;
+    const int C = a.channels, r = a.radius, H = r * C, R = 2 * r + B;
+    const int BX = TX + 2 * H;                      /* values per staged row */
+    const int rowlen = a.width * C;
+    int x0, ys, ye;
+    if (!tile_item(a, rowlen, TX, x0, ys, ye)) return;      /* whole blocks only */
+    const int niter = ye - ys + 2 * r;              /* input rows ys-r .. ye+r-1: row i is ys-r+i */
+    A *const sw = (A *)dyn;                         /* weights, [MGPU_BLUR_MAX_R + 1] */
+    A *const ring = (A *)dyn + MGPU_BLUR_WIDE_SW;   /* [R][TX] */
+    T *const raw = (T *)(ring + R * TX);            /* [B][BX]: value x0 - H + j of batch row b at [b][j] */
+
+    static_assert(NT % TX == 0 && TX % 32 == 0 && NT > MGPU_BLUR_MAX_R && MGPU_BLUR_WIDE_SW > MGPU_BLUR_MAX_R,
+                  "wide: whole warps per row, a thread per weight");
+#pragma unroll
+    for (int k = 0; k <= MGPU_BLUR_MAX_R; k++)
+        if (t == k) sw[k] = TR::weight(a, k);
+    for (int i0 = 0; i0 < niter; i0 += B) {
+        /* the batch's input rows i0 .. i0 + B - 1 (those < niter) */
+        for (int q = t, bb = t / BX, j = t % BX; q < B * BX && i0 + bb < niter; q += NT) {
+            const int my = map(ys - r + i0 + bb, a.height, a.border), e = x0 - H + j;
+            A v = (A)0;                             /* (-2: no output reads it) */
+            if (my < 0) v = TR::cval(a);
+            else {
+                const unsigned char *const row = (const unsigned char *)a.src + (size_t)(my - a.src_row0) * a.spitch;
+                const int s = (unsigned)e < (unsigned)rowlen ? e : source_of(a, e, rowlen, H, C);
+                if (s >= 0) v = TR::load(row, s);
+                else if (s == -1) v = TR::cval(a);
+            }
+            raw[q] = (T)v;
+            for (j += NT; j >= BX; j -= BX) bb++;
+        }
+        __syncthreads();
+        if (i0 + b < niter) {                       /* horizontal pass: input row i0 + b, column x */
+            const T *const m = raw + b * BX + H + x;
+            A acc = TR::first(sw[0], (A)m[0]);
+            for (int k = 1; k <= r; k++) acc = TR::pair(acc, sw[k], (A)m[-k * C], (A)m[k * C]);
+            ring[(i0 + b) % R * TX + x] = acc;
+        }
+        __syncthreads();
+        const int o = i0 + b - 2 * r;               /* vertical pass: output row ys + o */
+        if (o >= 0 && o < ye - ys && x0 + x < rowlen) {
+            const A *const col = ring + x;
+            int s1 = (o + r) % R, s2 = s1;
+            A acc = TR::vfirst(sw[0], col[s1 * TX]);
+            for (int k = 1; k <= r; k++) {
+                s1 = s1 == 0 ? R - 1 : s1 - 1;
+                s2 = s2 == R - 1 ? 0 : s2 + 1;
+                acc = TR::pair(acc, sw[k], col[s1 * TX], col[s2 * TX]);
+            }
+            TR::store((unsigned char *)a.dst + (size_t)(ys + o - a.y_begin) * a.dpitch, x0 + x, acc);
+        }
+    }
+}
+
 } /* namespace mgpu_blr */
 
 /* The second launch bound is the blocks per multiprocessor the register allocation must
@@ -1561,6 +1661,10 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_THREADS, 4) mgpu_blur
 { mgpu_blr::any<unsigned char>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_ANY_THREADS, 4) mgpu_blur_f32_any(const mgpu_blr::args a)
 { mgpu_blr::any<float>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_WIDE_THREADS) mgpu_blur_u8_wide(const mgpu_blr::args a)
+{ mgpu_blr::wide<unsigned char>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_WIDE_THREADS) mgpu_blur_f32_wide(const mgpu_blr::args a)
+{ mgpu_blr::wide<float>(a); }
 /* The ring kernels: 16 warps per multiprocessor (<= 128 registers); 8-bit at RC = 4 with 8
    values per lane (16 bytes: twice the bytes per row's fixed work), else 4. */
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c1_r4(const mgpu_blr::args a)

@@ -23,9 +23,10 @@
    pairs that a call never finds its image in the 50-60 MB L2. The first rgba result is
    compared with the CPU device (must be identical).
 
-   --radii: 7680x4320 RGBA and gray u8 and 3840x2160 RGBA f32 at radius 1, 2, 3, 5, 8, 12, 16
-   (sigma r / 3): mgpu GB/s as a fraction of the copy ceiling, and NPP's advanced filter with
-   the same taps (u8), each result first compared with the CPU device's.
+   --radii: 7680x4320 RGBA and gray u8 and 3840x2160 RGBA f32 at radius 1, 2, 3, 5, 8, 12, 16,
+   32, 64 (sigma r / 3): mgpu GB/s as a fraction of the copy ceiling, and NPP's advanced
+   filter with the same taps (u8), each result first compared with the CPU device's (split
+   over the MGPU_CPU_DEVICES CPU devices: MGPU_CPU_DEVICES=16 makes radius 64 quick).
 
    --sweep: the variants of the pipelined 8-bit kernel in build/blur_variants.fatbin (see
    bench/blur_variants.cu; --variants FILE for another path), on the rgba, gray and batch
@@ -136,6 +137,13 @@ static unsigned char *cpu_reference(const set *s, const mgpu_blur_params *p)
     if (!out) exit(1);
     a.data = s->host;
     b.data = out;
+    if (mgpu_cpu_device_count() > 1) {        /* bands over every CPU device: the same bytes */
+        mgpu_device cpus[64];
+        int i, n = mgpu_cpu_device_count() < 64 ? mgpu_cpu_device_count() : 64;
+        for (i = 0; i < n; i++) cpus[i] = mgpu_cpu_device(i);
+        CHECK(mgpu_blur_split(&a, &b, p, cpus, n));
+        return out;
+    }
     CHECK(mgpu_default_stream(mgpu_cpu_device(0), &cs));
     CHECK(mgpu_blur(&a, &b, p, cs));
     return out;
@@ -252,7 +260,7 @@ static void peers(set *s, int calls, mgpu_stream st, double mgpu_gbs)
 }
 
 /* ------------------------------------------------------------------ --sweep */
-/* = mgpu__blur_args in mgpu.h (the kernels' mgpu_blr::args): 296 bytes */
+/* = mgpu__blur_args in mgpu.h (the kernels' mgpu_blr::args): 680 bytes */
 typedef struct blur_args {
     unsigned long long src, dst, spitch, dpitch;
     int width, height, channels, src_row0;
@@ -262,10 +270,10 @@ typedef struct blur_args {
     int reserved;
     uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1];
     float wf[MGPU_BLUR_MAX_RADIUS + 1];
-    uint32_t wp[MGPU_BLUR_MAX_RADIUS + 1];
+    uint32_t wp[17];                                     /* the ring kernels' weight pairs, |t| <= 16 */
     int reserved2;
 } blur_args;
-typedef char blur_args_size[sizeof(blur_args) == 296 ? 1 : -1];
+typedef char blur_args_size[sizeof(blur_args) == 680 ? 1 : -1];
 
 /* The variants' parameters, as instantiated in bench/blur_variants.cu (BLURV_C). */
 static const int variant_table[][4] = {                 /* PF, WARPS, CACHE, ARITH */
@@ -389,13 +397,13 @@ static int sweep_case(const char *label, set *s, int calls, mgpu_module mod, con
 }
 
 /* ------------------------------------------------------------------ --radii */
-/* One image set at radius 1, 2, 3, 5, 8, 12, 16 (sigma r / 3, replicate): mgpu's GB/s, the
+/* One image set at radius 1, 2, 3, 5, 8, 12, 16, 32, 64 (sigma r / 3, replicate): mgpu's GB/s, the
    result first compared with the CPU device's (exit 1 if it differs), NPP's advanced filter
    with mgpu's own 2r + 1 taps (8-bit, 1 or 4 channels), and the copy ceiling. Returns the
    number of radii whose result differs. */
 static int radii_case(const char *label, set *s, int calls, mgpu_stream st)
 {
-    static const int radii[] = { 1, 2, 3, 5, 8, 12, 16 };
+    static const int radii[] = { 1, 2, 3, 5, 8, 12, 16, 32, 64 };
     const double copy = run_copy(s, calls, st);
     const int C = s->src[0].channels, u8 = s->src[0].format == MGPU_PIXEL_U8;
     const size_t n = s->bytes / 2;

@@ -20,7 +20,8 @@
    EMU_FOCUS=pipe runs only shapes that take the pipelined 8-bit kernels (..._r2p), each
    also through one of bench_blur's tuning variants (bench/blur_variants.cu); EMU_FOCUS=any
    only radii 3..16, which take the generic kernels (..._any), wide images more often (a
-   few tiles of every block size mgpu.h picks for them). */
+   few tiles of every block size mgpu.h picks for them); EMU_FOCUS=wide only radii
+   17..64 (the wide kernels, ..._wide), images often narrower or shorter than the radius. */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
 
@@ -53,6 +54,7 @@ int main(int argc, char **argv)
     const int focus_pipe = focus && !strcmp(focus, "pipe");
     const int focus_any = focus && !strcmp(focus, "any");
     const int focus_ring = focus && !strcmp(focus, "ring");   /* radii 3..8 on aligned rows: the ring kernels */
+    const int focus_wide = focus && !strcmp(focus, "wide");   /* radii 17..64: the wide kernels */
     mgpu_desc desc;
     mgpu_stream cpu = NULL;
     long fails = 0, vec_cases = 0, kernel_hits[MGPU__BK_COUNT] = {0}, band_cases = 0, strip_over = 0, variant_runs = 0;
@@ -74,7 +76,8 @@ int main(int argc, char **argv)
         const int h = 1 + (int)(rng() % (wide ? 40 : 90));
         const int rsel = (int)(rng() % 10);
         const int r = focus_ring ? 3 + (int)(rng() % 6) : focus_any ? 3 + (int)(rng() % 14)
-                    : rsel < 7 || focus_pipe ? rsel % 3 : (int)(rng() % 17);
+                    : focus_wide ? 17 + (int)(rng() % 48)
+                    : rsel < 7 || focus_pipe ? rsel % 3 : rsel < 9 ? (int)(rng() % 17) : (int)(rng() % 65);
         const int border = (int)(rng() % 3);
         /* layout: aligned (vector path) or not */
         const int aligned = focus_pipe || focus_ring || rng() % 2;
@@ -89,6 +92,7 @@ int main(int argc, char **argv)
         mgpu_blur_params p;
         memset(&p, 0, sizeof p);
         p.sigma = 0.5f + (float)(rng() % 100) / 20.0f;
+        if (r > 16) p.sigma *= (float)r / 4.0f;     /* 2 .. 87 at radius 64: the far taps weigh */
         p.radius = r ? r : MGPU_BLUR_RADIUS_ZERO;
         p.border = (mgpu_border)border;
         p.border_value = f == MGPU_PIXEL_U8 ? (float)(rng() % 256) : -1.5f;
@@ -145,7 +149,8 @@ int main(int argc, char **argv)
             } else {
                 long long tile;
                 size_t sh;
-                mgpu__blur_any_block(f, r, c, &tile, &sh);
+                if (which == MGPU__BK_U8_WIDE || which == MGPU__BK_F32_WIDE) mgpu__blur_wide_block(f, r, c, &tile, &sh);
+                else mgpu__blur_any_block(f, r, c, &tile, &sh);
                 dims.grid[0] = (unsigned)((((long long)rb / (long long)es + tile - 1) / tile) * strips);
             }
             /* and sometimes extra blocks past the work: they must do nothing */

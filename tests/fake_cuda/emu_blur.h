@@ -28,7 +28,7 @@ static const emu_blur_kernel emu_blur_kernels[] = {
     EMU_BK(mgpu_blur_u8c3_r2p) EMU_BK(mgpu_blur_u8c4_r2p)
     EMU_BK(mgpu_blur_u8c1_r4) EMU_BK(mgpu_blur_u8c1_r8) EMU_BK(mgpu_blur_u8c3_r4) EMU_BK(mgpu_blur_u8c3_r8)
     EMU_BK(mgpu_blur_u8c4_r4) EMU_BK(mgpu_blur_u8c4_r8) EMU_BK(mgpu_blur_f32c1_r4) EMU_BK(mgpu_blur_f32c1_r8)
-    EMU_BK(mgpu_blur_f32c4_r4) EMU_BK(mgpu_blur_f32c4_r8)
+    EMU_BK(mgpu_blur_f32c4_r4) EMU_BK(mgpu_blur_f32c4_r8) EMU_BK(mgpu_blur_u8_wide) EMU_BK(mgpu_blur_f32_wide)
 #include "bench/blur_variants.cu"
 };
 #undef BLURV

@@ -4,16 +4,19 @@
    random images; -v for detail).
 
    What it checks:
-   - the weights follow the documented rule (recomputed here with libm);
+   - the weights follow the documented rule (recomputed here with libm), including the
+     centre's correction at large radii, and are >= 0 summing to 4096 at every radius
+     0..64 over a range of sigmas;
    - the CPU device equals a direct 2D convolution: bit for bit for 8-bit images (same
-     fixed-point weights, one rounding), within 1e-5 for f32 (reference in double);
+     fixed-point weights, one rounding), within 1e-5 for f32 (reference in double), at
+     radius 0..16 and (small images, most narrower or shorter than the radius) 17, 33, 64;
    - pitches (padded, unaligned, 0 = packed), unaligned data, row padding left alone;
    - bad inputs get their own status and message;
    - band split over 1, 2 and 4 devices and batches over devices equal one device's result;
    - with CUDA: every GPU against the CPU device on random images (8-bit identical, f32
-     within 1e-5), both kernel families, all borders, channels 1..4, radius 0..8 and 16,
-     odd sizes, padded and unaligned pitches; split and batch over GPUs with images in
-     pageable, pinned and device memory. */
+     within 1e-5), every kernel family, all borders, channels 1..4, radius 0..32 and 64,
+     odd sizes (some narrower or shorter than the radius), padded and unaligned pitches;
+     split and batch over GPUs with images in pageable, pinned and device memory. */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
 #include "tests/suites/suite.h"
@@ -168,17 +171,41 @@ static mgpu_blur_params params_of(float sigma, int r, mgpu_border b, float cval)
 }
 
 /* ---- weights */
+/* The documented 8-bit rule: W[k] = floor(4096 w[k] + 0.5) for k >= 1, W[0] the rest; above
+   radius 16, while W[0] is more than 1 below (above) 4096 w[0], the side weight rounded up
+   (down) the most, ties the outermost, is lowered (raised) by 1. Returns how many moved. */
+static int doc_weights(const double *g, double total, int r, uint32_t *want)
+{
+    int side = 0, k, moved = 0;
+    for (k = 1; k <= r; k++) side += (int)(want[k] = (uint32_t)floor(g[k] / total * 4096 + 0.5));
+    while (r > 16 && fabs(4096 - 2 * side - g[0] / total * 4096) > 1) {
+        const int dir = 4096 - 2 * side < g[0] / total * 4096 ? 1 : -1;
+        int pick = 0;
+        for (k = 1; k <= r; k++) {
+            const double off = dir * (want[k] - g[k] / total * 4096);
+            if (off > 0 && (!pick || off >= dir * (want[pick] - g[pick] / total * 4096))) pick = k;
+        }
+        if (!pick) break;
+        want[pick] -= (uint32_t)dir;
+        side -= dir;
+        moved++;
+    }
+    want[0] = (uint32_t)(4096 - 2 * side);
+    return moved;
+}
+
 static void test_weights(void)
 {
     static const struct { float sigma; int radius; } cases[] = {
-        { 0, 0 }, { 2, 2 }, { 1, 1 }, { 0.5f, 8 }, { 3, 8 }, { 100, 16 }, { 1e-20f, 4 }, { 2, MGPU_BLUR_RADIUS_ZERO }, { 7.5f, 16 }
+        { 0, 0 }, { 2, 2 }, { 1, 1 }, { 0.5f, 8 }, { 3, 8 }, { 100, 16 }, { 1e-20f, 4 }, { 2, MGPU_BLUR_RADIUS_ZERO }, { 7.5f, 16 },
+        { 10, 32 }, { 21, 64 }, { 1e30f, 64 }, { 783.87f, 50 }, { 681.46f, 54 }, { 570.48f, 57 }, { 3e38f, 63 }
     };
     size_t i;
-    int good = 1, k;
+    int good = 1, k, lowered = 0;
     char why[2048] = "";
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         mgpu_blur_params p;
-        uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1], side = 0;
+        uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1], want[MGPU_BLUR_MAX_RADIUS + 1], side = 0;
         float wf[MGPU_BLUR_MAX_RADIUS + 1];
         double g[MGPU_BLUR_MAX_RADIUS + 1], total = 0, sigma;
         int r = -5, want_r;
@@ -190,12 +217,15 @@ static void test_weights(void)
         sigma = p.sigma ? p.sigma : 2.0;
         if (r != want_r) { good = 0; snprintf(why, sizeof why, "case %zu: radius %d", i, r); break; }
         for (k = 0; k <= r; k++) { g[k] = exp(-(double)k * k / (2 * sigma * sigma)); total += k ? 2 * g[k] : g[k]; }
-        for (k = 1; k <= r; k++) {
-            uint32_t want = (uint32_t)floor(g[k] / total * 4096 + 0.5);
-            side += wi[k];
-            if (wi[k] != want) { good = 0; snprintf(why, sizeof why, "case %zu: W[%d] = %u, want %u", i, k, wi[k], want); }
+        lowered += doc_weights(g, total, r, want);
+        for (k = 0; k <= r; k++) {
+            side += k ? wi[k] : 0;
+            if (wi[k] != want[k]) { good = 0; snprintf(why, sizeof why, "case %zu: W[%d] = %u, want %u", i, k, wi[k], want[k]); }
         }
-        if (wi[0] + 2 * side != 4096) { good = 0; snprintf(why, sizeof why, "case %zu: weights sum to %u", i, wi[0] + 2 * side); }
+        if (wi[0] + 2 * side != 4096 || wi[0] > 4096) {
+            good = 0;
+            snprintf(why, sizeof why, "case %zu: W[0] = %d, weights sum to %u", i, (int)wi[0], wi[0] + 2 * side);
+        }
         for (k = 0; k <= r; k++)
             if (fabs(wf[k] - g[k] / total) > 1e-7) { good = 0; snprintf(why, sizeof why, "case %zu: f[%d] = %.9g", i, k, wf[k]); }
         for (k = r + 1; k <= MGPU_BLUR_MAX_RADIUS; k++)
@@ -206,7 +236,29 @@ static void test_weights(void)
             printf("\n");
         }
     }
-    report(good, "weights: W[k] = floor(4096 w[k] + 0.5), W[0] takes the rest, sum 4096; f32 = (float)w %s", why);
+    report(good && lowered > 0, "weights: W[k] = floor(4096 w[k] + 0.5), W[0] takes the rest, sum 4096, above radius 16 "
+           "side weights moved until |W[0] - 4096 w[0]| <= 1 (%d moved in %zu cases up to radius 64); f32 = (float)w %s", lowered,
+           sizeof cases / sizeof cases[0], why);
+    {   /* every radius, sigmas from 0.05 to 1e5 and FLT_MAX: W[k] >= 0, W[0] > 30, sum 4096 */
+        int r, si, nbad = 0, worst_r = 0;
+        uint32_t least = 4096;
+        float worst_sigma = 0;
+        for (r = 1; r <= MGPU_BLUR_MAX_RADIUS; r++)
+            for (si = 0; si <= 300; si++) {
+                mgpu_blur_params p;
+                uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1], sum;
+                memset(&p, 0, sizeof p);
+                p.radius = r;
+                p.sigma = si == 300 ? 3.402823466e+38f : 0.05f * powf(1.05f, (float)si);
+                if (mgpu_blur_weights(&p, NULL, wi, NULL) != MGPU_SUCCESS) { nbad++; continue; }
+                for (sum = wi[0], k = 1; k <= r; k++) sum += 2 * wi[k];
+                for (k = 0; k <= r; k++) if (wi[k] > 4096) nbad++;
+                if (sum != 4096 || wi[0] < 31) nbad++;
+                if (wi[0] < least) { least = wi[0]; worst_r = r; worst_sigma = p.sigma; }
+            }
+        report(nbad == 0, "weights >= 0 (centre >= 31) summing to 4096 at radius 1..%d, sigma 0.05..1e5 and FLT_MAX: %d bad; least "
+               "centre W[0] = %u (radius %d, sigma %g)", MGPU_BLUR_MAX_RADIUS, nbad, least, worst_r, (double)worst_sigma);
+    }
     {   /* the default is the normalized 5x5 exp(-(dx^2+dy^2)/8) */
         uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1];
         float wf[MGPU_BLUR_MAX_RADIUS + 1];
@@ -228,32 +280,40 @@ static void test_weights(void)
 /* ---- the CPU device against the 2D reference */
 static const int sizes[][2] = { { 1, 1 }, { 2, 2 }, { 7, 3 }, { 3, 7 }, { 1, 40 }, { 40, 1 }, { 33, 17 }, { 97, 45 } };
 static const int radii[] = { 0, 1, 2, 3, 4, 5, 8, 16 };
+/* large radii: small images (the reference is 2D), most narrower or shorter than the radius */
+static const int wide_sizes[][2] = { { 1, 1 }, { 2, 3 }, { 7, 3 }, { 3, 40 }, { 40, 2 }, { 23, 9 } };
+static const int wide_radii[] = { 17, 33, 64 };
 
 static void test_cpu_reference(mgpu_stream cpu)
 {
     const mgpu_border borders[3] = { MGPU_BORDER_REPLICATE, MGPU_BORDER_REFLECT_101, MGPU_BORDER_CONSTANT };
-    int fi, bi;
+    int fi, bi, wide;
+    for (wide = 0; wide < 2; wide++)
     for (fi = 0; fi < 2; fi++)
         for (bi = 0; bi < 3; bi++) {
             const mgpu_pixel_format f = fi ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
+            const int (*const sz)[2] = wide ? wide_sizes : sizes, *const rad = wide ? wide_radii : radii;
+            const size_t nsz = wide ? sizeof wide_sizes / sizeof wide_sizes[0] : sizeof sizes / sizeof sizes[0];
+            const size_t nrad = wide ? sizeof wide_radii / sizeof wide_radii[0] : sizeof radii / sizeof radii[0];
             long cases = 0, bad = 0;
             char why[2048] = "";
             size_t si, ri;
             int c;
-            for (si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (si = 0; si < nsz; si++)
                 for (c = 1; c <= 4; c++)
-                    for (ri = 0; ri < sizeof radii / sizeof radii[0]; ri++) {
+                    for (ri = 0; ri < nrad; ri++) {
                         timg src, dst, ref;
-                        mgpu_blur_params p = params_of(ri % 3 ? 2.0f : 1.3f, radii[ri], borders[bi], f == MGPU_PIXEL_U8 ? 77.0f : 0.3f);
+                        mgpu_blur_params p = params_of(wide ? 0.4f * (float)rad[ri] : ri % 3 ? 2.0f : 1.3f, rad[ri], borders[bi],
+                                                       f == MGPU_PIXEL_U8 ? 77.0f : 0.3f);
                         uint32_t wi[MGPU_BLUR_MAX_RADIUS + 1];
                         float wf[MGPU_BLUR_MAX_RADIUS + 1];
                         int r = 0;
                         char w2[256];
                         mgpu_result res;
                         long n;
-                        timg_make(&src, sizes[si][0], sizes[si][1], c, f, 0, 0);
-                        timg_make(&dst, sizes[si][0], sizes[si][1], c, f, 8, 4);
-                        timg_make(&ref, sizes[si][0], sizes[si][1], c, f, 0, 0);
+                        timg_make(&src, sz[si][0], sz[si][1], c, f, 0, 0);
+                        timg_make(&dst, sz[si][0], sz[si][1], c, f, 8, 4);
+                        timg_make(&ref, sz[si][0], sz[si][1], c, f, 0, 0);
                         timg_random(&src);
                         mgpu_blur_weights(&p, &r, wi, wf);
                         ref_blur(&src.im, &ref.im, r, borders[bi], p.border_value, wi, wf);
@@ -261,14 +321,15 @@ static void test_cpu_reference(mgpu_stream cpu)
                         n = res == MGPU_SUCCESS ? compare(&dst.im, &ref.im, 1e-5, w2, sizeof w2) : -1;
                         cases++;
                         if (n != 0 || !canary_ok(&dst)) {
-                            if (!bad++) snprintf(why, sizeof why, ": %dx%dx%d r=%d: %s", sizes[si][0], sizes[si][1], c, r,
+                            if (!bad++) snprintf(why, sizeof why, ": %dx%dx%d r=%d: %s", sz[si][0], sz[si][1], c, r,
                                                  n < 0 ? mgpu_last_error() : n ? w2 : "row padding overwritten");
                         }
                         timg_free(&src); timg_free(&dst); timg_free(&ref);
                     }
-            report(bad == 0, "CPU device %s %s == direct 2D convolution (%s): %ld cases (8 sizes x 4 channels x radius 0..5,8,16), "
-                   "%ld wrong%s", fi ? "f32" : "u8", border_name(borders[bi]), fi ? "f32 within 1e-5" : "bit for bit",
-                   cases, bad, why);
+            report(bad == 0, "CPU device %s %s == direct 2D convolution (%s): %ld cases (%s), %ld wrong%s", fi ? "f32" : "u8",
+                   border_name(borders[bi]), fi ? "f32 within 1e-5" : "bit for bit", cases,
+                   wide ? "6 sizes up to 23x9 x 4 channels x radius 17, 33, 64" : "8 sizes x 4 channels x radius 0..5,8,16",
+                   bad, why);
         }
     {   /* extremes: a constant image stays constant; 255 never overflows */
         int good = 1, v;
@@ -382,7 +443,10 @@ static void test_bad_inputs(mgpu_stream cpu)
     RESET(); p.sigma = -1; BAD("negative sigma", mgpu_blur(&s, &d, &p, cpu), MGPU_ERROR_INVALID_ARGUMENT, "is negative");
     RESET(); p.sigma = (float)nan(""); BAD("NaN sigma", mgpu_blur(&s, &d, &p, cpu), MGPU_ERROR_INVALID_ARGUMENT, "sigma is NaN");
     RESET(); p.sigma = (float)HUGE_VAL; BAD("infinite sigma", mgpu_blur(&s, &d, &p, cpu), MGPU_ERROR_INVALID_ARGUMENT, "sigma is infinite");
-    RESET(); p.radius = 17; BAD("radius too large", mgpu_blur(&s, &d, &p, cpu), MGPU_ERROR_NOT_SUPPORTED, "larger than MGPU_BLUR_MAX_RADIUS");
+    RESET(); p.radius = MGPU_BLUR_MAX_RADIUS + 1;
+    BAD("radius 65", mgpu_blur(&s, &d, &p, cpu), MGPU_ERROR_NOT_SUPPORTED, "radius = 65 is larger than MGPU_BLUR_MAX_RADIUS (64)");
+    RESET(); p.radius = 0x7fffffff;
+    BAD("radius INT_MAX", mgpu_blur_weights(&p, NULL, NULL, NULL), MGPU_ERROR_NOT_SUPPORTED, "radius = 2147483647 is larger");
     RESET(); p.radius = -2; BAD("negative radius", mgpu_blur(&s, &d, &p, cpu), MGPU_ERROR_INVALID_ARGUMENT, "radius = -2 is negative");
     RESET(); p.border = (mgpu_border)7; BAD("unknown border", mgpu_blur(&s, &d, &p, cpu), MGPU_ERROR_INVALID_ARGUMENT, "unknown border");
     RESET(); p.border = MGPU_BORDER_CONSTANT; p.border_value = 256;
@@ -430,7 +494,11 @@ static void test_bad_inputs(mgpu_stream cpu)
         for (k = 0; k < span_of(&b.im); k++)
             if (((unsigned char *)b.im.data)[k] != CANARY) { good = 0; snprintf(why, sizeof why, ": a rejected call wrote dst"); break; }
     }
-    report(good, "bad inputs: %d cases, each with its status and message, dst untouched%s", n, why);
+    {   /* the largest radius is accepted */
+        RESET(); p.radius = MGPU_BLUR_MAX_RADIUS;
+        if (mgpu_blur(&s, &d, &p, cpu) != MGPU_SUCCESS) { good = 0; snprintf(why, sizeof why, ": radius 64: %s", mgpu_last_error()); }
+    }
+    report(good, "bad inputs: %d cases, each with its status and message, dst untouched; radius 64 accepted%s", n, why);
 #undef BAD
 #undef RESET
     timg_free(&a);
@@ -463,7 +531,7 @@ static int split_case(mgpu_stream cpu, const mgpu_device *devs, int ndevs, int w
 
 static void test_split_cpu(mgpu_stream cpu)
 {
-    static const int heights[] = { 1, 2, 3, 5, 9, 40, 131 }, rs[] = { 0, 1, 2, 5, 8, 16 };
+    static const int heights[] = { 1, 2, 3, 5, 9, 40, 131 }, rs[] = { 0, 1, 2, 5, 8, 16, 40 };
     const mgpu_border borders[3] = { MGPU_BORDER_REPLICATE, MGPU_BORDER_REFLECT_101, MGPU_BORDER_CONSTANT };
     mgpu_device devs[4];
     int nd, i, good = 1, cases = 0;
@@ -482,7 +550,7 @@ static void test_split_cpu(mgpu_stream cpu)
                                         rs[ri], borders[bi], why, sizeof why)) good = 0;
                     }
         report(good, "split over %d CPU device%s == one device: %d cases (heights 1..131 incl. fewer rows than devices, "
-               "radius 0..16, all borders, u8 and f32) %s", nd, nd > 1 ? "s" : "", cases, why);
+               "radius 0..16 and 40, all borders, u8 and f32) %s", nd, nd > 1 ? "s" : "", cases, why);
         cases = 0;
     }
 }
@@ -496,11 +564,12 @@ static void test_band_rows(mgpu_stream cpu)
     int iter, good = 1, tight = 1;
     char why[2048] = "";
     for (iter = 0; iter < 600 && good; iter++) {
-        const int h = 1 + (int)(rnd() % 40), w = 1 + (int)(rnd() % 30), c = 1 + (int)(rnd() % 4), r = (int)(rnd() % 17);
+        const int h = 1 + (int)(rnd() % 40), w = 1 + (int)(rnd() % 30), c = 1 + (int)(rnd() % 4);
+        const int r = iter % 4 == 3 ? 17 + (int)(rnd() % 48) : (int)(rnd() % 17);   /* a quarter above 16 */
         const mgpu_border b = borders[rnd() % 3];
         const mgpu_pixel_format f = rnd() % 2 ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
         int y0 = (int)(rnd() % (unsigned)h), y1 = y0 + 1 + (int)(rnd() % (unsigned)(h - y0)), lo, hi, y, mlo = h, mhi = -1;
-        mgpu_blur_params p = params_of(2.0f, r, b, f == MGPU_PIXEL_U8 ? 9.0f : 2.5f);
+        mgpu_blur_params p = params_of(r > 16 ? 0.4f * r : 2.0f, r, b, f == MGPU_PIXEL_U8 ? 9.0f : 2.5f);
         mgpu__blur_plan pl;
         mgpu__blur_args a;
         mgpu__stream_obj *cs = NULL;       /* the object behind the handle cpu */
@@ -600,7 +669,8 @@ static int gpu_case(mgpu_device dev, mgpu_stream cpu, int w, int h, int c, mgpu_
                     size_t sextra, size_t soff, size_t dextra, size_t doff, long *exact, char *why, size_t cap)
 {
     timg src, dst, want;
-    mgpu_blur_params p = params_of(r % 2 ? 1.1f * r : 2.0f, r, b, f == MGPU_PIXEL_U8 ? 31.0f : 0.75f);
+    /* (large radii: a sigma that keeps the far taps' weights well above 0) */
+    mgpu_blur_params p = params_of(r % 2 ? 1.1f * r : r > 16 ? 0.4f * r : 2.0f, r, b, f == MGPU_PIXEL_U8 ? 31.0f : 0.75f);
     void *ds = NULL, *dd = NULL;
     mgpu_image gs, gd;
     int good = 1;
@@ -693,9 +763,10 @@ static void test_cuda(mgpu_stream cpu)
             for (si = 0; si < sizeof gsizes / sizeof gsizes[0]; si++)
                 for (c = 1; c <= 4; c++)
                     for (bi = 0; bi < 3; bi++)
-                        for (r = 0; r <= 9; r++) {
-                            const int rr = r == 9 ? 16 : r;
-                            if (quick && (si * 7 + (size_t)c * 3 + (size_t)bi + (size_t)r) % 9 != 0) continue;
+                        for (r = 0; r <= 33; r++) {
+                            const int rr = r == 33 ? 64 : r;
+                            /* quick: a ninth (radius > 16: an 18th; still 6 cases each) */
+                            if (quick && (si * 7 + (size_t)c * 3 + (size_t)bi + (size_t)r) % (rr > 16 ? 18 : 9) != 0) continue;
                             const int layout = (int)((si + (size_t)c + (size_t)bi + (size_t)r) % 3);
                             /* 0: packed; 1: 16-byte padded pitch at an aligned start; 2: unaligned pitch and start */
                             const size_t sx = layout == 0 ? 0 : layout == 1 ? 32 : 1 * m, so = layout == 2 ? 4 : 0;
@@ -704,9 +775,10 @@ static void test_cuda(mgpu_stream cpu)
                             if (!gpu_case(dev, cpu, gsizes[si][0], gsizes[si][1], c, f, rr, borders[bi], sx, so, dx, dof,
                                           &exact, why, sizeof why)) bad++;
                         }
-            report(bad == 0, "GPU %d %s == CPU device (%s): %ld cases (9 sizes x channels 1..4 x 3 borders x radius 0..8,16, "
-                   "packed/padded/unaligned pitches), %ld wrong%s%s", dev, fi ? "f32" : "u8",
-                   fi ? "within 1e-5" : "bit for bit", cases, bad, why[0] ? ": " : "", why);
+            report(bad == 0, "GPU %d %s == CPU device (%s): %ld cases (9 sizes x channels 1..4 x 3 borders x radius 0..32,64, "
+                   "packed/padded/unaligned pitches%s), %ld wrong%s%s", dev, fi ? "f32" : "u8",
+                   fi ? "within 1e-5" : "bit for bit", cases, quick ? "; TEST_BLUR_QUICK: a ninth of them, an 18th above radius 16" : "", bad,
+                   why[0] ? ": " : "", why);
             if (fi) printf("     (f32: %ld of %ld cases bit-identical)\n", exact, cases);
         }
         if (quick) skip("GPU %d large images: TEST_BLUR_QUICK", dev);
@@ -722,11 +794,13 @@ static void test_cuda(mgpu_stream cpu)
                         if (!gpu_case(dev, cpu, 1921, 1081, c, fi2 ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8, r, borders[bi],
                                       (size_t)(c * 4), 0, 0, 0, &exact, why, sizeof why)) bad++;
                     }
-            cases += 2;
+            cases += 4;      /* the wide kernels on a large image too */
+            if (!gpu_case(dev, cpu, 1921, 1081, 4, MGPU_PIXEL_U8, 64, MGPU_BORDER_REFLECT_101, 16, 0, 3, 1, &exact, why, sizeof why)) bad++;
+            if (!gpu_case(dev, cpu, 1921, 1081, 1, MGPU_PIXEL_F32, 33, MGPU_BORDER_CONSTANT, 0, 0, 0, 0, &exact, why, sizeof why)) bad++;
             if (!gpu_case(dev, cpu, 7680, 4320, 4, MGPU_PIXEL_U8, 2, MGPU_BORDER_REPLICATE, 0, 0, 0, 0, &exact, why, sizeof why)) bad++;
             if (!gpu_case(dev, cpu, 7680, 4320, 1, MGPU_PIXEL_U8, 2, MGPU_BORDER_REFLECT_101, 0, 0, 0, 0, &exact, why, sizeof why)) bad++;
-            report(bad == 0, "GPU %d large images (1921x1081 all formats and borders, 7680x4320 RGBA and gray) == CPU "
-                   "device: %ld cases, %ld wrong%s%s", dev, cases, bad, why[0] ? ": " : "", why);
+            report(bad == 0, "GPU %d large images (1921x1081 all formats and borders, and at radius 64 and 33; 7680x4320 "
+                   "RGBA and gray) == CPU device: %ld cases, %ld wrong%s%s", dev, cases, bad, why[0] ? ": " : "", why);
         }
     }
     {   /* split and batch over GPUs (repeating devices when there are fewer than 4) */
