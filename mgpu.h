@@ -8160,10 +8160,11 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
                                            (they must fit in L2). On an H200 at 2^24 (64 MB a
                                            window): 1 pass 9.2 ms, 2 of 32 MB 6.3, 4 of 16 7.2 */
 #endif
-#define MGPU__MSM_THREADS_PER_SM 512u   /* segments: threads to aim for */
-#define MGPU__MSM_ACC_THREADS_PER_SM 2048u /* accumulate: threads (pieces of the sorted entries); four
-                                           waves keep the SMs full to the end (an H200 at 2^22:
-                                           13.3 -> 15 active warps of 16, 11.0 -> 10.6 ms) */
+#define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for (one wave) */
+#define MGPU__MSM_ACC_WAVES 4u          /* accumulate: four waves where each thread still gets */
+#define MGPU__MSM_ACC_WAVE_CHUNK 128u   /* this many entries: the SMs stay full to the end (an
+                                           H200 at 2^22: 13.3 -> 15 active warps of 16, 11.0 ->
+                                           10.6 ms); fewer, and the longer fixup costs more */
 #define MGPU__MSM_ACC_BLOCK 256u        /* its block (mgpu_kernels.cu: MGPU_MSM_ACC_BLOCK) */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 18) /* host inputs: pieces of at least this many points, */
 #define MGPU__MSM_HOST_PIECES 8u        /* and about this many: the first piece's copy is not hidden */
@@ -8211,7 +8212,6 @@ static uint32_t mgpu__pow2_at_least(uint64_t x)
 static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *sh)
 {
     const uint64_t threads = (uint64_t)(sms > 0 ? sms : 1) * MGPU__MSM_THREADS_PER_SM;
-    const uint64_t acc_threads = (uint64_t)(sms > 0 ? sms : 1) * MGPU__MSM_ACC_THREADS_PER_SM;
     const uint64_t entries = (uint64_t)sh->piece * (uint64_t)p->windows;
     uint64_t quarter_bucket;
     size_t off = 0;
@@ -8223,7 +8223,9 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     /* msm_scatter writes a window's entries in passes of at most MGPU__MSM_SCATTER_BYTES */
     for (sh->scatter_passes = 1; (uint64_t)sh->piece * 4 > (uint64_t)sh->scatter_passes * MGPU__MSM_SCATTER_BYTES &&
                                  sh->scatter_passes < sh->B && sh->scatter_passes < 64; sh->scatter_passes *= 2) {}
-    sh->chunk_len = (uint32_t)((entries + acc_threads - 1) / acc_threads);
+    sh->chunk_len = (uint32_t)((entries + threads - 1) / threads);
+    if (entries / (threads * MGPU__MSM_ACC_WAVES) >= MGPU__MSM_ACC_WAVE_CHUNK)
+        sh->chunk_len = (uint32_t)((entries + threads * MGPU__MSM_ACC_WAVES - 1) / (threads * MGPU__MSM_ACC_WAVES));
     quarter_bucket = (entries / sh->G + 3) / 4;
     /* At small n there are more threads than work: pieces of at least a quarter of the
        average bucket, so a bucket's partial sums (msm_fixup adds them one after another) are
