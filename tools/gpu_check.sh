@@ -48,12 +48,14 @@ run msm_file ./build/msm_file tests/vectors/bn254msm/*.bin
 run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin
 run examples make -s test-examples
 [ -n "${SKIP_ASAN:-}" ] || run test_asan make -s test-asan
-# compute-sanitizer (memcheck, racecheck, synccheck) over the suites named in SANITIZE
-# (default "msm"; "none" skips), with their small GPU cases
+# compute-sanitizer (the tools in SANITIZE_TOOLS, default memcheck racecheck synccheck) over
+# the suites named in SANITIZE (default "msm"; "none" skips), with their small GPU cases.
+# racecheck over a whole suite can outlast one 10-minute device call: one tool per call, e.g.
+# SANITIZE="blur" SANITIZE_TOOLS=racecheck INITCHECK=none SKIP_ASAN=1 SKIP_BENCH=1.
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for s in ${SANITIZE:-msm}; do
     [ "$s" = none ] && break
-    for tool in memcheck racecheck synccheck; do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
         run "cs_${tool}_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=1 timeout 900 "$cs" --tool "$tool" --error-exitcode 9 ./build/suite_"$s"
     done
 done
