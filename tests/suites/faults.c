@@ -191,24 +191,33 @@ static mgpu_result p_blur(void)
 }
 
 /* Five MSMs over the GPUs: the first worker takes a batch of two (guided self-scheduling;
-   with one GPU, of three), whose loads run double-buffered on an internal stream. */
+   with one GPU, of three), whose loads run double-buffered on an internal stream. Then one
+   MSM from host memory under the smallest power-of-two config.max_memory that takes it: in
+   pieces that add into one set of buckets. */
 static mgpu_result p_msm(void)
 {
     enum { N = 12, COUNT = 5 };
     static mgpu_bn254_scalar sc[COUNT * N];
     static mgpu_bn254_affine pt[COUNT * N];
-    mgpu_bn254_jacobian got[COUNT], ref[COUNT];
+    mgpu_bn254_jacobian got[COUNT + 1], ref[COUNT];
     mgpu_bn254_affine a, b;
+    mgpu_msm_config cfg;
+    mgpu_result r;
     int k;
     STEP(init_gpus());
     STEP(mgpu_bn254_random_scalars(sc, COUNT * N, 7));
     STEP(mgpu_bn254_random_points(pt, COUNT * N, 8));
     STEP(mgpu_msm_multi(sc, pt, N, COUNT, NULL, got, gpus, ngpu));
+    memset(&cfg, 0, sizeof cfg);
+    STEP(mgpu_set_device(gpus[0]));
+    for (cfg.max_memory = 4096; (r = mgpu_msm(sc, pt, N, &cfg, &got[COUNT], NULL)) == MGPU_ERROR_OUT_OF_MEMORY &&
+                                cfg.max_memory < ((size_t)1 << 26); cfg.max_memory *= 2) {}
+    STEP(r);
     STEP(mgpu_set_device(mgpu_cpu_device(0)));
     STEP(mgpu_msm_batch(sc, pt, N, COUNT, NULL, ref, NULL));
-    for (k = 0; k < COUNT; k++) {
+    for (k = 0; k <= COUNT; k++) {
         STEP(mgpu_bn254_to_affine(&got[k], &a, 0));
-        STEP(mgpu_bn254_to_affine(&ref[k], &b, 0));
+        STEP(mgpu_bn254_to_affine(&ref[k < COUNT ? k : 0], &b, 0));
         if (memcmp(&a, &b, sizeof a)) WRONG("MSM %d differs from the CPU device", k);
     }
     return MGPU_SUCCESS;
