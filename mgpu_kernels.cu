@@ -1908,17 +1908,19 @@ template <int F> __device__ __forceinline__ void mul_step(u32 *t, const u32 *a, 
    with no second pass for the high halves; the reduction by q m is split the same way, and
    each step's division by 2^32 is a shift of the roles of the two arrays. The carry out of
    the top word is always 0 because p < 2^254. 256 multiply-adds in all. */
-__device__ __forceinline__ void mul_n(u32 *acc, const u32 *a, u32 bi)
+/* M products a[0] bi, a[2] bi, .. (every other word of a) as word pairs of acc: written
+   (mul_m), or added with the carry out left in the flag (cmad_m). */
+template <int M> __device__ __forceinline__ void mul_m(u32 *acc, const u32 *a, u32 bi)
 {
 #pragma unroll
-    for (int j = 0; j < 8; j += 2) { acc[j] = mul_lo(a[j], bi); acc[j + 1] = mul_hi(a[j], bi); }
+    for (int k = 0; k < M; k++) { acc[2 * k] = mul_lo(a[2 * k], bi); acc[2 * k + 1] = mul_hi(a[2 * k], bi); }
 }
-__device__ __forceinline__ void cmad_n(u32 *acc, const u32 *a, u32 bi)
+template <int M> __device__ __forceinline__ void cmad_m(u32 *acc, const u32 *a, u32 bi)
 {
     acc[0] = mad_lo_cc(a[0], bi, acc[0]);
     acc[1] = madc_hi_cc(a[0], bi, acc[1]);
 #pragma unroll
-    for (int j = 2; j < 8; j += 2) { acc[j] = madc_lo_cc(a[j], bi, acc[j]); acc[j + 1] = madc_hi_cc(a[j], bi, acc[j + 1]); }
+    for (int k = 1; k < M; k++) { acc[2 * k] = madc_lo_cc(a[2 * k], bi, acc[2 * k]); acc[2 * k + 1] = madc_hi_cc(a[2 * k], bi, acc[2 * k + 1]); }
 }
 __device__ __forceinline__ void madc_n_rshift(u32 *odd, const u32 *a, u32 bi)
 {
@@ -1930,17 +1932,17 @@ __device__ __forceinline__ void madc_n_rshift(u32 *odd, const u32 *a, u32 bi)
 template <int F> __device__ __forceinline__ void mad_n_redc(u32 *even, u32 *odd, const u32 *a, u32 bi, bool first)
 {
     if (first) {
-        mul_n(odd, a + 1, bi);
-        mul_n(even, a, bi);
+        mul_m<4>(odd, a + 1, bi);
+        mul_m<4>(even, a, bi);
     } else {
         even[0] = add_cc(even[0], odd[1]);
         madc_n_rshift(odd, a + 1, bi);
-        cmad_n(even, a, bi);
+        cmad_m<4>(even, a, bi);
         odd[7] = addc(odd[7], 0);
     }
     const u32 q = even[0] * INV[F];
-    cmad_n(odd, MOD[F] + 1, q);
-    cmad_n(even, MOD[F], q);
+    cmad_m<4>(odd, MOD[F] + 1, q);
+    cmad_m<4>(even, MOD[F], q);
     odd[7] = addc(odd[7], 0);
 }
 template <int F, bool FAST = true> __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b)
@@ -1980,20 +1982,7 @@ template <int F, bool FAST = true> __device__ __forceinline__ void mul(u32 *o, c
    pair of one array (the pair a 64-bit multiply-add writes), `even` indexed by word and
    `odd` one word down (odd[k] is word k + 1). A product a_j b_i at word i + j goes to even
    when i + j is even, else to odd, so every row of each array is one carry chain on
-   aligned pairs. Helpers on M products of every other word of a (a[0], a[2], ...): */
-template <int M> __device__ __forceinline__ void mul_m(u32 *acc, const u32 *a, u32 bi)
-{
-#pragma unroll
-    for (int k = 0; k < M; k++) { acc[2 * k] = mul_lo(a[2 * k], bi); acc[2 * k + 1] = mul_hi(a[2 * k], bi); }
-}
-/* acc += the products, the carry out left in the flag */
-template <int M> __device__ __forceinline__ void cmad_m(u32 *acc, const u32 *a, u32 bi)
-{
-    acc[0] = mad_lo_cc(a[0], bi, acc[0]);
-    acc[1] = madc_hi_cc(a[0], bi, acc[1]);
-#pragma unroll
-    for (int k = 1; k < M; k++) { acc[2 * k] = madc_lo_cc(a[2 * k], bi, acc[2 * k]); acc[2 * k + 1] = madc_hi_cc(a[2 * k], bi, acc[2 * k + 1]); }
-}
+   aligned pairs (with mul_m and cmad_m, and the two helpers below). */
 /* acc += the products where the top pair acc[2M-2], acc[2M-1] is new (no carry leaves it) */
 template <int M> __device__ __forceinline__ void cmad_m_top(u32 *acc, const u32 *a, u32 bi)
 {
@@ -2073,13 +2062,13 @@ template <int F> __device__ __forceinline__ void redc_row(u32 *even, u32 *odd, b
     u32 q;
     if (first) {
         q = even[0] * INV[F];
-        mul_n(odd, MOD[F] + 1, q);
+        mul_m<4>(odd, MOD[F] + 1, q);
     } else {
         even[0] = add_cc(even[0], odd[1]);
         q = even[0] * INV[F];
         madc_n_rshift(odd, MOD[F] + 1, q);
     }
-    cmad_n(even, MOD[F], q);
+    cmad_m<4>(even, MOD[F], q);
     odd[7] = addc(odd[7], 0);
 }
 /* o = w / R mod m for w < m R, lazy (o < 2m): the low half is reduced on its own, its
@@ -2536,9 +2525,7 @@ __device__ __forceinline__ bool entry_ready(u32 e, const u32 *x, u32 *y)
     return true;
 }
 
-#ifndef MGPU_MSM_ACC_BLOCK
 #define MGPU_MSM_ACC_BLOCK 256          /* msm_accumulate's block (mgpu.h: MGPU__MSM_ACC_BLOCK) */
-#endif
 extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_ACC_BLOCK) mgpu_msm_accumulate(const mgpu_bn::args a)
 {
     const u64 tid = global_id();
