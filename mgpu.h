@@ -285,6 +285,7 @@ MGPU_API mgpu_result mgpu_malloc_host(void **ptr, size_t bytes);
 MGPU_API mgpu_result mgpu_free_host(void *ptr);
 /* Managed memory, migrating between host and the current device on demand. */
 MGPU_API mgpu_result mgpu_malloc_managed(void **ptr, size_t bytes);
+/* Sets bytes of any memory mgpu can reach to value; returns when they are set. */
 MGPU_API mgpu_result mgpu_memset(void *ptr, int value, size_t bytes);
 MGPU_API mgpu_result mgpu_memset_async(void *ptr, int value, size_t bytes, mgpu_stream stream);
 /* Copies in any direction (host, device, peer): the kinds come from unified addressing.
@@ -3716,16 +3717,19 @@ MGPU_API mgpu_result mgpu_memcpy(void *dst, const void *src, size_t bytes)
         MGPU__TRY(mgpu__copy_async(fn, dst, src, bytes, 0, s));
         return mgpu_stream_synchronize(s->h);
     } else {
-        /* cuMemcpy: synchronous, and ordered after work on the blocking streams. */
+        /* cuMemcpy: ordered after work on the blocking streams; within device memory it may
+           return before the copy is done (and mgpu's non-blocking streams would not wait
+           for it), so the legacy stream is waited for. */
         mgpu__CUcontext prev;
         mgpu__CUresult e;
         mgpu__pmark m;
         MGPU__TRY(mgpu__push(s->dev, &prev, fn));
         mgpu__prof_begin(&m, s, 1, fn);
         e = mgpu__cu.cuMemcpy(mgpu__dptr(dst), mgpu__dptr(src), bytes);
+        if (!e) e = mgpu__cu.cuStreamSynchronize(NULL);
         mgpu__prof_end(&m, mgpu__copy_kind(&wd, &ws), NULL, bytes);
         mgpu__pop(s->dev, prev);
-        return e ? mgpu__cuda_fail(e, fn, "cuMemcpy", s->dev) : MGPU_SUCCESS;
+        return e ? mgpu__cuda_fail(e, fn, "cuMemcpy / cuStreamSynchronize", s->dev) : MGPU_SUCCESS;
     }
 }
 
@@ -3756,9 +3760,12 @@ static mgpu_result mgpu__memset(const char *fn, void *ptr, int value, size_t byt
     }
     if (!s || !mgpu__is_cuda(s->dev)) {
         MGPU__TRY(mgpu__push(w.dev, &prev, fn));
+        /* cuMemsetD8 on device memory may return before the bytes are set, and mgpu's own
+           streams do not wait for the legacy stream it runs on: wait for it here. */
         e = mgpu__cu.cuMemsetD8(mgpu__dptr(ptr), (unsigned char)value, bytes);
+        if (!e) e = mgpu__cu.cuStreamSynchronize(NULL);
         mgpu__pop(w.dev, prev);
-        return e ? mgpu__cuda_fail(e, fn, "cuMemsetD8", w.dev) : MGPU_SUCCESS;
+        return e ? mgpu__cuda_fail(e, fn, "cuMemsetD8 / cuStreamSynchronize", w.dev) : MGPU_SUCCESS;
     }
     MGPU__TRY(mgpu__push(s->dev, &prev, fn));
     e = mgpu__cu.cuMemsetD8Async(mgpu__dptr(ptr), (unsigned char)value, bytes, s->cu);

@@ -414,14 +414,32 @@ static R cuPointerGetAttributes(unsigned n, mgpu__CUptrattr *attrs, void **data,
     }
     return OK;
 }
-static R cuMemsetD8(mgpu__CUdeviceptr p, unsigned char v, size_t n) { G; flush_all(); memset((void *)(uintptr_t)p, v, n); return OK; }
+/* As the real driver: cuMemsetD8 into device memory, and cuMemcpy from device to device
+   memory, run on the legacy stream after the work queued so far and may return before
+   they are done; streams the caller made non-blocking do not wait for them. */
+static bool device_mem(uintptr_t p) { const Alloc *a = find(p); return a && a->kind == K_DEVICE; }
+static R cuMemsetD8(mgpu__CUdeviceptr p, unsigned char v, size_t n)
+{
+    G;
+    flush_all();
+    if (device_mem((uintptr_t)p)) push(stream_of(nullptr), [=]() { memset((void *)(uintptr_t)p, v, n); });
+    else memset((void *)(uintptr_t)p, v, n);
+    return OK;
+}
 static R cuMemsetD8Async(mgpu__CUdeviceptr p, unsigned char v, size_t n, mgpu__CUstream s)
 {
     G;
     push(stream_of(s), [=]() { memset((void *)(uintptr_t)p, v, n); });
     return OK;
 }
-static R cuMemcpy(mgpu__CUdeviceptr d, mgpu__CUdeviceptr s, size_t n) { G; flush_all(); memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return OK; }
+static R cuMemcpy(mgpu__CUdeviceptr d, mgpu__CUdeviceptr s, size_t n)
+{
+    G;
+    flush_all();
+    if (device_mem((uintptr_t)d) && device_mem((uintptr_t)s)) push(stream_of(nullptr), [=]() { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); });
+    else memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n);
+    return OK;
+}
 static R cuMemcpyAsync(mgpu__CUdeviceptr d, mgpu__CUdeviceptr s, size_t n, mgpu__CUstream st)
 {
     G;
