@@ -4,7 +4,7 @@
 # real driver through the fault shim (tests/fault_shim), msm_file on the
 # BN254 vectors (first GPU, then split over all GPUs), the examples, the sanitizer build,
 # compute-sanitizer memcheck, racecheck and synccheck over the MSM suite (SANITIZE="msm
-# blur ..."), initcheck over every operation suite (INITCHECK="..."; "none" skips), and the
+# blur ..." or "all"), initcheck over every suite (INITCHECK="..."; "none" skips), and the
 # benchmarks.
 # Logs in build/gpu_logs (and, where $OUT is set, packed into $OUT/gpu_logs.tgz).
 # Run: bash tools/gpu_check.sh    (the lead's device command; prints a short table last)
@@ -49,21 +49,36 @@ run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin
 run examples make -s test-examples
 [ -n "${SKIP_ASAN:-}" ] || run test_asan make -s test-asan
 # compute-sanitizer (the tools in SANITIZE_TOOLS, default memcheck racecheck synccheck) over
-# the suites named in SANITIZE (default "msm"; "none" skips), with their small GPU cases.
-# racecheck over a whole suite can outlast one 10-minute device call: one tool per call, e.g.
-# SANITIZE="blur" SANITIZE_TOOLS=racecheck INITCHECK=none SKIP_ASAN=1 SKIP_BENCH=1.
+# the suites named in SANITIZE (default "msm"; "all": every suite, core included; "none"
+# skips), with their small GPU cases (racecheck, the slowest per launch: the blur suite's
+# sanitizer set and 2^22-element reductions). The runs go in parallel (SANITIZE_JOBS, default
+# 8: they share the GPU); the core suite's deliberate driver errors (a huge allocation, a
+# missing kernel, bad PTX) are not reported as API errors.
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-for s in ${SANITIZE:-msm}; do
-    [ "$s" = none ] && break
+suites=${SANITIZE:-msm}
+[ "$suites" = all ] && suites="core reduce collectives blur msm pipeline pointers"
+[ "$suites" = none ] && suites=
+for s in $suites; do
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
-        run "cs_${tool}_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=1 timeout 900 "$cs" --tool "$tool" --error-exitcode 9 ./build/suite_"$s"
+        exe=./build/suite_$s; api=all; quick=1
+        [ "$s" = core ] && { exe=./build/mgpu_tests; api=no; }
+        [ "$tool" = racecheck ] && quick=2
+        while [ "$(jobs -rp | wc -l)" -ge "${SANITIZE_JOBS:-8}" ]; do sleep 1; done
+        run "cs_${tool}_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=$quick TEST_REDUCE_QUICK=1 timeout 900 \
+            "$cs" --tool "$tool" --report-api-errors $api --error-exitcode 9 $exe &
     done
 done
-# initcheck (reads of device memory never written) over every operation suite, small cases
-for s in ${INITCHECK:-reduce collectives blur msm pipeline pointers}; do
+wait
+# initcheck (reads of device memory never written) over every suite, small cases
+for s in ${INITCHECK:-core reduce collectives blur msm pipeline pointers}; do
     [ "$s" = none ] && break
-    run "cs_initcheck_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=1 timeout 900 "$cs" --tool initcheck --error-exitcode 9 ./build/suite_"$s"
+    exe=./build/suite_$s; api=all
+    [ "$s" = core ] && { exe=./build/mgpu_tests; api=no; }
+    while [ "$(jobs -rp | wc -l)" -ge "${SANITIZE_JOBS:-8}" ]; do sleep 1; done
+    run "cs_initcheck_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=1 TEST_REDUCE_QUICK=1 timeout 900 \
+        "$cs" --tool initcheck --report-api-errors $api --error-exitcode 9 $exe &
 done
+wait
 if [ -z "${SKIP_BENCH:-}" ]; then
     OUT=$out BENCHES="${BENCHES:-p2p launch reduce collectives msm blur}" bash bench/run_all.sh > "$out/bench.log" 2>&1
     echo "bench rc=$?" | tee -a "$out/summary.txt"
