@@ -3,8 +3,8 @@
 # operation suites (reduce, collectives, blur, msm, pipeline, pointers), suite_faults on the
 # real driver through the fault shim (tests/fault_shim), msm_file on the
 # BN254 vectors (first GPU, then split over all GPUs), the examples, the sanitizer build,
-# compute-sanitizer memcheck, racecheck and synccheck over the MSM suite (SANITIZE="msm
-# blur ..." or "all"), initcheck over every suite (INITCHECK="..."; "none" skips), and the
+# compute-sanitizer memcheck, racecheck and synccheck over every suite (SANITIZE="msm blur
+# ..." picks some; "none" skips), initcheck over every suite (INITCHECK="..."), and the
 # benchmarks.
 # Logs in build/gpu_logs (and, where $OUT is set, packed into $OUT/gpu_logs.tgz).
 # Run: bash tools/gpu_check.sh    (the lead's device command; prints a short table last)
@@ -49,13 +49,12 @@ run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin
 run examples make -s test-examples
 [ -n "${SKIP_ASAN:-}" ] || run test_asan make -s test-asan
 # compute-sanitizer (the tools in SANITIZE_TOOLS, default memcheck racecheck synccheck) over
-# the suites named in SANITIZE (default "msm"; "all": every suite, core included; "none"
-# skips), with their small GPU cases (racecheck, the slowest per launch: the blur suite's
+# the suites named in SANITIZE (default "all": every suite, core included; "none" skips), with their small GPU cases (racecheck, the slowest per launch: the blur suite's
 # sanitizer set and 2^22-element reductions). The runs go in parallel (SANITIZE_JOBS, default
 # 8: they share the GPU); the core suite's deliberate driver errors (a huge allocation, a
 # missing kernel, bad PTX) are not reported as API errors.
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-suites=${SANITIZE:-msm}
+suites=${SANITIZE:-all}
 [ "$suites" = all ] && suites="core reduce collectives blur msm pipeline pointers"
 [ "$suites" = none ] && suites=
 for s in $suites; do
