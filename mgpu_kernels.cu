@@ -1656,12 +1656,13 @@ __device__ __forceinline__ void wide(const args &a)
    filled by cp.async NSTG - 1 steps ahead (each row with HB halo bytes a side; the border
    rule at the row's ends applied in the stage by the edge blocks, as ring<> does).
    Horizontal pass, per tile and block of rows: D (16 columns x 8 rows) = T (16 columns x K
-   bytes of the row window, NKC chunks of 32) . X (K bytes x 8 rows): X's fragment is 4
-   consecutive bytes of one row per register, plain 32-bit shared loads. T's row m is the
-   output column 2m (m < 8) or 2(m - 8) + 1, so a lane's D holds columns 2g and 2g + 1 (g =
-   lane / 4) of rows 2t and 2t + 1 (t = lane % 4). Vertical pass: out (16 columns x 8 rows) =
-   H (16 columns x K rows) . V (K rows x 8 rows): the sum runs over K in any order, so K
-   slot 4t + b + 16q' (+ 32c) is taken to be row 2t + (b & 1) of the ring slot 2q' + (b >> 1)
+   bytes of the row window, NKC chunks of 32) . X (K bytes x 8 rows). A product sums over K
+   in any order: K slot 4t + b + 16q' is taken to be window byte 8t + 4q' + b, so a lane's
+   X fragment (b[0], b[1]) is 8 consecutive bytes of row g, one 64-bit shared load, with no
+   moves between registers. T's row m is the output column 2m (m < 8) or 2(m - 8) + 1, so a
+   lane's D holds columns 2g and 2g + 1 (g = lane / 4) of rows 2t and 2t + 1 (t = lane % 4).
+   Vertical pass: out (16 columns x 8 rows) = H (16 columns x K rows) . V (K rows x 8 rows),
+   K slot 4t + b + 16q' (+ 32c) taken to be row 2t + (b & 1) of the ring slot 2q' + (b >> 1)
    (+ 4c): exactly the rows a lane's horizontal D holds, so the byte planes of the lane's
    own h values are its H fragment (PRMTs, no shuffles). The ring has NB = 4 (K = 32) or 8
    (K = 64) slots of 8 h rows; the block of rows computed at step s goes into slot (s + BA)
@@ -1695,15 +1696,15 @@ __device__ __forceinline__ void mma(const args &a)
         BA = RMAX <= 8 ? 1 : 2,                     /* blocks of 8 rows a step's outputs reach on each side */
         NB = 4 * BA,                                /* ring slots (8 rows each): K = 8 NB rows */
         KC = NB / 4,                                /* vertical K chunks of 32 rows */
-        HW = (RMAX * C + 3) / 4,                    /* a tile's window: 4 HW bytes a side ... */
+        HW = (RMAX * C + 7) / 8 * 2,                /* a tile's window: 4 HW bytes a side (8-byte aligned) ... */
         NKC = (16 + 8 * HW + 31) / 32,              /* ... in NKC chunks of 32 bytes */
-        NM = NT + 2 * NKC - 1,                      /* 32-bit words a lane loads per step (16 bytes apart) */
+        NM = NT + 2 * NKC - 2,                      /* 8-byte words a lane loads per step (16 bytes apart) */
         HB = (RMAX * C + 15) / 16 * 16,             /* halo bytes a side the stage rows hold */
         SEG = WARPS * NT * 16,                      /* a block's bytes of a row */
         HBR0 = 32 * NKC - 4 * HW - 16 > HB ? 32 * NKC - 4 * HW - 16 : HB,
         HBR = (HBR0 + 15) / 16 * 16,                /* the row's bytes right of the segment the windows reach */
         RP0 = HB + SEG + HBR,
-        RP = (RP0 / 16) % 2 ? RP0 : RP0 + 16,       /* stage row pitch: an odd number of 16-byte chunks (banks) */
+        RP = (RP0 + 31) / 64 * 64 + 32,             /* stage row pitch: an odd number of 32-byte units (banks) */
         NCH = (SEG + 2 * HB) / 16,                  /* chunks copied per row */
         CPT = (8 * NCH + NTH - 1) / NTH,            /* copies per thread and step */
         OS = NT * 16 + 16                           /* output tile row pitch (banks) */
@@ -1741,7 +1742,7 @@ __device__ __forceinline__ void mma(const args &a)
         for (int q = 0; q < 4; q++) {
             w4[q] = 0u;
             for (int b = 0; b < 4; b++) {
-                const int oc = 2 * lg + (q & 1), k = 4 * lt + b + 16 * (q >> 1);
+                const int oc = 2 * lg + (q & 1), k = 8 * lt + 4 * (q >> 1) + b;     /* (K slot 4t + b + 16q': byte 8t + 4q' + b) */
                 const int d = -4 * HW + 32 * j + k - oc, ad = d < 0 ? -d : d;
                 const unsigned w = d % C == 0 && ad / C <= r ? a.wi[ad / C] : 0u;
                 w4[q] |= (part ? w >> 8 : w & 255u) << (8 * b);
@@ -1781,19 +1782,29 @@ __device__ __forceinline__ void mma(const args &a)
     }
     /* The block of rows j (rows ys + 8j .. + 7) into its stage ((j + BA) % NSTG); rows the
        strip does not need are not read. Every thread commits one group per block. */
-    const auto issue = [&](int j) {
+    unsigned long long caddr[CPT];                  /* copy c of the next block's rows: its source (rows inside the image) */
+#pragma unroll
+    for (int c = 0; c < CPT; c++)
+        caddr[c] = gbase + (unsigned long long)((long long)(ys - 8 * BA + crow[c]) * (long long)sp) + (unsigned)coff[c];
+    const auto issue = [&](int j) {                 /* j: -BA, -BA + 1, .. in turn */
         if (j < nsteps + BA) {
             unsigned char *const st = st0 + (j + BA) % NSTG * (8 * RP);
 #pragma unroll
             for (int c = 0; c < CPT; c++) {
                 const int yi = ys + 8 * j + crow[c];
                 if (crow[c] < 0 || yi < ys - r || yi >= ye + r) continue;
-                const int m = (unsigned)yi < (unsigned)height ? yi : map(yi, height, border);
                 const sptr s = to_sptr(st + crow[c] * RP + coff[c]);
+                if ((unsigned)yi < (unsigned)height) {
+                    cp16z<MGPU_BLUR_RING_CACHE>(s, caddr[c], cok[c]);
+                    continue;
+                }
+                const int m = map(yi, height, border);      /* rare: past the image's top or bottom */
                 if (m < 0) sts16(s, cword);
                 else cp16z<MGPU_BLUR_RING_CACHE>(s, gbase + (unsigned long long)((long long)m * (long long)sp) + (unsigned)coff[c], cok[c]);
             }
         }
+#pragma unroll
+        for (int c = 0; c < CPT; c++) caddr[c] += 8 * sp;
         cp_commit();
     };
     for (int j = -BA; j < NSTG - 1 - BA; j++) issue(j);
@@ -1833,11 +1844,11 @@ __device__ __forceinline__ void mma(const args &a)
                 if (edge) __syncthreads();
                 issue(s + BA + NSTG - 1);
                 /* horizontal pass of rows 8(s + BA) .. + 7 into ring slot `slot` */
-                unsigned x[NM];
+                uint2 x[NM];                        /* X fragments: bytes 16m + 8t .. + 7 of the windows' row g */
                 {
-                    const unsigned *const xr = (const unsigned *)(st + g * RP + HB + (wcol - sb) - 4 * HW) + t;
+                    const uint2 *const xr = (const uint2 *)(st + g * RP + HB + (wcol - sb) - 4 * HW) + t;
 #pragma unroll
-                    for (int m = 0; m < NM; m++) x[m] = xr[4 * m];
+                    for (int m = 0; m < NM; m++) x[m] = xr[2 * m];
                 }
 #pragma unroll
                 for (int ti = 0; ti < NT; ti++) {
@@ -1846,7 +1857,7 @@ __device__ __forceinline__ void mma(const args &a)
                     for (int j = 0; j < NKC; j++) {
                         const uint4 al = hwt[0][j][lane], ah = hwt[1][j][lane];
                         const unsigned fl[4] = { al.x, al.y, al.z, al.w }, fh[4] = { ah.x, ah.y, ah.z, ah.w };
-                        const unsigned xb[2] = { x[ti + 2 * j], x[ti + 2 * j + 1] };
+                        const unsigned xb[2] = { x[ti + 2 * j].x, x[ti + 2 * j].y };
                         mma_u8(dl, fl, xb, dl);
                         mma_u8(dh, fh, xb, dh);
                     }
