@@ -5963,6 +5963,8 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 #define MGPU__BLUR_ANY_SW 36            /* = MGPU_BLUR_ANY_SW: shared words before the ring */
 #define MGPU__BLUR_ANY_SMEM 49152       /* generic kernels' dynamic shared memory at most (no opt-in) */
 #define MGPU__BLUR_RING_WARPS 4         /* = MGPU_BLUR_RING_WARPS: the ring kernels' warps per block */
+#define MGPU__BLUR_MMA_WARPS 4          /* = MGPU_BLUR_MMA_WARPS: the tensor-core kernels' warps per block */
+#define MGPU__BLUR_MMA_RMIN 3           /* the tensor-core kernels take radius MMA_RMIN .. 16 on sm_80+ */
 #define MGPU__BLUR_ANY_R 16             /* = MGPU_BLUR_ANY_R: the generic kernels' largest radius */
 #define MGPU__BLUR_PAIR_R 16            /* = MGPU_BLUR_PAIR_R: wp[] holds the taps |t| <= 16 */
 #define MGPU__BLUR_WIDE_THREADS 256     /* = MGPU_BLUR_WIDE_THREADS: the wide kernels' block */
@@ -6317,18 +6319,20 @@ static mgpu_result mgpu__blur_cpu(const mgpu__blur_args *a, mgpu_pixel_format f)
 
 /* ---- CUDA: kernels, launch shape */
 /* The ring kernels: MGPU__BK_RING + 2 * format + (0 for RC = 4, 1 for RC = 8), formats u8
-   with 1, 3, 4 channels and f32 with 1, 4 (mgpu__blur_ring_format); the wide ones last. */
+   with 1, 3, 4 channels and f32 with 1, 4 (mgpu__blur_ring_format); then the wide ones; the
+   tensor-core ones last: MGPU__BK_MMA + 2 * format + (0: radius <= 8, 1: <= 16), u8 only. */
 enum { MGPU__BK_U8C1, MGPU__BK_U8C3, MGPU__BK_U8C4, MGPU__BK_F32C1, MGPU__BK_F32C4, MGPU__BK_U8_ANY, MGPU__BK_F32_ANY,
        MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_RING, MGPU__BK_U8_WIDE = MGPU__BK_RING + 10,
-       MGPU__BK_F32_WIDE, MGPU__BK_COUNT };
+       MGPU__BK_F32_WIDE, MGPU__BK_MMA, MGPU__BK_COUNT = MGPU__BK_MMA + 6 };
 static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8c1_r2", "mgpu_blur_u8c3_r2", "mgpu_blur_u8c4_r2", "mgpu_blur_f32c1_r2", "mgpu_blur_f32c4_r2",
     "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p",
     "mgpu_blur_u8c1_r4", "mgpu_blur_u8c1_r8", "mgpu_blur_u8c3_r4", "mgpu_blur_u8c3_r8", "mgpu_blur_u8c4_r4",
     "mgpu_blur_u8c4_r8", "mgpu_blur_f32c1_r4", "mgpu_blur_f32c1_r8", "mgpu_blur_f32c4_r4", "mgpu_blur_f32c4_r8",
-    "mgpu_blur_u8_wide", "mgpu_blur_f32_wide" };
+    "mgpu_blur_u8_wide", "mgpu_blur_f32_wide", "mgpu_blur_u8c1_m8", "mgpu_blur_u8c1_m16", "mgpu_blur_u8c3_m8",
+    "mgpu_blur_u8c3_m16", "mgpu_blur_u8c4_m8", "mgpu_blur_u8c4_m16" };
 static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = {   /* halo radius; 0: generic or wide */
-    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 4, 8, 4, 8, 0, 0 };
+    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 4, 8, 4, 8, 0, 0, 8, 16, 8, 16, 8, 16 };
 
 /* The ring kernels' format index of (f, C), or -1 where they have none. */
 static int mgpu__blur_ring_format(mgpu_pixel_format f, int C)
@@ -6341,6 +6345,13 @@ static int mgpu__blur_ring_lane_values(int which)
 {
     const int k = which - MGPU__BK_RING;
     return k % 2 == 0 && k / 2 < 3 ? 8 : 4;
+}
+
+/* Bytes of a row per block of tensor-core kernel `which` (4 warps of 4 tiles of 16 bytes at
+   radius <= 8, of 2 at <= 16: = its template arguments WARPS * NT * 16). */
+static int mgpu__blur_mma_segment(int which)
+{
+    return MGPU__BLUR_MMA_WARPS * 16 * ((which - MGPU__BK_MMA) % 2 == 0 ? 4 : 2);
 }
 
 static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__BK_COUNT]; } mgpu__blur_k;
@@ -6383,7 +6394,39 @@ static int mgpu__blur_wide_block(mgpu_pixel_format f, int r, int C, long long *v
     return MGPU__BLUR_WIDE_THREADS;
 }
 
-/* The kernel for an image, the strip height (a->strip) and the grid. 8-bit images with
+/* The tensor-core kernel for an 8-bit image with 1, 3 or 4 channels whose rows allow 16-byte
+   accesses (as the ring kernels'), radius <= 16 (any: the kernels serve radius 0 too), and
+   its launch: one (segment, strip) item per block, strips of a multiple of 8 rows sized for
+   about one wave of 4 blocks per multiprocessor, 32..512 rows and at least 16r (every strip
+   computes 2r to 4r rows more than it writes). */
+static int mgpu__blur_mma_shape(int multiprocessors, mgpu__blur_args *a, mgpu_launch_dims *dims)
+{
+    const int C = a->channels, r = a->radius, rows = a->y_end - a->y_begin;
+    const int which = MGPU__BK_MMA + 2 * mgpu__blur_ring_format(MGPU_PIXEL_U8, C) + (r <= 8 ? 0 : 1);
+    const long long per_row = ((long long)a->width * C + mgpu__blur_mma_segment(which) - 1) / mgpu__blur_mma_segment(which);
+    const long long target = (multiprocessors > 0 ? multiprocessors : 1) * 4LL;
+    long long strip = (rows * per_row + target - 1) / target, items;
+    if (strip < 16 * r) strip = 16 * r;
+    if (strip < 32) strip = 32;
+    if (strip > 512) strip = 512;
+    strip = (strip + 7) / 8 * 8;
+    for (;;) {
+        items = per_row * ((rows + strip - 1) / strip);
+        if (items <= 0x7fffffff || strip >= rows) break;
+        strip *= 2;
+    }
+    memset(dims, 0, sizeof *dims);
+    dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
+    dims->block[0] = 32 * MGPU__BLUR_MMA_WARPS;
+    dims->grid[0] = (unsigned)items;
+    a->strip = (int)(strip < rows ? strip : rows);
+    return which;
+}
+
+/* The kernel for an image, the strip height (a->strip) and the grid. On GPUs of compute
+   capability 8.0 and later (cc_major >= 8), 8-bit images with 1, 3 or 4 channels, rows that
+   allow 16-byte accesses (as below) and radius MGPU__BLUR_MMA_RMIN..16 take the tensor-core
+   kernels (mgpu__blur_mma_shape). Otherwise: 8-bit images with
    16-byte aligned rows (src and dst) whose width * channels is a multiple of 16 take the
    pipelined kernels (..._r2p) up to radius 2, and images with such rows (8-bit with 1, 3
    or 4 channels, f32 with 1 or 4) the ring kernels (..._r4, ..._r8) at radius 3..8: strips
@@ -6393,7 +6436,8 @@ static int mgpu__blur_wide_block(mgpu_pixel_format f, int r, int C, long long *v
    multiprocessor (a few waves), strips of max(16, 4r)..max(256, 8r (wide only)) rows (the
    2r halo rows a strip reads twice stay a small part). The others: about 64 warps' worth of items per
    multiprocessor, strips of 16..64 rows. */
-static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur_args *a, mgpu_launch_dims *dims)
+static int mgpu__blur_shape(int multiprocessors, int cc_major, mgpu_pixel_format f, mgpu__blur_args *a,
+                            mgpu_launch_dims *dims)
 {
     const int C = a->channels, r = a->radius, rows = a->y_end - a->y_begin, rowlen = a->width * C;
     const long long mps = multiprocessors > 0 ? multiprocessors : 1;
@@ -6403,6 +6447,9 @@ static int mgpu__blur_shape(int multiprocessors, mgpu_pixel_format f, mgpu__blur
     int generic = 0;
     const int ring = r >= 3 && r <= 8 ? mgpu__blur_ring_format(f, C) : -1;
     const int aligned = a->vec_src && a->vec_dst && (rowlen * (f == MGPU_PIXEL_U8 ? 1 : 4)) % 16 == 0;
+    if (aligned && cc_major >= 8 && f == MGPU_PIXEL_U8 && mgpu__blur_ring_format(f, C) >= 0 && r >= MGPU__BLUR_MMA_RMIN
+        && r <= 16)
+        return mgpu__blur_mma_shape(multiprocessors, a, dims);
     if (aligned && ((f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4)) || ring >= 0)) {
         which = ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
                           : C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
@@ -6477,7 +6524,7 @@ static mgpu_result mgpu__blur_run(const char *fn, mgpu_pixel_format f, mgpu__blu
         mgpu__prof_end(&m, MGPU_SPAN_KERNEL, "blur (CPU)", 0);
         return r;
     }
-    which = mgpu__blur_shape(mgpu__g.dev[s->dev].info.multiprocessors, f, a, &dims);
+    which = mgpu__blur_shape(mgpu__g.dev[s->dev].info.multiprocessors, mgpu__g.dev[s->dev].info.cc_major, f, a, &dims);
     MGPU__TRY(mgpu__blur_kernel(fn, which, &k));
     params[0] = a;
     return mgpu__launch(fn, k, &dims, params, s);

@@ -575,6 +575,10 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
 #define MGPU_BLUR_RING_PF8 8
 #define MGPU_BLUR_RING_PF32 4
 #define MGPU_BLUR_RING_CACHE 2
+/* The tensor-core 8-bit kernels (see mma; mgpu.h mirrors these as MGPU__BLUR_MMA_*): warps per
+   block, stages of 8 rows per block (NSTG - 1 blocks of rows in flight). */
+#define MGPU_BLUR_MMA_WARPS 4
+#define MGPU_BLUR_MMA_STAGES 4
 /* The wide kernels (see wide): threads per block, tile values per row, the words of
    weights before the ring (65, rounded up to 16 bytes). */
 #define MGPU_BLUR_WIDE_THREADS 256
@@ -1636,6 +1640,281 @@ __device__ __forceinline__ void wide(const args &a)
     }
 }
 
+/* ---- the tensor-core 8-bit kernels (mgpu_blur_u8c<C>_m8, _m16: radius <= 8, <= 16) -----
+   For rows that allow 16-byte accesses everywhere (as ring<>), on sm_80 and later. The
+   arithmetic is the exact integer arithmetic above, done by int8 tensor-core products
+   (mma_u8: m16n8k32, unsigned bytes, exact 32-bit sums), so the results are the CPU
+   device's bits:
+   - weights split into bytes, w = wl + 256 wh (wl <= 255, wh <= 16): h = P(wl) + 256 P(wh),
+     P a product with a banded (Toeplitz) matrix of byte weights;
+   - h < 2^20 split into bytes h0, h1, h2: v = 2^23 + E0 + 2^8 E1 + 2^16 E2 + 2^24 E3 (mod
+     2^32, which is exact: v < 2^32) with E0 = wl.h0, E1 = wh.h0 + wl.h1, E2 = wh.h1 + wl.h2,
+     E3 = wh.h2 (the products of one scale accumulate into one fragment; 2^23 starts E0).
+   Items: (segment, strip), one per block of WARPS warps; a segment is SEG = WARPS * NT * 16
+   bytes of a row, each warp NT tiles of 16 columns. The strip goes by in steps of 8 output
+   rows; a step's 8 input rows ("block" of rows) reach the block through NSTG shared stages
+   filled by cp.async NSTG - 1 steps ahead (each row with HB halo bytes a side; the border
+   rule at the row's ends applied in the stage by the edge blocks, as ring<> does).
+   Horizontal pass, per tile and block of rows: D (16 columns x 8 rows) = T (16 columns x K
+   bytes of the row window, NKC chunks of 32) . X (K bytes x 8 rows). A product sums over K
+   in any order: K slot 4t + b + 16q' is taken to be window byte 8t + 4q' + b, so a lane's
+   X fragment (b[0], b[1]) is 8 consecutive bytes of row g, one 64-bit shared load, with no
+   moves between registers. T's row m is the output column 2m (m < 8) or 2(m - 8) + 1, so a
+   lane's D holds columns 2g and 2g + 1 (g = lane / 4) of rows 2t and 2t + 1 (t = lane % 4).
+   Vertical pass: out (16 columns x 8 rows) = H (16 columns x K rows) . V (K rows x 8 rows),
+   K slot 4t + b + 16q' (+ 32c) taken to be row 2t + (b & 1) of the ring slot 2q' + (b >> 1)
+   (+ 4c): exactly the rows a lane's horizontal D holds, so the byte planes of the lane's
+   own h values are its H fragment (PRMTs, no shuffles). The ring has NB = 4 (K = 32) or 8
+   (K = 64) slots of 8 h rows; the block of rows computed at step s goes into slot (s + BA)
+   mod NB, and V (the vertical weights with its K rows in slot order) has one version per
+   step phase s mod NB, in shared memory like T. The output bytes (2 adjacent per row and
+   tile) go through a shared tile to 16-byte stores. Rows the strip does not need are not
+   loaded (their stale bytes meet zero weights), as are weights past the radius: one kernel
+   serves every radius up to RMAX. */
+#ifndef MGPU_BLUR_EMU
+/* d = a.b + c for one m16n8k32 tile of unsigned bytes, exact 32-bit sums (a warp collective;
+   sm_80 and later). Fragments as the PTX ISA lays them out, g = lane / 4, t = lane % 4:
+   byte j of a[q]: A row g + 8 (q & 1), column 4t + 16 (q >> 1) + j; byte j of b[q]: B row
+   4t + 16q + j, column g; c[q], d[q]: row g + 8 (q >> 1), column 2t + (q & 1). */
+__device__ __forceinline__ void mma_u8(unsigned d[4], const unsigned a[4], const unsigned b[2], const unsigned c[4])
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+    d[0] = c[0]; d[1] = c[1]; d[2] = c[2]; d[3] = c[3];     /* (not used: mgpu.h picks these kernels on sm_80+) */
+#endif
+}
+#endif
+
+template <int C, int RMAX, int NT, int WARPS, int NSTG>
+__device__ __forceinline__ void mma(const args &a)
+{
+    enum {
+        NTH = WARPS * 32,
+        BA = RMAX <= 8 ? 1 : 2,                     /* blocks of 8 rows a step's outputs reach on each side */
+        NB = 4 * BA,                                /* ring slots (8 rows each): K = 8 NB rows */
+        KC = NB / 4,                                /* vertical K chunks of 32 rows */
+        HW = (RMAX * C + 7) / 8 * 2,                /* a tile's window: 4 HW bytes a side (8-byte aligned) ... */
+        NKC = (16 + 8 * HW + 31) / 32,              /* ... in NKC chunks of 32 bytes */
+        NM = NT + 2 * NKC - 2,                      /* 8-byte words a lane loads per step (16 bytes apart) */
+        HB = (RMAX * C + 15) / 16 * 16,             /* halo bytes a side the stage rows hold */
+        SEG = WARPS * NT * 16,                      /* a block's bytes of a row */
+        HBR0 = 32 * NKC - 4 * HW - 16 > HB ? 32 * NKC - 4 * HW - 16 : HB,
+        HBR = (HBR0 + 15) / 16 * 16,                /* the row's bytes right of the segment the windows reach */
+        RP0 = HB + SEG + HBR,
+        RP = (RP0 + 31) / 64 * 64 + 32,             /* stage row pitch: an odd number of 32-byte units (banks) */
+        NCH = (SEG + 2 * HB) / 16,                  /* chunks copied per row */
+        CPT = (8 * NCH + NTH - 1) / NTH,            /* copies per thread and step */
+        OS = NT * 16 + 16                           /* output tile row pitch (banks) */
+    };
+    static_assert(2 * RMAX * C <= NTH && 8 * NT <= 32 && RMAX <= 8 * BA, "mma: a thread per border value, a lane per output chunk");
+    __shared__ uint4 stage[NSTG][8 * RP / 16];
+    __shared__ uint4 hwt[2][NKC][32];               /* T fragments: [wl / wh][chunk][lane] */
+    __shared__ uint2 vwt[NB][2][KC][32];            /* V fragments: [phase][wl / wh][chunk][lane] */
+    __shared__ uint4 otile[WARPS][8 * OS / 16];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && !defined(MGPU_BLUR_EMU)
+    return;                                         /* no int8 m16n8k32: mgpu.h picks these kernels on sm_80+ */
+#endif
+    const int tid = threadIdx.x, lane = tid & 31, wib = tid >> 5, g = lane >> 2, t = lane & 3;
+    const int rowlen = a.width * C, r = a.radius, height = a.height, border = a.border;
+    const int nsegs = (rowlen + SEG - 1) / SEG;
+    const int nstrips = (a.y_end - a.y_begin + a.strip - 1) / a.strip;
+    if ((long long)blockIdx.x >= (long long)nsegs * nstrips) return;    /* whole blocks only */
+    const int sb = (int)(blockIdx.x % nsegs) * SEG;
+    const int ys = a.y_begin + (int)(blockIdx.x / nsegs) * a.strip;
+    const int ye = min(ys + a.strip, a.y_end);
+    const int nsteps = (ye - ys + 7) / 8, niter = nsteps + 2 * BA;   /* step s = i - 2 BA outputs rows ys + 8s .. + 7 */
+    const bool edge = sb - HB < 0 || sb + SEG + HB > rowlen;         /* block-uniform */
+    const unsigned cword = tr<unsigned char>::cword(a);
+    const unsigned long long sp = a.spitch;
+    const unsigned long long gbase = a.src + (unsigned long long)((long long)sb - HB - (long long)a.src_row0 * (long long)sp);
+    unsigned char *const st0 = (unsigned char *)&stage[0][0];
+    int crow[CPT], coff[CPT];                       /* this thread's copies: row of the block, byte in the row */
+    bool cok[CPT];
+    int fdst = -1, fsrc = -1;                       /* its border value: offset in a stage row (-1: none), source (-1: the constant) */
+
+    /* the weight fragments */
+    for (int e = tid; e < 2 * NKC * 32; e += NTH) {
+        const int part = e / (NKC * 32), j = e / 32 % NKC, l = e % 32, lg = l >> 2, lt = l & 3;
+        unsigned w4[4];
+        for (int q = 0; q < 4; q++) {
+            w4[q] = 0u;
+            for (int b = 0; b < 4; b++) {
+                const int oc = 2 * lg + (q & 1), k = 8 * lt + 4 * (q >> 1) + b;     /* (K slot 4t + b + 16q': byte 8t + 4q' + b) */
+                const int d = -4 * HW + 32 * j + k - oc, ad = d < 0 ? -d : d;
+                const unsigned w = d % C == 0 && ad / C <= r ? a.wi[ad / C] : 0u;
+                w4[q] |= (part ? w >> 8 : w & 255u) << (8 * b);
+            }
+        }
+        hwt[part][j][l] = make_uint4(w4[0], w4[1], w4[2], w4[3]);
+    }
+    for (int e = tid; e < NB * 2 * KC * 32; e += NTH) {
+        const int ph = e / (2 * KC * 32), part = e / (KC * 32) % 2, c = e / 32 % KC, l = e % 32, lg = l >> 2, lt = l & 3;
+        unsigned w2[2];
+        for (int q = 0; q < 2; q++) {
+            w2[q] = 0u;
+            for (int b = 0; b < 4; b++) {
+                const int slot = 4 * c + 2 * q + (b >> 1), rin = 2 * lt + (b & 1);
+                const int jr = BA - (ph + BA - slot + 2 * NB) % NB;     /* the slot's block of rows, relative to the step */
+                const int d = 8 * jr + rin - lg, ad = d < 0 ? -d : d;
+                const unsigned w = ad <= r ? a.wi[ad] : 0u;
+                w2[q] |= (part ? w >> 8 : w & 255u) << (8 * b);
+            }
+        }
+        vwt[ph][part][c][l] = make_uint2(w2[0], w2[1]);
+    }
+#pragma unroll
+    for (int c = 0; c < CPT; c++) {
+        const int k = tid + NTH * c, off = sb - HB + 16 * (k % NCH);
+        crow[c] = k < 8 * NCH ? k / NCH : -1;
+        coff[c] = 16 * (k % NCH);
+        cok[c] = off >= 0 && off < rowlen;
+    }
+    if (edge && tid < 2 * r * C) {                  /* the r C values before the row and the r C after it */
+        const int e = tid < r * C ? -1 - tid : rowlen + (tid - r * C);
+        if (e - sb + HB >= 0 && e - sb + HB < SEG + 2 * HB) {
+            const int s = source_of(a, e, rowlen, r * C, C);
+            fdst = e - sb + HB;
+            if (s >= 0) fsrc = s - sb + HB;
+        }
+    }
+    /* The block of rows j (rows ys + 8j .. + 7) into its stage ((j + BA) % NSTG); rows the
+       strip does not need are not read. Every thread commits one group per block. */
+    unsigned long long caddr[CPT];                  /* copy c of the next block's rows: its source (rows inside the image) */
+#pragma unroll
+    for (int c = 0; c < CPT; c++)
+        caddr[c] = gbase + (unsigned long long)((long long)(ys - 8 * BA + crow[c]) * (long long)sp) + (unsigned)coff[c];
+    const auto issue = [&](int j) {                 /* j: -BA, -BA + 1, .. in turn */
+        if (j < nsteps + BA) {
+            unsigned char *const st = st0 + (j + BA) % NSTG * (8 * RP);
+#pragma unroll
+            for (int c = 0; c < CPT; c++) {
+                const int yi = ys + 8 * j + crow[c];
+                if (crow[c] < 0 || yi < ys - r || yi >= ye + r) continue;
+                const sptr s = to_sptr(st + crow[c] * RP + coff[c]);
+                if ((unsigned)yi < (unsigned)height) {
+                    cp16z<MGPU_BLUR_RING_CACHE>(s, caddr[c], cok[c]);
+                    continue;
+                }
+                const int m = map(yi, height, border);      /* rare: past the image's top or bottom */
+                if (m < 0) sts16(s, cword);
+                else cp16z<MGPU_BLUR_RING_CACHE>(s, gbase + (unsigned long long)((long long)m * (long long)sp) + (unsigned)coff[c], cok[c]);
+            }
+        }
+#pragma unroll
+        for (int c = 0; c < CPT; c++) caddr[c] += 8 * sp;
+        cp_commit();
+    };
+    for (int j = -BA; j < NSTG - 1 - BA; j++) issue(j);
+
+    unsigned ring[NT][KC][2][2][3];                 /* [tile][chunk][slot pair][column 2g + ch][byte plane]: H fragments */
+#pragma unroll
+    for (int i = 0; i < NT; i++)
+#pragma unroll
+        for (int c = 0; c < KC; c++)
+#pragma unroll
+            for (int q = 0; q < 2; q++)
+#pragma unroll
+                for (int ch = 0; ch < 2; ch++)
+#pragma unroll
+                    for (int p = 0; p < 3; p++) ring[i][c][q][ch][p] = 0u;
+    const int wcol = sb + wib * NT * 16;            /* this warp's first column */
+    unsigned char *const ot = (unsigned char *)&otile[wib][0];
+    unsigned long long daddr = a.dst + (unsigned long long)((long long)(ys - a.y_begin + lane / NT) * (long long)a.dpitch
+                                                            + wcol + 16 * (lane % NT));
+    const bool ocol = lane < 8 * NT && wcol + 16 * (lane % NT) < rowlen;
+
+    for (int base = 0; base < niter; base += NB) {
+#pragma unroll
+        for (int jj = 0; jj < NB; jj++) {
+            const int i = base + jj, s = i - 2 * BA;   /* step s: computes the block of rows s + BA */
+            if (i < niter) {
+                const int slot = (jj + NB - BA) % NB, ph = (jj + 2 * NB - 2 * BA) % NB;   /* (base % NB == 0) */
+                const unsigned char *const st = st0 + (s + 2 * BA) % NSTG * (8 * RP);
+                cp_wait<NSTG - 2>();                /* this thread's copies of block s + BA landed */
+                __syncthreads();                    /* everyone's; and every read of the stage refilled next */
+                if (edge && fdst >= 0) {
+                    unsigned char *const sw = (unsigned char *)st;
+#pragma unroll
+                    for (int rr = 0; rr < 8; rr++)
+                        sw[rr * RP + fdst] = fsrc >= 0 ? sw[rr * RP + fsrc] : (unsigned char)cword;
+                }
+                if (edge) __syncthreads();
+                issue(s + BA + NSTG - 1);
+                /* horizontal pass of rows 8(s + BA) .. + 7 into ring slot `slot` */
+                uint2 x[NM];                        /* X fragments: bytes 16m + 8t .. + 7 of the windows' row g */
+                {
+                    const uint2 *const xr = (const uint2 *)(st + g * RP + HB + (wcol - sb) - 4 * HW) + t;
+#pragma unroll
+                    for (int m = 0; m < NM; m++) x[m] = xr[2 * m];
+                }
+#pragma unroll
+                for (int ti = 0; ti < NT; ti++) {
+                    unsigned dl[4] = { 0u, 0u, 0u, 0u }, dh[4] = { 0u, 0u, 0u, 0u }, h[4];
+#pragma unroll
+                    for (int j = 0; j < NKC; j++) {
+                        const uint4 al = hwt[0][j][lane], ah = hwt[1][j][lane];
+                        const unsigned fl[4] = { al.x, al.y, al.z, al.w }, fh[4] = { ah.x, ah.y, ah.z, ah.w };
+                        const unsigned xb[2] = { x[ti + 2 * j].x, x[ti + 2 * j].y };
+                        mma_u8(dl, fl, xb, dl);
+                        mma_u8(dh, fh, xb, dh);
+                    }
+#pragma unroll
+                    for (int q = 0; q < 4; q++) h[q] = dl[q] + (dh[q] << 8);
+#pragma unroll
+                    for (int ch = 0; ch < 2; ch++) {    /* column 2g + ch: rows 2t, 2t + 1 in h[2ch], h[2ch + 1] */
+                        const unsigned x01 = __byte_perm(h[2 * ch], h[2 * ch + 1], 0x5140);   /* planes 0 and 1 */
+                        const unsigned x2 = __byte_perm(h[2 * ch], h[2 * ch + 1], 0x5162);    /* plane 2 */
+                        unsigned *const f = ring[ti][slot / 4][slot % 4 / 2][ch];
+                        f[0] = __byte_perm(f[0], x01, slot % 2 ? 0x5410 : 0x3254);
+                        f[1] = __byte_perm(f[1], x01, slot % 2 ? 0x7610 : 0x3276);
+                        f[2] = __byte_perm(f[2], x2, slot % 2 ? 0x5410 : 0x3254);
+                    }
+                }
+                if (s >= 0) {                       /* vertical pass: output rows ys + 8s .. + 7 */
+#pragma unroll
+                    for (int ti = 0; ti < NT; ti++) {
+                        unsigned e0[4] = { 1u << 23, 1u << 23, 1u << 23, 1u << 23 }, e1[4] = { 0u, 0u, 0u, 0u };
+                        unsigned e2[4] = { 0u, 0u, 0u, 0u }, e3[4] = { 0u, 0u, 0u, 0u };
+#pragma unroll
+                        for (int c = 0; c < KC; c++) {
+                            const uint2 bl2 = vwt[ph][0][c][lane], bh2 = vwt[ph][1][c][lane];
+                            const unsigned bl[2] = { bl2.x, bl2.y }, bh[2] = { bh2.x, bh2.y };
+                            unsigned hp[3][4];      /* byte plane p of H: fragment register q = (pair q >> 1, column q & 1) */
+#pragma unroll
+                            for (int p = 0; p < 3; p++)
+#pragma unroll
+                                for (int q = 0; q < 4; q++) hp[p][q] = ring[ti][c][q >> 1][q & 1][p];
+                            mma_u8(e0, hp[0], bl, e0);
+                            mma_u8(e1, hp[0], bh, e1);
+                            mma_u8(e1, hp[1], bl, e1);
+                            mma_u8(e2, hp[1], bh, e2);
+                            mma_u8(e2, hp[2], bl, e2);
+                            mma_u8(e3, hp[2], bh, e3);
+                        }
+                        unsigned v[4];
+#pragma unroll
+                        for (int q = 0; q < 4; q++) v[q] = (((((e3[q] << 8) + e2[q]) << 8) + e1[q]) << 8) + e0[q];
+                        /* bytes 3: columns 2g, 2g + 1 of rows 2t (v[0], v[2]) and 2t + 1 (v[1], v[3]) */
+                        *(unsigned short *)(ot + 2 * t * OS + 16 * ti + 2 * g) = (unsigned short)__byte_perm(v[0], v[2], 0x0073);
+                        *(unsigned short *)(ot + (2 * t + 1) * OS + 16 * ti + 2 * g) = (unsigned short)__byte_perm(v[1], v[3], 0x0073);
+                    }
+                    __syncwarp();
+                    if (ocol && ys + 8 * s + lane / NT < ye) {
+                        const uint4 o = *(const uint4 *)(ot + lane / NT * OS + 16 * (lane % NT));
+                        st16<0>(daddr, o, true);
+                    }
+                    __syncwarp();
+                    daddr += 8ull * a.dpitch;
+                }
+            }
+        }
+    }
+    cp_wait<0>();                                   /* (the empty groups past the strip) */
+}
+
 } /* namespace mgpu_blr */
 
 /* The second launch bound is the blocks per multiprocessor the register allocation must
@@ -1687,6 +1966,19 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_
 { mgpu_blr::ring<float, 4, 4, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_f32c4_r8(const mgpu_blr::args a)
 { mgpu_blr::ring<float, 4, 8, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
+/* The tensor-core kernels: radius <= 8 with 4 tiles of 16 bytes per warp, <= 16 with 2. */
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c1_m8(const mgpu_blr::args a)
+{ mgpu_blr::mma<1, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c1_m16(const mgpu_blr::args a)
+{ mgpu_blr::mma<1, 16, 2, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c3_m8(const mgpu_blr::args a)
+{ mgpu_blr::mma<3, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c3_m16(const mgpu_blr::args a)
+{ mgpu_blr::mma<3, 16, 2, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c4_m8(const mgpu_blr::args a)
+{ mgpu_blr::mma<4, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c4_m16(const mgpu_blr::args a)
+{ mgpu_blr::mma<4, 16, 2, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
 /* ================================================================ Gaussian blur (END) */
 
 /* ================================================================ BN254 MSM (BEGIN)

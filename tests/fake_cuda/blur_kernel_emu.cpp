@@ -21,7 +21,11 @@
    also through one of bench_blur's tuning variants (bench/blur_variants.cu); EMU_FOCUS=any
    only radii 3..16, which take the generic kernels (..._any), wide images more often (a
    few tiles of every block size mgpu.h picks for them); EMU_FOCUS=wide only radii
-   17..64 (the wide kernels, ..._wide), images often narrower or shorter than the radius. */
+   17..64 (the wide kernels, ..._wide), images often narrower or shorter than the radius;
+   EMU_FOCUS=mma only shapes for the tensor-core 8-bit kernels (..._m8, ..._m16), at every
+   radius 0..16 they serve. Other cases pick the kernel as a GPU of compute capability 7.5
+   or 9.0 would (at random). Before the cases, the emulated tensor-core product (emu.h's
+   mma_u8) is checked against a plain matrix product on random fragments. */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
 
@@ -32,6 +36,37 @@
 #include "tests/fake_cuda/emu_blur.h"
 
 static std::mt19937_64 &rng = emu_rng;    /* the cases and the block order: one seed */
+
+/* The emulated m16n8k32 u8 product against the plain one: random A (16 x 32), B (32 x 8), C
+   (16 x 8) handed to the lanes by the PTX ISA's fragment layouts; returns the wrong values. */
+static long mma_check(int rounds)
+{
+    long bad = 0;
+    for (int n = 0; n < rounds; n++) {
+        unsigned A[16][32], B[32][8], Cm[16][8], D[16][8];
+        for (int i = 0; i < 16; i++) for (int k = 0; k < 32; k++) A[i][k] = (unsigned)(rng() % 256);
+        for (int k = 0; k < 32; k++) for (int j = 0; j < 8; j++) B[k][j] = n % 2 ? 255u : (unsigned)(rng() % 256);
+        for (int i = 0; i < 16; i++) for (int j = 0; j < 8; j++) Cm[i][j] = (unsigned)rng();
+        emu_launch(1, 32, true, [&]() {
+            const unsigned lane = threadIdx.x, g = lane / 4, t = lane % 4;
+            unsigned a[4] = {0}, b[2] = {0}, c[4], d[4];
+            for (unsigned q = 0; q < 4; q++)
+                for (unsigned j = 0; j < 4; j++) a[q] |= A[g + 8 * (q & 1)][4 * t + 16 * (q >> 1) + j] << (8 * j);
+            for (unsigned q = 0; q < 2; q++)
+                for (unsigned j = 0; j < 4; j++) b[q] |= B[4 * t + 16 * q + j][g] << (8 * j);
+            for (unsigned q = 0; q < 4; q++) c[q] = Cm[g + 8 * (q >> 1)][2 * t + (q & 1)];
+            mma_u8(d, a, b, c);
+            for (unsigned q = 0; q < 4; q++) D[g + 8 * (q >> 1)][2 * t + (q & 1)] = d[q];
+        });
+        for (int i = 0; i < 16; i++)
+            for (int j = 0; j < 8; j++) {
+                unsigned want = Cm[i][j];
+                for (int k = 0; k < 32; k++) want += A[i][k] * B[k][j];
+                bad += D[i][j] != want;
+            }
+    }
+    return bad;
+}
 
 /* ---- cases */
 static unsigned char *xmalloc(size_t n) { unsigned char *p = (unsigned char *)malloc(n ? n : 1); if (!p) abort(); return p; }
@@ -55,6 +90,8 @@ int main(int argc, char **argv)
     const int focus_any = focus && !strcmp(focus, "any");
     const int focus_ring = focus && !strcmp(focus, "ring");   /* radii 3..8 on aligned rows: the ring kernels */
     const int focus_wide = focus && !strcmp(focus, "wide");   /* radii 17..64: the wide kernels */
+    const int focus_mma = focus && !strcmp(focus, "mma");     /* the tensor-core kernels, radius 0..16 */
+    const int focus_vec8 = focus_pipe || focus_mma;           /* 8-bit, 1/3/4 channels, 16-byte rows */
     mgpu_desc desc;
     mgpu_stream cpu = NULL;
     long fails = 0, vec_cases = 0, kernel_hits[MGPU__BK_COUNT] = {0}, band_cases = 0, strip_over = 0, variant_runs = 0;
@@ -65,30 +102,35 @@ int main(int argc, char **argv)
     if (mgpu_init(&desc) != MGPU_SUCCESS) { printf("mgpu_init: %s\n", mgpu_last_error()); return 1; }
     mgpu_default_stream(mgpu_cpu_device(0), &cpu);
     signal(SIGALRM, SIG_DFL);
+    {
+        const long bad = mma_check(20);
+        printf("emulated mma_u8 against the plain product: 20 x 128 values, %ld wrong\n", bad);
+        if (bad) fails++;
+    }
     for (long n = 0; n < ncases; n++) {
         alarm(120);
         /* shape: mostly small, sometimes wide enough for several segments / tiles */
-        const int c = focus_pipe ? "\1\3\4"[rng() % 3] : 1 + (int)(rng() % 4);
-        const mgpu_pixel_format f = !focus_pipe && rng() % 2 ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
+        const int c = focus_vec8 ? "\1\3\4"[rng() % 3] : 1 + (int)(rng() % 4);
+        const mgpu_pixel_format f = !focus_vec8 && rng() % 2 ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
         const size_t es = f == MGPU_PIXEL_U8 ? 1 : 4;
         const int wide = rng() % (focus_any ? 2 : 3) == 0;
         int w = 1 + (int)(rng() % (wide ? 700 : 60));
         const int h = 1 + (int)(rng() % (wide ? 40 : 90));
         const int rsel = (int)(rng() % 10);
-        const int r = focus_ring ? 3 + (int)(rng() % 6) : focus_any ? 3 + (int)(rng() % 14)
+        const int r = focus_ring ? 3 + (int)(rng() % 6) : focus_any ? 3 + (int)(rng() % 14) : focus_mma ? (int)(rng() % 17)
                     : focus_wide ? 17 + (int)(rng() % 48)
                     : rsel < 7 || focus_pipe ? rsel % 3 : rsel < 9 ? (int)(rng() % 17) : (int)(rng() % 65);
         const int border = (int)(rng() % 3);
         /* layout: aligned (vector path) or not */
-        const int aligned = focus_pipe || focus_ring || rng() % 2;
+        const int aligned = focus_vec8 || focus_ring || rng() % 2;
         /* aligned 8-bit rows whose length is a multiple of 16 take the pipelined kernels: often */
-        if (aligned && f == MGPU_PIXEL_U8 && (focus_pipe || focus_ring || rng() % 3)) while ((w * c) % 16) w++;
+        if (aligned && f == MGPU_PIXEL_U8 && (focus_vec8 || focus_ring || rng() % 3)) while ((w * c) % 16) w++;
         if (focus_ring && f == MGPU_PIXEL_F32) while ((w * c) % 4) w++;
         const size_t rb = (size_t)w * c * es;
         const size_t spitch = aligned ? ((rb + 15) & ~(size_t)15) + 16 * (rng() % 3) : rb + es * (rng() % 3);
         const size_t dpitch = aligned ? ((rb + 15) & ~(size_t)15) + 16 * (rng() % 2) : rb + es * (rng() % 5);
         const size_t soff = aligned ? 0 : es * (rng() % 4);
-        const size_t doff = aligned && (focus_pipe || focus_ring || rng() % 4) ? 0 : es * (rng() % 4);
+        const size_t doff = aligned && (focus_vec8 || focus_ring || rng() % 4) ? 0 : es * (rng() % 4);
         mgpu_blur_params p;
         memset(&p, 0, sizeof p);
         p.sigma = 0.5f + (float)(rng() % 100) / 20.0f;
@@ -134,12 +176,14 @@ int main(int argc, char **argv)
         mgpu__blur_plan_make("emu", &p, &pl);
         mgpu__blur_fill(&a, &pl, &full, sbase, spitch, lo, dbase, dpitch, y0, y1);
         const int mps = 1 + (int)(rng() % 200);
-        const int which = mgpu__blur_shape(mps, f, &a, &dims);
+        const int which = focus_mma ? mgpu__blur_mma_shape(mps, &a, &dims) : mgpu__blur_shape(mps, rng() % 2 ? 9 : 7, f, &a, &dims);
         if (rng() % 2) {                       /* other strip heights: recompute the grid independently */
             const int rows = y1 - y0;
             a.strip = 1 + (int)(rng() % 20);
             const long long strips = (rows + a.strip - 1) / a.strip;
-            if (mgpu__blur_kernel_rc[which]) {
+            if (which >= MGPU__BK_MMA) {          /* a (segment, strip) item per block */
+                dims.grid[0] = (unsigned)((((long long)rb + mgpu__blur_mma_segment(which) - 1) / mgpu__blur_mma_segment(which)) * strips);
+            } else if (mgpu__blur_kernel_rc[which]) {
                 const bool piped = which == MGPU__BK_U8C1P || which == MGPU__BK_U8C3P || which == MGPU__BK_U8C4P;
                 const int V = (int)(16 / es), H = mgpu__blur_kernel_rc[which] * c, HL = (H + V - 1) / V;
                 const int segw = which >= MGPU__BK_RING ? 32 * mgpu__blur_ring_lane_values(which)

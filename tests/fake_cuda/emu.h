@@ -19,6 +19,8 @@
    - __shared__ variables are thread_local: all coroutines of a launch run on the launching
      thread, one block at a time, so a block's threads share them. The dynamic shared
      memory of the blur kernels (emu_blur.h) is filled with 0xCD at each launch.
+   - mma_u8 (the blur's int8 tensor-core product, m16n8k32) is a warp operation like the
+     shuffles: each lane computes its part of D from every lane's A and B fragments.
    - cp.async (the blur's cp16z / cp_commit / cp_wait<N>) is asynchronous: each thread's
      copies (zero fills where not `on`) are queued in commit groups and performed only
      when cp_wait lets them complete (all but the newest N groups), so a kernel that reads
@@ -346,6 +348,35 @@ static inline unsigned __match_any_sync(unsigned, unsigned v)
         for (unsigned l = 0; l < 32; l++) m |= (uint64_t)(x[l] == x[lane]) << l;
         return m;
     });
+}
+
+/* mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 (the blur's mma_u8): every lane publishes
+   its fragments between two warp barriers and computes its own d from everyone's, by the PTX
+   ISA's layouts (g = lane / 4, t = lane % 4): byte j of a[q] is A[g + 8 (q & 1)][4t + 16 (q >> 1)
+   + j], byte j of b[q] is B[4t + 16q + j][g], and c[q], d[q] are C, D[g + 8 (q >> 1)][2t + (q & 1)];
+   the sums wrap modulo 2^32 as the s32 accumulation does. */
+static uint32_t emu_mma_frag[EMU_MAX_THREADS / 32][32][6];
+static inline void mma_u8(unsigned d[4], const unsigned a[4], const unsigned b[2], const unsigned c[4])
+{
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const uint32_t(*f)[6] = emu_mma_frag[warp];
+    unsigned out[4];
+    for (int q = 0; q < 4; q++) emu_mma_frag[warp][lane][q] = a[q];
+    emu_mma_frag[warp][lane][4] = b[0];
+    emu_mma_frag[warp][lane][5] = b[1];
+    emu_wait(emu_warp_bar[warp]);
+    for (unsigned q = 0; q < 4; q++) {
+        const unsigned row = g + 8 * (q >> 1), col = 2 * t + (q & 1);
+        uint32_t acc = c[q];
+        for (unsigned k = 0; k < 32; k++) {
+            const uint32_t x = f[(row % 8) * 4 + k % 16 / 4][(row >= 8) + 2 * (k >= 16)] >> (8 * (k % 4)) & 255u;
+            const uint32_t y = f[col * 4 + k % 16 / 4][4 + (k >= 16)] >> (8 * (k % 4)) & 255u;
+            acc += x * y;
+        }
+        out[q] = acc;
+    }
+    emu_wait(emu_warp_bar[warp]);
+    for (int q = 0; q < 4; q++) d[q] = out[q];
 }
 
 /* ---- cp.async, per thread (see the top) */

@@ -29,6 +29,8 @@ static const emu_blur_kernel emu_blur_kernels[] = {
     EMU_BK(mgpu_blur_u8c1_r4) EMU_BK(mgpu_blur_u8c1_r8) EMU_BK(mgpu_blur_u8c3_r4) EMU_BK(mgpu_blur_u8c3_r8)
     EMU_BK(mgpu_blur_u8c4_r4) EMU_BK(mgpu_blur_u8c4_r8) EMU_BK(mgpu_blur_f32c1_r4) EMU_BK(mgpu_blur_f32c1_r8)
     EMU_BK(mgpu_blur_f32c4_r4) EMU_BK(mgpu_blur_f32c4_r8) EMU_BK(mgpu_blur_u8_wide) EMU_BK(mgpu_blur_f32_wide)
+    EMU_BK(mgpu_blur_u8c1_m8) EMU_BK(mgpu_blur_u8c1_m16) EMU_BK(mgpu_blur_u8c3_m8) EMU_BK(mgpu_blur_u8c3_m16)
+    EMU_BK(mgpu_blur_u8c4_m8) EMU_BK(mgpu_blur_u8c4_m16)
 #include "bench/blur_variants.cu"
 };
 #undef BLURV
