@@ -48,35 +48,26 @@ run msm_file ./build/msm_file tests/vectors/bn254msm/*.bin
 run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin
 run examples make -s test-examples
 [ -n "${SKIP_ASAN:-}" ] || run test_asan make -s test-asan
-# compute-sanitizer (the tools in SANITIZE_TOOLS, default memcheck racecheck synccheck) over
-# the suites named in SANITIZE (default "all": every suite, core included; "none" skips), with their small GPU cases (racecheck, the slowest per launch: the blur suite's
-# sanitizer set and 2^22-element reductions). The runs go in parallel (SANITIZE_JOBS, default
-# 8: they share the GPU); the core suite's deliberate driver errors (a huge allocation, a
-# missing kernel, bad PTX) are not reported as API errors.
+# compute-sanitizer: the tools in SANITIZE_TOOLS (default memcheck racecheck synccheck) over
+# the suites named in SANITIZE, and initcheck over those in INITCHECK (both default "all":
+# every suite, core included; "none" skips), with their small GPU cases (racecheck, the
+# slowest per launch: the blur suite's sanitizer set). The runs go in parallel
+# (SANITIZE_JOBS, default 8: they share the GPU); the core suite's deliberate driver errors
+# (a huge allocation, a missing kernel, bad PTX) are not reported as API errors.
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-suites=${SANITIZE:-all}
-[ "$suites" = all ] && suites="core reduce collectives blur msm pipeline pointers"
-[ "$suites" = none ] && suites=
-for s in $suites; do
-    for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
-        exe=./build/suite_$s; api=all; quick=1
-        [ "$s" = core ] && { exe=./build/mgpu_tests; api=no; }
-        [ "$tool" = racecheck ] && quick=2
-        while [ "$(jobs -rp | wc -l)" -ge "${SANITIZE_JOBS:-8}" ]; do sleep 1; done
-        run "cs_${tool}_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=$quick TEST_REDUCE_QUICK=1 timeout 900 \
-            "$cs" --tool "$tool" --report-api-errors $api --error-exitcode 9 $exe &
-    done
-done
-wait
-# initcheck (reads of device memory never written) over every suite, small cases
-for s in ${INITCHECK:-core reduce collectives blur msm pipeline pointers}; do
-    [ "$s" = none ] && break
-    exe=./build/suite_$s; api=all
-    [ "$s" = core ] && { exe=./build/mgpu_tests; api=no; }
+suites() { case $1 in all) echo core reduce collectives blur msm pipeline pointers ;; none) ;; *) echo "$1" ;; esac; }
+sanitize() {  # tool suite, in the background once fewer than SANITIZE_JOBS run
+    local exe=./build/suite_$2 api=all quick=1
+    [ "$2" = core ] && { exe=./build/mgpu_tests; api=no; }
+    [ "$1" = racecheck ] && quick=2
     while [ "$(jobs -rp | wc -l)" -ge "${SANITIZE_JOBS:-8}" ]; do sleep 1; done
-    run "cs_initcheck_$s" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=1 TEST_REDUCE_QUICK=1 timeout 900 \
-        "$cs" --tool initcheck --report-api-errors $api --error-exitcode 9 $exe &
+    run "cs_$1_$2" TEST_MSM_QUICK=1 TEST_BLUR_QUICK=$quick TEST_REDUCE_QUICK=1 timeout 900 \
+        "$cs" --tool "$1" --report-api-errors $api --error-exitcode 9 $exe &
+}
+for s in $(suites "${SANITIZE:-all}"); do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do sanitize "$tool" "$s"; done
 done
+for s in $(suites "${INITCHECK:-all}"); do sanitize initcheck "$s"; done
 wait
 if [ -z "${SKIP_BENCH:-}" ]; then
     OUT=$out BENCHES="${BENCHES:-p2p launch reduce collectives msm blur}" bash bench/run_all.sh > "$out/bench.log" 2>&1
