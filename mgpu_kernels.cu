@@ -2014,8 +2014,9 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_b
      msm_segments    per window, the B buckets in segments of m: a thread walks its segment
                      from the top, run += bucket, tot += run, giving tot_s = sum_j (j+1)
                      bucket[s*m + j] and run_s = sum_j bucket[s*m + j].
-     msm_sums        per window, block sums: out_0 = sum_s tot_s and, for each bit k of the
-                     segment index, out_{k+1} = sum of run_s over the s with bit k set.
+     msm_sums        per window, block sums: out_0 = sum_s tot_s (in two halves) and, for
+                     each bit k of the segment index, out_{k+1} = sum of run_s over the s with
+                     bit k set.
      msm_windows     per window, sum_b b * bucket_b = out_0 + m * sum_k 2^k out_{k+1}.
    The host then combines the windows (sum_w 2^(cw) window_w) in C. An MSM taken in
    several pieces of its points (host inputs, memory) runs digits .. fixup per piece into
@@ -2940,41 +2941,47 @@ extern "C" __global__ void __launch_bounds__(128, 3) mgpu_msm_segments(const mgp
     store_xyzz(a.seg + idx * 64 + 32, run);
 }
 
-/* One block of 512 per (window w, part k): k = 0 sums tot_s over all segments, k > 0 sums
-   run_s over the segments s with bit k-1 set (the i-th such s is i with a 1 put in at bit
-   k-1: half the sums, and no thread of a warp idles). */
-extern "C" __global__ void __launch_bounds__(512, 1) mgpu_msm_sums(const mgpu_bn::args a)
+/* One block of SUMS_THREADS per (window w, part k), parts k = 0, 1: tot_s summed over the
+   first and the second half of the segments; k > 1: run_s summed over the segments s with
+   bit k-2 set (the i-th such s is i with a 1 put in at bit k-2). Every part has S / 2
+   terms, so the blocks take equally long, and at two blocks a multiprocessor the grid of
+   wf (2 + seg_bits) blocks is one wave on an H200 (at 2^20: 224 blocks, 264 places; one
+   block of 512 per part, the first twice as long, took two waves and 0.29 ms). */
+enum { SUMS_THREADS = 256 };
+extern "C" __global__ void __launch_bounds__(SUMS_THREADS, 2) mgpu_msm_sums(const mgpu_bn::args a)
 {
-    const u32 parts = 1 + a.seg_bits, w = blockIdx.x / parts, k = blockIdx.x - w * parts;
-    const u32 count = k > 0 ? a.seg_count / 2 : a.seg_count, low = k > 0 ? (1u << (k - 1)) - 1 : 0;
+    const u32 parts = 2 + a.seg_bits, w = blockIdx.x / parts, k = blockIdx.x - w * parts;
+    const u32 half = a.seg_count / 2, low = k > 1 ? (1u << (k - 2)) - 1 : 0;
+    const u32 first = k == 1 ? half : 0, end = k == 0 ? half : k == 1 ? a.seg_count : half;
     xyzz acc, b;
     set_inf(acc);
-    for (u32 i = threadIdx.x; i < count; i += blockDim.x) {
-        const u32 s = k > 0 ? ((i & ~low) << 1) | (low + 1) | (i & low) : i;
-        load_xyzz(b, a.seg + ((u64)w * a.seg_count + s) * 64 + (k > 0 ? 32 : 0));
+    for (u32 i = first + threadIdx.x; i < end; i += blockDim.x) {
+        const u32 s = k > 1 ? ((i & ~low) << 1) | (low + 1) | (i & low) : i;
+        load_xyzz(b, a.seg + ((u64)w * a.seg_count + s) * 64 + (k > 1 ? 32 : 0));
         add_xyzz(acc, b);                              /* a chain of dependent sums: latency */
     }
-    block_sum<512>(acc, count < blockDim.x ? count : blockDim.x);
+    block_sum<SUMS_THREADS>(acc, end - first < blockDim.x ? end - first : blockDim.x);
     if (threadIdx.x == 0) store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
 }
 
 /* One block of 32 per window w: its sum_b b * bucket_b = out_0 + 2^L sum_k 2^k out_{k+1}
-   (m = seg_len = 2^L) from msm_sums' parts: thread k < seg_bits doubles out_{k+1} k + L
-   times, thread seg_bits takes out_0, and the block adds them up; out[w], canonical, goes
-   to the host (which combines the windows). In parallel here: one doubling after another
-   on the host cost more. */
+   (m = seg_len = 2^L, out_0 = sum_s tot_s, out_{k+1} = sum of run_s over the s with bit k
+   set) from msm_sums' parts: thread k < seg_bits doubles its part (2 + k) k + L times,
+   threads seg_bits and seg_bits + 1 take the two halves of out_0, and the block adds them
+   up; out[w], canonical, goes to the host (which combines the windows). In parallel here:
+   one doubling after another on the host cost more. */
 extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn::args a)
 {
-    const u32 k = threadIdx.x, parts = 1 + a.seg_bits;
+    const u32 k = threadIdx.x, parts = 2 + a.seg_bits;
     const u32 *part = a.sums + (u64)blockIdx.x * parts * 32;
     u32 L = 0;
     xyzz acc;
     while ((1u << L) < a.seg_len) L++;
     if (k < a.seg_bits) {
-        load_xyzz(acc, part + (k + 1) * 32);
+        load_xyzz(acc, part + (k + 2) * 32);
         for (u32 d = 0; d < k + L; d++) dbl<true>(acc);
-    } else if (k == a.seg_bits) {
-        load_xyzz(acc, part);
+    } else if (k < parts) {
+        load_xyzz(acc, part + (k - a.seg_bits) * 32);
     } else {
         set_inf(acc);
     }
