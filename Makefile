@@ -201,7 +201,8 @@ EMU_DEPS = tests/fake_cuda/emu.h tests/fake_cuda/emu_blur.h bench/blur_variants.
 EMU_FLAGS = -std=c++17 -g -ffp-contract=off -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD)
 $(BUILD)/blur_kernel_emu: tests/fake_cuda/blur_kernel_emu.cpp $(EMU_DEPS)
 	$(CXX) $(EMU_FLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
-test-blur-emu: run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring run/blur_emu_wide run/blur_emu_mma
+test-blur-emu: run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring run/blur_emu_wide run/blur_emu_mma \
+               run/blur_emu_tile
 run/blur_emu_all: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_all $(BUILD)/blur_emu_all.log ./$(BUILD)/blur_kernel_emu 300 1
 run/blur_emu_pipe: $(BUILD)/blur_kernel_emu FORCE
@@ -214,6 +215,8 @@ run/blur_emu_wide: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_wide $(BUILD)/blur_emu_wide.log EMU_FOCUS=wide ./$(BUILD)/blur_kernel_emu 150 5
 run/blur_emu_mma: $(BUILD)/blur_kernel_emu FORCE
 	$(RUN) blur_emu_mma $(BUILD)/blur_emu_mma.log EMU_FOCUS=mma ./$(BUILD)/blur_kernel_emu 150 6
+run/blur_emu_tile: $(BUILD)/blur_kernel_emu FORCE
+	$(RUN) blur_emu_tile $(BUILD)/blur_emu_tile.log EMU_FOCUS=tile ./$(BUILD)/blur_kernel_emu 120 7
 
 # The BN254 field arithmetic of the MSM section on the host (tests/fake_cuda/bn_field_check.cpp):
 # the lazy unrolled multiplication, addition and subtraction against canonical results, on
@@ -383,7 +386,8 @@ endif
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
 TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/faults_shim $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_asan_fake run/core_tsan run/pipeline_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
-            run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring run/blur_emu_wide run/blur_emu_mma $(addprefix run/matrix_,$(MATRIX)) \
+            run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring run/blur_emu_wide run/blur_emu_mma \
+            run/blur_emu_tile $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/mpi run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \
             run/win_core $(addprefix run/win_,$(SUITE_NAMES)) run/win_examples $(addprefix run/win_fake_,$(WIN_FAKE_IDS))
 test:

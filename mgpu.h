@@ -5970,6 +5970,9 @@ MGPU_API mgpu_result mgpu_collective_tuning_get(mgpu_collective_tuning *tuning)
 #define MGPU__BLUR_WIDE_THREADS 256     /* = MGPU_BLUR_WIDE_THREADS: the wide kernels' block */
 #define MGPU__BLUR_WIDE_TILE 64         /* = MGPU_BLUR_WIDE_TILE: their values per tile row */
 #define MGPU__BLUR_WIDE_SW 68           /* = MGPU_BLUR_WIDE_SW: shared words before their ring */
+#define MGPU__BLUR_TILE_THREADS 192     /* = MGPU_BLUR_TILE_THREADS: the tiled f32 kernels' block */
+#define MGPU__BLUR_TILE_RMIN 9          /* = MGPU_BLUR_TILE_RMIN .. _RMAX: their radii */
+#define MGPU__BLUR_TILE_RMAX 16
 #define MGPU__BLUR_ONE 4096u            /* 8-bit weights sum to 2^12 */
 #define MGPU__BLUR_BALANCE_R 16         /* above: the 8-bit side weights' rounding is balanced */
 #define MGPU__BLUR_MAX_ROW (0x7fffffff - 4096)   /* values per row: kernel indices stay in int */
@@ -6320,19 +6323,23 @@ static mgpu_result mgpu__blur_cpu(const mgpu__blur_args *a, mgpu_pixel_format f)
 /* ---- CUDA: kernels, launch shape */
 /* The ring kernels: MGPU__BK_RING + 2 * format + (0 for RC = 4, 1 for RC = 8), formats u8
    with 1, 3, 4 channels and f32 with 1, 4 (mgpu__blur_ring_format); then the wide ones; the
-   tensor-core ones last: MGPU__BK_MMA + 2 * format + (0: radius <= 8, 1: <= 16), u8 only. */
+   tensor-core ones: MGPU__BK_MMA + 2 * format + (0: radius <= 8, 1: <= 16), u8 only; the
+   tiled f32 ones last: MGPU__BK_TILE + radius - MGPU__BLUR_TILE_RMIN. */
 enum { MGPU__BK_U8C1, MGPU__BK_U8C3, MGPU__BK_U8C4, MGPU__BK_F32C1, MGPU__BK_F32C4, MGPU__BK_U8_ANY, MGPU__BK_F32_ANY,
        MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_RING, MGPU__BK_U8_WIDE = MGPU__BK_RING + 10,
-       MGPU__BK_F32_WIDE, MGPU__BK_MMA, MGPU__BK_COUNT = MGPU__BK_MMA + 6 };
+       MGPU__BK_F32_WIDE, MGPU__BK_MMA, MGPU__BK_TILE = MGPU__BK_MMA + 6,
+       MGPU__BK_COUNT = MGPU__BK_TILE + MGPU__BLUR_TILE_RMAX - MGPU__BLUR_TILE_RMIN + 1 };
 static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8c1_r2", "mgpu_blur_u8c3_r2", "mgpu_blur_u8c4_r2", "mgpu_blur_f32c1_r2", "mgpu_blur_f32c4_r2",
     "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p",
     "mgpu_blur_u8c1_r4", "mgpu_blur_u8c1_r8", "mgpu_blur_u8c3_r4", "mgpu_blur_u8c3_r8", "mgpu_blur_u8c4_r4",
     "mgpu_blur_u8c4_r8", "mgpu_blur_f32c1_r4", "mgpu_blur_f32c1_r8", "mgpu_blur_f32c4_r4", "mgpu_blur_f32c4_r8",
     "mgpu_blur_u8_wide", "mgpu_blur_f32_wide", "mgpu_blur_u8c1_m8", "mgpu_blur_u8c1_m16", "mgpu_blur_u8c3_m8",
-    "mgpu_blur_u8c3_m16", "mgpu_blur_u8c4_m8", "mgpu_blur_u8c4_m16" };
-static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = {   /* halo radius; 0: generic or wide */
-    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 4, 8, 4, 8, 0, 0, 8, 16, 8, 16, 8, 16 };
+    "mgpu_blur_u8c3_m16", "mgpu_blur_u8c4_m8", "mgpu_blur_u8c4_m16", "mgpu_blur_f32_t9", "mgpu_blur_f32_t10",
+    "mgpu_blur_f32_t11", "mgpu_blur_f32_t12", "mgpu_blur_f32_t13", "mgpu_blur_f32_t14", "mgpu_blur_f32_t15",
+    "mgpu_blur_f32_t16" };
+static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = {   /* halo radius; 0: generic, wide or tiled */
+    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 4, 8, 4, 8, 0, 0, 8, 16, 8, 16, 8, 16, 0, 0, 0, 0, 0, 0, 0, 0 };
 
 /* The ring kernels' format index of (f, C), or -1 where they have none. */
 static int mgpu__blur_ring_format(mgpu_pixel_format f, int C)
@@ -6427,10 +6434,44 @@ static int mgpu__blur_mma_shape(int multiprocessors, mgpu__blur_args *a, mgpu_la
     return which;
 }
 
+/* The tiled f32 kernel for radius r (MGPU__BLUR_TILE_RMIN..RMAX; every layout) and its
+   launch: one (tile, strip) item per block of MGPU__BLUR_TILE_THREADS, a tile being the
+   largest multiple of 8C values up to that; dynamic shared memory 4 * ((2r + 8) 9TX/8 (the
+   ring) + 8 (BX + C BX / 8C + C) (a batch of 8 staged rows of BX = TX + 2rC values); C
+   words of padding per 8C values), at most 46 KiB; the strip (a multiple
+   of 8 rows, 8r..512) with the least estimated time: whole waves of 4 blocks per
+   multiprocessor times the rows a block filters (its strip and 2r + 8 more). */
+static int mgpu__blur_tile_shape(int multiprocessors, mgpu__blur_args *a, mgpu_launch_dims *dims)
+{
+    const int C = a->channels, r = a->radius, rows = a->y_end - a->y_begin;
+    const long long tx = MGPU__BLUR_TILE_THREADS / (8 * C) * 8 * C, bx = tx + 2LL * r * C;
+    const long long per_row = ((long long)a->width * C + tx - 1) / tx;
+    const long long slots = (multiprocessors > 0 ? multiprocessors : 1) * 4LL;
+    long long strip = 0, items = 0, cost = 0, s;
+    for (s = 8 * r; s <= 512; s += 8) {
+        const long long st = s < rows ? s : rows, it = per_row * ((rows + st - 1) / st);
+        const long long c = (it + slots - 1) / slots * (st + 2 * r + 8);
+        if (it <= 0x7fffffff && (!strip || c <= cost)) { strip = st; items = it; cost = c; }
+        if (st == rows) break;
+    }
+    for (s = 1024; !strip; s *= 2) {                   /* over 2^31 items at 512 rows: longer strips */
+        const long long st = s < rows ? s : rows, it = per_row * ((rows + st - 1) / st);
+        if (it <= 0x7fffffff || st == rows) { strip = st; items = it; }
+    }
+    memset(dims, 0, sizeof *dims);
+    dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
+    dims->block[0] = MGPU__BLUR_TILE_THREADS;
+    dims->grid[0] = (unsigned)items;
+    dims->shared_bytes = 4 * (size_t)((2 * r + 8) * (tx + tx / 8) + 8 * (bx + C * (bx / (8 * C)) + C));
+    a->strip = (int)(strip < rows ? strip : rows);
+    return MGPU__BK_TILE + r - MGPU__BLUR_TILE_RMIN;
+}
+
 /* The kernel for an image, the strip height (a->strip) and the grid. On GPUs of compute
    capability 8.0 and later (cc_major >= 8), 8-bit images with 1, 3 or 4 channels, rows that
    allow 16-byte accesses (as below) and radius MGPU__BLUR_MMA_RMIN..16 take the tensor-core
-   kernels (mgpu__blur_mma_shape). Otherwise: 8-bit images with
+   kernels (mgpu__blur_mma_shape), and f32 images (any layout) at radius 9..16 the tiled
+   kernels (mgpu__blur_tile_shape). Otherwise: 8-bit images with
    16-byte aligned rows (src and dst) whose width * channels is a multiple of 16 take the
    pipelined kernels (..._r2p) up to radius 2, and images with such rows (8-bit with 1, 3
    or 4 channels, f32 with 1 or 4) the ring kernels (..._r4, ..._r8) at radius 3..8: strips
@@ -6454,6 +6495,8 @@ static int mgpu__blur_shape(int multiprocessors, int cc_major, mgpu_pixel_format
     if (aligned && cc_major >= 8 && f == MGPU_PIXEL_U8 && mgpu__blur_ring_format(f, C) >= 0 && r >= MGPU__BLUR_MMA_RMIN
         && r <= 16)
         return mgpu__blur_mma_shape(multiprocessors, a, dims);
+    if (f == MGPU_PIXEL_F32 && r >= MGPU__BLUR_TILE_RMIN && r <= MGPU__BLUR_TILE_RMAX)
+        return mgpu__blur_tile_shape(multiprocessors, a, dims);
     if (aligned && ((f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4)) || ring >= 0)) {
         which = ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
                           : C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;

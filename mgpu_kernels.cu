@@ -584,6 +584,11 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
 #define MGPU_BLUR_WIDE_THREADS 256
 #define MGPU_BLUR_WIDE_TILE 64
 #define MGPU_BLUR_WIDE_SW 68
+/* The tiled f32 kernels (see tiled; mgpu.h: MGPU__BLUR_TILE_*): threads per block (the tile:
+   as many values, which is a multiple of 8C for every C), and their radii. */
+#define MGPU_BLUR_TILE_THREADS 192
+#define MGPU_BLUR_TILE_RMIN 9
+#define MGPU_BLUR_TILE_RMAX 16
 
 namespace mgpu_blr {
 
@@ -883,6 +888,11 @@ __device__ __forceinline__ void cp16z(sptr s, unsigned long long g, bool on)
     if (CACHE & 4) asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" :: "r"(s), "l"(g), "r"(n) : "memory");
     else if (CACHE & 2) asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" :: "r"(s), "l"(g), "r"(n) : "memory");
     else asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" :: "r"(s), "l"(g), "r"(n) : "memory");
+}
+/* cp.async of 4 bytes (.ca: the one cache mode for 4-byte copies) */
+__device__ __forceinline__ void cp4(sptr s, unsigned long long g)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" :: "r"(s), "l"(g) : "memory");
 }
 __device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N>
@@ -1640,6 +1650,106 @@ __device__ __forceinline__ void wide(const args &a)
     }
 }
 
+/* ---- the tiled f32 kernels (mgpu_blur_f32_t<R>, radius R = 9..16, every layout) ----------
+   wide<>'s scheme (a block per tile of TX values and strip of rows; rows staged value by
+   value under the border rule; a shared ring of filtered rows) with every thread computing
+   8 outputs per pass from registers, so a staged value is read about once per 8 outputs
+   instead of once per tap: the horizontal pass takes 8 consecutive pixels of one channel of
+   one row (2R + 8 loads, 8 (2R + 1) fused multiply-adds), the vertical pass 8 consecutive
+   rows of one column (2R + 8 loads from the ring); the sums in tr<float>'s order (as every
+   f32 kernel: the CPU device's bits). R is a template argument: each tap's weight is a
+   constant operand, the loads are registers, and no value past the radius is used. The
+   batch is B = 8 input rows; input row i is image row ys - R - PAD + i, PAD making 2R +
+   PAD a multiple of 8 so that the outputs go in aligned groups of 8 rows; the ring holds
+   the last 2R + 8 filtered rows (slot = row mod NR). TX = the largest multiple of 8C up to
+   the block's threads (all of them for C = 1..4 at 192). In shared memory every 8C values
+   (a thread's 8 pixels) are followed by C unused words, so that the threads of a warp,
+   8C values apart, read different banks (without: 6-way conflicts). */
+template <int R>
+__device__ __forceinline__ void tiled(const args &a)
+{
+    typedef tr<float> TR;
+    enum { NT = MGPU_BLUR_TILE_THREADS, B = 8, PAD = (8 - 2 * R % 8) % 8, NR = 2 * R + B };
+    const int t = threadIdx.x, C = a.channels, H = R * C;
+    const int TX = NT / (8 * C) * 8 * C, BX = TX + 2 * H, G = TX / 8;
+    const int dm = (65536 + 8 * C - 1) / (8 * C);   /* j / (8C) = (j dm) >> 16 for j < 2048 */
+    const int TXP = TX + TX / 8, BXP = BX + C * ((BX * dm) >> 16) + C;
+    const int rowlen = a.width * C;
+    int x0, ys, ye;
+    if (!tile_item(a, rowlen, TX, x0, ys, ye)) return;      /* whole blocks only */
+    const int niter = ye - ys + 2 * R + PAD;
+    float *const ring = (float *)dyn;               /* [NR][TXP] */
+    float *const raw = ring + NR * TXP;             /* [B][BXP]: value x0 - H + j of batch row b at [b][j'] */
+    const bool inner = x0 - H >= 0 && x0 + TX + H <= rowlen;     /* block-uniform: no border values */
+    /* Batch rows i0 .. i0 + 7 (< niter) into raw by cp.async, 4 bytes a value (sm_75: plain
+       loads), constants by stores; the PAD rows and values past the halo are never read. */
+    const auto issue = [&](int i0) {
+        for (int q = t, bb = t / BX, j = t % BX; q < B * BX && i0 + bb < niter; q += NT) {
+            if (i0 + bb >= PAD) {
+                const int my = map(ys - R - PAD + i0 + bb, a.height, a.border), e = x0 - H + j;
+                float *const d = raw + bb * BXP + j + C * ((j * dm) >> 16);
+                const int s = my < 0 ? -1 : inner || (unsigned)e < (unsigned)rowlen ? e : source_of(a, e, rowlen, H, C);
+                if (s >= 0) {
+                    const unsigned long long g = a.src + (unsigned long long)((long long)(my - a.src_row0) * (long long)a.spitch) + 4u * (unsigned)s;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && !defined(MGPU_BLUR_EMU)
+                    *d = __ldg((const float *)g);
+#else
+                    cp4(to_sptr(d), g);
+#endif
+                } else if (s == -1) {
+                    *d = a.cval_f32;
+                }
+            }
+            for (j += NT; j >= BX; j -= BX) bb++;
+        }
+        stage_commit();
+    };
+    issue(0);
+    for (int i0 = 0; i0 < niter; i0 += B) {
+        stage_wait<0>();                            /* this thread's copies of batch i0 */
+        __syncthreads();                            /* everyone's; and the last vertical pass's reads of the ring */
+        if (t < TX) {                               /* horizontal pass: batch row b, pixels 8p .. 8p + 7 of channel ch */
+            const int b = t / G, g = t - b * G, ch = g % C, p = g / C;
+            if (i0 + b < niter) {
+                const float *const m = raw + b * BXP + 9 * p * C + ch;      /* pixel 8p - R */
+                float x[2 * R + 8];
+#pragma unroll
+                for (int j = 0; j < 2 * R + 8; j++) x[j] = m[(j + j / 8) * C];
+                float *const h = ring + (i0 + b) % NR * TXP + 9 * p * C + ch;
+#pragma unroll
+                for (int o = 0; o < 8; o++) {
+                    float acc = TR::first(TR::weight(a, 0), x[R + o]);
+#pragma unroll
+                    for (int k = 1; k <= R; k++) acc = TR::pair(acc, TR::weight(a, k), x[R + o - k], x[R + o + k]);
+                    h[o * C] = acc;
+                }
+            }
+        }
+        __syncthreads();                            /* the ring's new rows; every read of raw */
+        if (i0 + B < niter) issue(i0 + B);          /* (in flight during the vertical pass) */
+        const int o0 = i0 - 2 * R - PAD;            /* vertical pass: output rows ys + o0 .. + 7 */
+        if (o0 >= 0 && t < TX && x0 + t < rowlen) { /* from input rows i0 - 2R + j, j < NR */
+            const float *col = ring + (i0 - 2 * R) % NR * TXP + t + C * ((t * dm) >> 16);
+            const float *const end = ring + NR * TXP;
+            float hv[NR];
+#pragma unroll
+            for (int j = 0; j < NR; j++) {
+                hv[j] = *col;
+                col += TXP;
+                if (col >= end) col -= NR * TXP;
+            }
+#pragma unroll
+            for (int o = 0; o < 8; o++) {           /* output o: rows j = o .. o + 2R, centre o + R */
+                float acc = TR::vfirst(TR::weight(a, 0), hv[R + o]);
+#pragma unroll
+                for (int k = 1; k <= R; k++) acc = TR::pair(acc, TR::weight(a, k), hv[R + o - k], hv[R + o + k]);
+                if (o0 + o < ye - ys)
+                    TR::store((unsigned char *)a.dst + (size_t)(ys + o0 + o - a.y_begin) * a.dpitch, x0 + t, acc);
+            }
+        }
+    }
+}
+
 /* ---- the tensor-core 8-bit kernels (mgpu_blur_u8c<C>_m8, _m16: radius <= 8, <= 16) -----
    For rows that allow 16-byte accesses everywhere (as ring<>), on sm_80 and later. The
    arithmetic is the exact integer arithmetic above, done by int8 tensor-core products
@@ -1944,6 +2054,12 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_WIDE_THREADS) mgpu_blur_u
 { mgpu_blr::wide<unsigned char>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_WIDE_THREADS) mgpu_blur_f32_wide(const mgpu_blr::args a)
 { mgpu_blr::wide<float>(a); }
+#define MGPU_BLUR_TILED(R) \
+    extern "C" __global__ void __launch_bounds__(MGPU_BLUR_TILE_THREADS, 4) mgpu_blur_f32_t##R(const mgpu_blr::args a) \
+    { mgpu_blr::tiled<R>(a); }
+MGPU_BLUR_TILED(9) MGPU_BLUR_TILED(10) MGPU_BLUR_TILED(11) MGPU_BLUR_TILED(12)
+MGPU_BLUR_TILED(13) MGPU_BLUR_TILED(14) MGPU_BLUR_TILED(15) MGPU_BLUR_TILED(16)
+#undef MGPU_BLUR_TILED
 /* The ring kernels: 16 warps per multiprocessor (<= 128 registers); 8-bit at RC = 4 with 8
    values per lane (16 bytes: twice the bytes per row's fixed work), else 4. */
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c1_r4(const mgpu_blr::args a)

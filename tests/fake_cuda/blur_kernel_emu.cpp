@@ -19,11 +19,12 @@
      make test-blur-emu      (or: make build/blur_kernel_emu; ./build/blur_kernel_emu [cases] [seed])
    EMU_FOCUS=pipe runs only shapes that take the pipelined 8-bit kernels (..._r2p), each
    also through one of bench_blur's tuning variants (bench/blur_variants.cu); EMU_FOCUS=any
-   only radii 3..16, which take the generic kernels (..._any), wide images more often (a
+   only radii 3..16, which take the generic kernels (..._any; f32 at 9..16: the tiled ones), wide images more often (a
    few tiles of every block size mgpu.h picks for them); EMU_FOCUS=wide only radii
    17..64 (the wide kernels, ..._wide), images often narrower or shorter than the radius;
    EMU_FOCUS=mma only shapes for the tensor-core 8-bit kernels (..._m8, ..._m16), at every
-   radius 0..16 they serve. Other cases pick the kernel as a GPU of compute capability 7.5
+   radius 0..16 they serve; EMU_FOCUS=tile only f32 at radius 9..16 (the tiled kernels,
+   ..._t9 .. _t16, on every layout). Other cases pick the kernel as a GPU of compute capability 7.5
    or 9.0 would (at random). Before the cases, the emulated tensor-core product (emu.h's
    mma_u8) is checked against a plain matrix product on random fragments. */
 #define MGPU_IMPLEMENTATION
@@ -91,6 +92,7 @@ int main(int argc, char **argv)
     const int focus_ring = focus && !strcmp(focus, "ring");   /* radii 3..8 on aligned rows: the ring kernels */
     const int focus_wide = focus && !strcmp(focus, "wide");   /* radii 17..64: the wide kernels */
     const int focus_mma = focus && !strcmp(focus, "mma");     /* the tensor-core kernels, radius 0..16 */
+    const int focus_tile = focus && !strcmp(focus, "tile");   /* f32 at radius 9..16: the tiled kernels */
     const int focus_vec8 = focus_pipe || focus_mma;           /* 8-bit, 1/3/4 channels, 16-byte rows */
     mgpu_desc desc;
     mgpu_stream cpu = NULL;
@@ -111,14 +113,14 @@ int main(int argc, char **argv)
         alarm(120);
         /* shape: mostly small, sometimes wide enough for several segments / tiles */
         const int c = focus_vec8 ? "\1\3\4"[rng() % 3] : 1 + (int)(rng() % 4);
-        const mgpu_pixel_format f = !focus_vec8 && rng() % 2 ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
+        const mgpu_pixel_format f = focus_tile || (!focus_vec8 && rng() % 2) ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
         const size_t es = f == MGPU_PIXEL_U8 ? 1 : 4;
         const int wide = rng() % (focus_any ? 2 : 3) == 0;
         int w = 1 + (int)(rng() % (wide ? 700 : 60));
         const int h = 1 + (int)(rng() % (wide ? 40 : 90));
         const int rsel = (int)(rng() % 10);
         const int r = focus_ring ? 3 + (int)(rng() % 6) : focus_any ? 3 + (int)(rng() % 14) : focus_mma ? (int)(rng() % 17)
-                    : focus_wide ? 17 + (int)(rng() % 48)
+                    : focus_wide ? 17 + (int)(rng() % 48) : focus_tile ? 9 + (int)(rng() % 8)
                     : rsel < 7 || focus_pipe ? rsel % 3 : rsel < 9 ? (int)(rng() % 17) : (int)(rng() % 65);
         const int border = (int)(rng() % 3);
         /* layout: aligned (vector path) or not */
@@ -181,7 +183,10 @@ int main(int argc, char **argv)
             const int rows = y1 - y0;
             a.strip = 1 + (int)(rng() % 20);
             const long long strips = (rows + a.strip - 1) / a.strip;
-            if (which >= MGPU__BK_MMA) {          /* a (segment, strip) item per block */
+            if (which >= MGPU__BK_TILE) {         /* a (tile, strip) item per block */
+                const long long tx = MGPU__BLUR_TILE_THREADS / (8 * c) * 8 * c;
+                dims.grid[0] = (unsigned)((((long long)rb / (long long)es + tx - 1) / tx) * strips);
+            } else if (which >= MGPU__BK_MMA) {   /* a (segment, strip) item per block */
                 dims.grid[0] = (unsigned)((((long long)rb + mgpu__blur_mma_segment(which) - 1) / mgpu__blur_mma_segment(which)) * strips);
             } else if (mgpu__blur_kernel_rc[which]) {
                 const bool piped = which == MGPU__BK_U8C1P || which == MGPU__BK_U8C3P || which == MGPU__BK_U8C4P;

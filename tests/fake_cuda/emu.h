@@ -21,7 +21,7 @@
      memory of the blur kernels (emu_blur.h) is filled with 0xCD at each launch.
    - mma_u8 (the blur's int8 tensor-core product, m16n8k32) is a warp operation like the
      shuffles: each lane computes its part of D from every lane's A and B fragments.
-   - cp.async (the blur's cp16z / cp_commit / cp_wait<N>) is asynchronous: each thread's
+   - cp.async (the blur's cp16z and cp4 / cp_commit / cp_wait<N>) is asynchronous: each thread's
      copies (zero fills where not `on`) are queued in commit groups and performed only
      when cp_wait lets them complete (all but the newest N groups), so a kernel that reads
      a stage before waiting for it reads stale data, and one that refills a stage still to
@@ -380,7 +380,7 @@ static inline void mma_u8(unsigned d[4], const unsigned a[4], const unsigned b[2
 }
 
 /* ---- cp.async, per thread (see the top) */
-struct emu_copy { void *dst; const void *src; };
+struct emu_copy { void *dst; const void *src; size_t n; };
 struct emu_copies { std::vector<std::vector<emu_copy> > groups; std::vector<emu_copy> open; };
 static emu_copies emu_cp[EMU_MAX_THREADS];
 static long emu_pending_fail;                  /* threads that ended with copies pending */
@@ -401,7 +401,22 @@ template <int CACHE> static void cp16z(sptr smem, unsigned long long gmem, bool 
                         (void *)smem, emu_cur);
                 abort();
             }
-    c.open.push_back(emu_copy{smem, on ? (const void *)(uintptr_t)gmem : nullptr});
+    c.open.push_back(emu_copy{smem, on ? (const void *)(uintptr_t)gmem : nullptr, 16});
+}
+/* cp.async of 4 bytes (the tiled f32 blur kernels) */
+static void cp4(sptr smem, unsigned long long gmem)
+{
+    emu_copies &c = emu_cp[emu_cur];
+    if ((uintptr_t)smem % 4) emu_misaligned("cp.async destination", smem, 4);
+    if (gmem % 4) emu_misaligned("cp.async source", (const void *)(uintptr_t)gmem, 4);
+    for (size_t g = 0; g <= c.groups.size(); g++)
+        for (const emu_copy &k : g < c.groups.size() ? c.groups[g] : c.open)
+            if (k.dst == smem) {
+                fprintf(stderr, "emu: cp.async to shared %p while an earlier copy there is in flight (thread %d)\n",
+                        (void *)smem, emu_cur);
+                abort();
+            }
+    c.open.push_back(emu_copy{smem, (const void *)(uintptr_t)gmem, 4});
 }
 static void cp_commit()
 {
@@ -414,7 +429,7 @@ template <int N> static void cp_wait()
     static const unsigned char zeros[16] = {0};
     emu_copies &c = emu_cp[emu_cur];
     while (c.groups.size() > (size_t)N) {
-        for (const emu_copy &k : c.groups.front()) memcpy(k.dst, k.src ? k.src : zeros, 16);
+        for (const emu_copy &k : c.groups.front()) memcpy(k.dst, k.src ? k.src : zeros, k.n);
         c.groups.erase(c.groups.begin());
     }
 }

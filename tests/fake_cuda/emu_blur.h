@@ -30,7 +30,9 @@ static const emu_blur_kernel emu_blur_kernels[] = {
     EMU_BK(mgpu_blur_u8c4_r4) EMU_BK(mgpu_blur_u8c4_r8) EMU_BK(mgpu_blur_f32c1_r4) EMU_BK(mgpu_blur_f32c1_r8)
     EMU_BK(mgpu_blur_f32c4_r4) EMU_BK(mgpu_blur_f32c4_r8) EMU_BK(mgpu_blur_u8_wide) EMU_BK(mgpu_blur_f32_wide)
     EMU_BK(mgpu_blur_u8c1_m8) EMU_BK(mgpu_blur_u8c1_m16) EMU_BK(mgpu_blur_u8c3_m8) EMU_BK(mgpu_blur_u8c3_m16)
-    EMU_BK(mgpu_blur_u8c4_m8) EMU_BK(mgpu_blur_u8c4_m16)
+    EMU_BK(mgpu_blur_u8c4_m8) EMU_BK(mgpu_blur_u8c4_m16) EMU_BK(mgpu_blur_f32_t9) EMU_BK(mgpu_blur_f32_t10)
+    EMU_BK(mgpu_blur_f32_t11) EMU_BK(mgpu_blur_f32_t12) EMU_BK(mgpu_blur_f32_t13) EMU_BK(mgpu_blur_f32_t14)
+    EMU_BK(mgpu_blur_f32_t15) EMU_BK(mgpu_blur_f32_t16)
 #include "bench/blur_variants.cu"
 };
 #undef BLURV

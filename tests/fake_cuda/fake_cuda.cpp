@@ -566,8 +566,9 @@ static R cuLaunchKernel(mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned g
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || shared) return INVALID_VALUE;
         return launch_red(k, gx, bx, params, stream_of(s));
     }
-    /* blur: 128 (fast, pipelined, ring) or 64..256 threads (generic, by radius; wide: 256) */
-    if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || (bx != 64 && bx != 128 && bx != 256)) return INVALID_VALUE;
+    /* blur: 128 (fast, pipelined, ring) or 64..256 threads (generic, by radius; wide: 256; tiled: 192) */
+    if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || (bx != 64 && bx != 128 && bx != 192 && bx != 256))
+        return INVALID_VALUE;
     return launch_blur(name, gx, bx, shared, *(const mgpu__blur_args *)params[0], stream_of(s));
 }
 static R cuLaunchHostFunc(mgpu__CUstream s, void (*fn)(void *), void *data)
