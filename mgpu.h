@@ -6401,69 +6401,63 @@ static int mgpu__blur_wide_block(mgpu_pixel_format f, int r, int C, long long *v
     return MGPU__BLUR_WIDE_THREADS;
 }
 
-/* The tensor-core kernel for an 8-bit image with 1, 3 or 4 channels whose rows allow 16-byte
-   accesses (as the ring kernels'), radius <= 16 (any: the kernels serve radius 0 too), and
-   its launch: one (segment, strip) item per block, 4 blocks per multiprocessor at a time.
-   The strip (a multiple of 8 rows, max(32, 16r)..512) is the one with the least estimated
-   time: whole waves of blocks (a last, partly filled wave takes as long as a full one) times
-   the rows a block computes, its strip and up to 4r more (measured on an H200: 8K RGBA at
-   radius 8 in 3 waves of strips of 512, the last one 5% full, ran at 1405-1430 GB/s; in 3 full
-   waves of strips of 336, at 1487). */
-static int mgpu__blur_mma_shape(int multiprocessors, mgpu__blur_args *a, mgpu_launch_dims *dims)
+/* The strip for kernels of one (tile or segment, strip) item per block, 4 blocks per
+   multiprocessor at a time: the one (a multiple of 8 rows, smin..512, or all `rows`) with
+   the least estimated time, whole waves of blocks (a last, partly filled wave takes as long
+   as a full one) times the rows a block computes, its strip and `halo` more; *items: the
+   blocks, per_row of them per strip (over 2^31 at 512 rows: longer strips). Sets a->strip
+   and the one-dimensional launch of `threads` per block. */
+static void mgpu__blur_wave_strip(int multiprocessors, long long per_row, long long smin, long long halo, unsigned threads,
+                                  mgpu__blur_args *a, mgpu_launch_dims *dims)
 {
-    const int C = a->channels, r = a->radius, rows = a->y_end - a->y_begin;
-    const int which = MGPU__BK_MMA + 2 * mgpu__blur_ring_format(MGPU_PIXEL_U8, C) + (r <= 8 ? 0 : 1);
-    const long long per_row = ((long long)a->width * C + mgpu__blur_mma_segment(which) - 1) / mgpu__blur_mma_segment(which);
+    const int rows = a->y_end - a->y_begin;
     const long long slots = (multiprocessors > 0 ? multiprocessors : 1) * 4LL;
     long long strip = 0, items = 0, cost = 0, s;
-    for (s = 16 * r > 32 ? 16 * r : 32; s <= 512; s += 8) {
+    for (s = smin; s <= 512; s += 8) {
         const long long st = s < rows ? s : rows, it = per_row * ((rows + st - 1) / st);
-        const long long c = (it + slots - 1) / slots * (st + 4 * r);
+        const long long c = (it + slots - 1) / slots * (st + halo);
         if (it <= 0x7fffffff && (!strip || c <= cost)) { strip = st; items = it; cost = c; }
         if (st == rows) break;
     }
-    for (s = 1024; !strip; s *= 2) {                   /* over 2^31 items at 512 rows: longer strips */
+    for (s = 1024; !strip; s *= 2) {
         const long long st = s < rows ? s : rows, it = per_row * ((rows + st - 1) / st);
         if (it <= 0x7fffffff || st == rows) { strip = st; items = it; }
     }
     memset(dims, 0, sizeof *dims);
     dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
-    dims->block[0] = 32 * MGPU__BLUR_MMA_WARPS;
+    dims->block[0] = threads;
     dims->grid[0] = (unsigned)items;
     a->strip = (int)(strip < rows ? strip : rows);
+}
+
+/* The tensor-core kernel for an 8-bit image with 1, 3 or 4 channels whose rows allow 16-byte
+   accesses (as the ring kernels'), radius <= 16 (any: the kernels serve radius 0 too), and
+   its launch (mgpu__blur_wave_strip): strips of max(32, 16r)..512 rows, a block computing
+   its strip and up to 4r more (measured on an H200: 8K RGBA at radius 8 in 3 waves of
+   strips of 512, the last one 5% full, ran at 1405-1430 GB/s; in 3 full waves of strips of
+   336, at 1487). */
+static int mgpu__blur_mma_shape(int multiprocessors, mgpu__blur_args *a, mgpu_launch_dims *dims)
+{
+    const int C = a->channels, r = a->radius;
+    const int which = MGPU__BK_MMA + 2 * mgpu__blur_ring_format(MGPU_PIXEL_U8, C) + (r <= 8 ? 0 : 1);
+    const long long per_row = ((long long)a->width * C + mgpu__blur_mma_segment(which) - 1) / mgpu__blur_mma_segment(which);
+    mgpu__blur_wave_strip(multiprocessors, per_row, 16 * r > 32 ? 16 * r : 32, 4 * r, 32 * MGPU__BLUR_MMA_WARPS, a, dims);
     return which;
 }
 
 /* The tiled f32 kernel for radius r (MGPU__BLUR_TILE_RMIN..RMAX; every layout) and its
-   launch: one (tile, strip) item per block of MGPU__BLUR_TILE_THREADS, a tile being the
-   largest multiple of 8C values up to that; dynamic shared memory 4 * ((2r + 8) 9TX/8 (the
-   ring) + 8 (BX + C BX / 8C + C) (a batch of 8 staged rows of BX = TX + 2rC values); C
-   words of padding per 8C values), at most 46 KiB; the strip (a multiple
-   of 8 rows, 8r..512) with the least estimated time: whole waves of 4 blocks per
-   multiprocessor times the rows a block filters (its strip and 2r + 8 more). */
+   launch: blocks of MGPU__BLUR_TILE_THREADS, each a tile of the largest multiple of 8C
+   values up to that; dynamic shared memory 4 * ((2r + 8) 9TX/8 (the ring) + 8 (BX + C BX /
+   8C + C) (a batch of 8 staged rows of BX = TX + 2rC values); C words of padding per 8C
+   values), at most 46 KiB; strips of 8r..512 rows (mgpu__blur_wave_strip), a block
+   filtering 2r + 8 rows more than its strip. */
 static int mgpu__blur_tile_shape(int multiprocessors, mgpu__blur_args *a, mgpu_launch_dims *dims)
 {
-    const int C = a->channels, r = a->radius, rows = a->y_end - a->y_begin;
+    const int C = a->channels, r = a->radius;
     const long long tx = MGPU__BLUR_TILE_THREADS / (8 * C) * 8 * C, bx = tx + 2LL * r * C;
-    const long long per_row = ((long long)a->width * C + tx - 1) / tx;
-    const long long slots = (multiprocessors > 0 ? multiprocessors : 1) * 4LL;
-    long long strip = 0, items = 0, cost = 0, s;
-    for (s = 8 * r; s <= 512; s += 8) {
-        const long long st = s < rows ? s : rows, it = per_row * ((rows + st - 1) / st);
-        const long long c = (it + slots - 1) / slots * (st + 2 * r + 8);
-        if (it <= 0x7fffffff && (!strip || c <= cost)) { strip = st; items = it; cost = c; }
-        if (st == rows) break;
-    }
-    for (s = 1024; !strip; s *= 2) {                   /* over 2^31 items at 512 rows: longer strips */
-        const long long st = s < rows ? s : rows, it = per_row * ((rows + st - 1) / st);
-        if (it <= 0x7fffffff || st == rows) { strip = st; items = it; }
-    }
-    memset(dims, 0, sizeof *dims);
-    dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
-    dims->block[0] = MGPU__BLUR_TILE_THREADS;
-    dims->grid[0] = (unsigned)items;
+    mgpu__blur_wave_strip(multiprocessors, ((long long)a->width * C + tx - 1) / tx, 8 * r, 2 * r + 8,
+                          MGPU__BLUR_TILE_THREADS, a, dims);
     dims->shared_bytes = 4 * (size_t)((2 * r + 8) * (tx + tx / 8) + 8 * (bx + C * (bx / (8 * C)) + C));
-    a->strip = (int)(strip < rows ? strip : rows);
     return MGPU__BK_TILE + r - MGPU__BLUR_TILE_RMIN;
 }
 

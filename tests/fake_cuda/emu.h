@@ -387,13 +387,12 @@ static long emu_pending_fail;                  /* threads that ended with copies
 /* Shared memory by address: on the GPU a 32-bit shared-window address, here a pointer. */
 typedef unsigned char *sptr;
 static inline sptr to_sptr(void *p) { return (sptr)p; }
-template <int CACHE> static void cp16z(sptr smem, unsigned long long gmem, bool on)
+/* Queues a copy of n bytes (src NULL: zeros). Two copies in flight to the same bytes are
+   unordered (compute-sanitizer's racecheck: "WAW hazard, invalid memcpy_async
+   synchronization"), even when both write zeros. */
+static void emu_cp_queue(sptr smem, const void *src, size_t n)
 {
     emu_copies &c = emu_cp[emu_cur];
-    if ((uintptr_t)smem % 16) emu_misaligned("cp.async destination", smem, 16);
-    if (on && gmem % 16) emu_misaligned("cp.async source", (const void *)(uintptr_t)gmem, 16);
-    /* Two copies in flight to the same bytes are unordered (compute-sanitizer's racecheck:
-       "WAW hazard, invalid memcpy_async synchronization"), even when both write zeros. */
     for (size_t g = 0; g <= c.groups.size(); g++)
         for (const emu_copy &k : g < c.groups.size() ? c.groups[g] : c.open)
             if (k.dst == smem) {
@@ -401,22 +400,20 @@ template <int CACHE> static void cp16z(sptr smem, unsigned long long gmem, bool 
                         (void *)smem, emu_cur);
                 abort();
             }
-    c.open.push_back(emu_copy{smem, on ? (const void *)(uintptr_t)gmem : nullptr, 16});
+    c.open.push_back(emu_copy{smem, src, n});
+}
+template <int CACHE> static void cp16z(sptr smem, unsigned long long gmem, bool on)
+{
+    if ((uintptr_t)smem % 16) emu_misaligned("cp.async destination", smem, 16);
+    if (on && gmem % 16) emu_misaligned("cp.async source", (const void *)(uintptr_t)gmem, 16);
+    emu_cp_queue(smem, on ? (const void *)(uintptr_t)gmem : nullptr, 16);
 }
 /* cp.async of 4 bytes (the tiled f32 blur kernels) */
 static void cp4(sptr smem, unsigned long long gmem)
 {
-    emu_copies &c = emu_cp[emu_cur];
     if ((uintptr_t)smem % 4) emu_misaligned("cp.async destination", smem, 4);
     if (gmem % 4) emu_misaligned("cp.async source", (const void *)(uintptr_t)gmem, 4);
-    for (size_t g = 0; g <= c.groups.size(); g++)
-        for (const emu_copy &k : g < c.groups.size() ? c.groups[g] : c.open)
-            if (k.dst == smem) {
-                fprintf(stderr, "emu: cp.async to shared %p while an earlier copy there is in flight (thread %d)\n",
-                        (void *)smem, emu_cur);
-                abort();
-            }
-    c.open.push_back(emu_copy{smem, (const void *)(uintptr_t)gmem, 4});
+    emu_cp_queue(smem, (const void *)(uintptr_t)gmem, 4);
 }
 static void cp_commit()
 {
