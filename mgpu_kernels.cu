@@ -1681,9 +1681,25 @@ __device__ __forceinline__ void tiled(const args &a)
     float *const ring = (float *)dyn;               /* [NR][TXP] */
     float *const raw = ring + NR * TXP;             /* [B][BXP]: value x0 - H + j of batch row b at [b][j'] */
     const bool inner = x0 - H >= 0 && x0 + TX + H <= rowlen;     /* block-uniform: no border values */
-    /* Batch rows i0 .. i0 + 7 (< niter) into raw by cp.async, 4 bytes a value (sm_75: plain
-       loads), constants by stores; the PAD rows and values past the halo are never read. */
+    /* Batch rows i0 .. i0 + 7 (< niter) into raw by cp.async, 4 bytes a value, or 16 (a
+       pixel) for 4 channels on 16-byte rows away from the row's ends (sm_75: plain loads);
+       constants by stores; the PAD rows and values past the halo are never read. */
     const auto issue = [&](int i0) {
+        if (C == 4 && inner && a.vec_src) {         /* 16-byte rows, no border values: a pixel a copy */
+            const int BX4 = BX / 4;
+            for (int q = t, bb = t / BX4, j4 = t % BX4; q < B * BX4 && i0 + bb < niter; q += NT) {
+                if (i0 + bb >= PAD) {
+                    const int my = map(ys - R - PAD + i0 + bb, a.height, a.border);
+                    const sptr d = to_sptr(raw + bb * BXP + 4 * (j4 + j4 / 8));
+                    if (my < 0) sts16(d, TR::cword(a));
+                    else stage_copy<0>(d, a.src + (unsigned long long)((long long)(my - a.src_row0) * (long long)a.spitch)
+                                              + 4u * (unsigned)(x0 - H) + 16u * (unsigned)j4, true);
+                }
+                for (j4 += NT; j4 >= BX4; j4 -= BX4) bb++;
+            }
+            stage_commit();
+            return;
+        }
         for (int q = t, bb = t / BX, j = t % BX; q < B * BX && i0 + bb < niter; q += NT) {
             if (i0 + bb >= PAD) {
                 const int my = map(ys - R - PAD + i0 + bb, a.height, a.border), e = x0 - H + j;
