@@ -1651,13 +1651,12 @@ __device__ __forceinline__ void wide(const args &a)
 }
 
 /* ---- the tiled f32 kernels (mgpu_blur_f32_t<R>, radius R = 9..16, every layout) ----------
-   wide<>'s scheme (a block per tile of TX values and strip of rows; rows staged value by
-   value under the border rule; a shared ring of filtered rows) with every thread computing
-   8 outputs per pass from registers, so a staged value is read about once per 8 outputs
-   instead of once per tap: the horizontal pass takes 8 consecutive pixels of one channel of
-   one row (2R + 8 loads, 8 (2R + 1) fused multiply-adds), the vertical pass 8 consecutive
-   rows of one column (2R + 8 loads from the ring); the sums in tr<float>'s order (as every
-   f32 kernel: the CPU device's bits). R is a template argument: each tap's weight is a
+   wide<>'s scheme (a block per tile of TX values and strip of rows; rows staged in shared
+   memory under the border rule; a shared ring of filtered rows) with every thread computing
+   8 outputs per pass from registers, so that 8 outputs take 2R + 8 shared loads instead of
+   8 (2R + 1): the horizontal pass takes 8 consecutive pixels of one channel of one row, the
+   vertical pass 8 consecutive rows of one column of the ring; the sums in tr<float>'s order
+   (as every f32 kernel: the CPU device's bits). R is a template argument: each tap's weight is a
    constant operand, the loads are registers, and no value past the radius is used. The
    batch is B = 8 input rows; input row i is image row ys - R - PAD + i, PAD making 2R +
    PAD a multiple of 8 so that the outputs go in aligned groups of 8 rows; the ring holds
