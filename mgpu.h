@@ -6451,10 +6451,11 @@ static int mgpu__blur_mma_shape(int multiprocessors, mgpu__blur_args *a, mgpu_la
    8C + C) (a batch of 8 staged rows of BX = TX + 2rC values); C words of padding per 8C
    values), at most 46 KiB; strips of 8r..512 rows (mgpu__blur_wave_strip), a block
    filtering 2r + 8 rows more than its strip. */
+static long long mgpu__blur_tile_values(int C) { return MGPU__BLUR_TILE_THREADS / (8 * C) * 8 * C; }
 static int mgpu__blur_tile_shape(int multiprocessors, mgpu__blur_args *a, mgpu_launch_dims *dims)
 {
     const int C = a->channels, r = a->radius;
-    const long long tx = MGPU__BLUR_TILE_THREADS / (8 * C) * 8 * C, bx = tx + 2LL * r * C;
+    const long long tx = mgpu__blur_tile_values(C), bx = tx + 2LL * r * C;
     mgpu__blur_wave_strip(multiprocessors, ((long long)a->width * C + tx - 1) / tx, 8 * r, 2 * r + 8,
                           MGPU__BLUR_TILE_THREADS, a, dims);
     dims->shared_bytes = 4 * (size_t)((2 * r + 8) * (tx + tx / 8) + 8 * (bx + C * (bx / (8 * C)) + C));

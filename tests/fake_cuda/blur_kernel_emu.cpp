@@ -19,13 +19,14 @@
      make test-blur-emu      (or: make build/blur_kernel_emu; ./build/blur_kernel_emu [cases] [seed])
    EMU_FOCUS=pipe runs only shapes that take the pipelined 8-bit kernels (..._r2p), each
    also through one of bench_blur's tuning variants (bench/blur_variants.cu); EMU_FOCUS=any
-   only radii 3..16, which take the generic kernels (..._any; f32 at 9..16: the tiled ones), wide images more often (a
-   few tiles of every block size mgpu.h picks for them); EMU_FOCUS=wide only radii
-   17..64 (the wide kernels, ..._wide), images often narrower or shorter than the radius;
+   only radii 3..16, which take the generic kernels (..._any; f32 at 9..16: the tiled
+   ones), wide images more often (a few tiles of every block size mgpu.h picks for them);
+   EMU_FOCUS=wide only radii 17..64 (the wide kernels, ..._wide), images often narrower or
+   shorter than the radius;
    EMU_FOCUS=mma only shapes for the tensor-core 8-bit kernels (..._m8, ..._m16), at every
    radius 0..16 they serve; EMU_FOCUS=tile only f32 at radius 9..16 (the tiled kernels,
-   ..._t9 .. _t16, on every layout). Other cases pick the kernel as a GPU of compute capability 7.5
-   or 9.0 would (at random). Before the cases, the emulated tensor-core product (emu.h's
+   ..._t9 .. _t16, on every layout). Other cases pick the kernel as a GPU of compute
+   capability 7.5 or 9.0 would (at random). Before the cases, the emulated tensor-core product (emu.h's
    mma_u8) is checked against a plain matrix product on random fragments. */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
             a.strip = 1 + (int)(rng() % 20);
             const long long strips = (rows + a.strip - 1) / a.strip;
             if (which >= MGPU__BK_TILE) {         /* a (tile, strip) item per block */
-                const long long tx = MGPU__BLUR_TILE_THREADS / (8 * c) * 8 * c;
+                const long long tx = mgpu__blur_tile_values(c);
                 dims.grid[0] = (unsigned)((((long long)rb / (long long)es + tx - 1) / tx) * strips);
             } else if (which >= MGPU__BK_MMA) {   /* a (segment, strip) item per block */
                 dims.grid[0] = (unsigned)((((long long)rb + mgpu__blur_mma_segment(which) - 1) / mgpu__blur_mma_segment(which)) * strips);

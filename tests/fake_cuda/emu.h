@@ -387,7 +387,7 @@ static long emu_pending_fail;                  /* threads that ended with copies
 /* Shared memory by address: on the GPU a 32-bit shared-window address, here a pointer. */
 typedef unsigned char *sptr;
 static inline sptr to_sptr(void *p) { return (sptr)p; }
-/* Queues a copy of n bytes (src NULL: zeros). Two copies in flight to the same bytes are
+/* Queues a copy of n bytes (src NULL: zeros). Two copies in flight to overlapping bytes are
    unordered (compute-sanitizer's racecheck: "WAW hazard, invalid memcpy_async
    synchronization"), even when both write zeros. */
 static void emu_cp_queue(sptr smem, const void *src, size_t n)
@@ -395,7 +395,7 @@ static void emu_cp_queue(sptr smem, const void *src, size_t n)
     emu_copies &c = emu_cp[emu_cur];
     for (size_t g = 0; g <= c.groups.size(); g++)
         for (const emu_copy &k : g < c.groups.size() ? c.groups[g] : c.open)
-            if (k.dst == smem) {
+            if ((unsigned char *)k.dst < smem + n && smem < (unsigned char *)k.dst + k.n) {
                 fprintf(stderr, "emu: cp.async to shared %p while an earlier copy there is in flight (thread %d)\n",
                         (void *)smem, emu_cur);
                 abort();
