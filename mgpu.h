@@ -786,11 +786,11 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
    Montgomery arithmetic in 32-bit words: the multiplication keeps even and odd products in
    two accumulators so that each 32 x 32-bit product is one multiply-add with carries, and
    sums keep values in [0, 2p) (p < 2^254 leaves room), reduced only when they leave the GPU.
-   Working memory on the device: 8 * ceil(255 / c) bytes per point (digit keys and sorted
-   entries) and 136 per bucket, plus a copy of the points (64 bytes each) unless they are
-   the device's own memory in Montgomery form, plus the scalars (32 bytes each) when they
-   come from host memory; an MSM that would not fit in three quarters of the free memory
-   (or in config.max_memory) is done in pieces.
+   Working memory on the device: 12 * ceil(255 / c) bytes per point (digit keys, and the
+   entries grouped by bin and by bucket) and 136 per bucket, plus a copy of the points (64
+   bytes each) unless they are the device's own memory in Montgomery form, plus the scalars
+   (32 bytes each) when they come from host memory; an MSM that would not fit in three
+   quarters of the free memory (or in config.max_memory) is done in pieces.
 
    CPU devices run a portable C Pippenger with unsigned digits on every core (unsigned
    __int128 where the compiler has it): the reference the GPU is checked against. */
@@ -820,7 +820,7 @@ typedef struct mgpu_msm_config {
                                            quarters of the device's free memory. An MSM
                                            that needs more runs in pieces of points (slower:
                                            each piece sums its own buckets); about
-                                           8 W + 96 bytes a point plus 136 bytes a bucket
+                                           12 W + 96 bytes a point plus 136 bytes a bucket
                                            (W = ceil(255 / c) windows of 2^(c-1) buckets);
                                            MGPU_ERROR_OUT_OF_MEMORY when one point does not
                                            fit. CPU devices need none and ignore it. */
@@ -8235,9 +8235,9 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
    bucket sums give wf XYZZ window sums; they are copied to a pinned buffer kept with the
    stream, and a host function queued on the stream (cuLaunchHostFunc) turns them into
    the results. */
-typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 192 bytes */
+typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 216 bytes */
     const uint32_t *scalars, *points;
-    uint32_t *out, *keys, *counts, *offsets, *partials, *entries, *buckets;
+    uint32_t *out, *keys, *counts, *offsets, *partials, *entries, *binned, *bin_offsets, *buckets;
     uint32_t *slot_keys, *slot_sums, *seg, *sums, *status;
     unsigned long long n, copy_stride;
     uint32_t flags, c, windows, factor, wf;
@@ -8245,25 +8245,31 @@ typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 19
     uint32_t chunk_len, chunks;
     uint32_t seg_len, seg_count, seg_bits;
     uint32_t to_mont, sparse;
-    uint32_t scatter_passes;
+    uint32_t bin_shift, bins;
     uint32_t resume;
 } mgpu__msm_args;
-typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 192 ? 1 : -1];
+typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 216 ? 1 : -1];
 
-enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__MK_DIGITS, MGPU__MK_SCAN_TILES,
-       MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_SCATTER, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
+enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__MK_DIGITS, MGPU__MK_BIN_COUNT,
+       MGPU__MK_SCAN_TILES, MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_BIN_SCATTER, MGPU__MK_PLACE_COUNT,
+       MGPU__MK_PLACE_WRITE, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
        MGPU__MK_FIXUP_LONG, MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_WINDOWS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
 static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
-    "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add", "mgpu_msm_scatter", "mgpu_msm_accumulate",
+    "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",
+    "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate",
     "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
     "mgpu_msm_precompute" };
 static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
-#ifndef MGPU__MSM_SCATTER_BYTES         /* (suite_msm makes it small: several passes at small n) */
-#define MGPU__MSM_SCATTER_BYTES (32u << 20) /* msm_scatter: entries written per pass over a window
-                                           (they must fit in L2). On an H200 at 2^24 (64 MB a
-                                           window): 1 pass 9.2 ms, 2 of 32 MB 6.3, 4 of 16 7.2 */
+#define MGPU__MSM_BIN_THREADS 256u      /* = BIN_THREADS: msm_bin_count's and msm_bin_scatter's block, */
+#define MGPU__MSM_BIN_TILE 4096u        /* = BIN_TILE: msm_bin_scatter's keys per block, */
+#define MGPU__MSM_BIN_COUNT_TILE 8192u  /* msm_bin_count's (BIN_THREADS x BIN_COUNT_ITEMS) */
+#define MGPU__MSM_PLACE_THREADS 256u    /* = PLACE_THREADS: msm_place_count's and msm_place_write's block, */
+#define MGPU__MSM_PLACE_TILE 4096u      /* = PLACE_TILE: their entries per block */
+#define MGPU__MSM_MAX_BINS 1024u        /* = MAX_BINS: bins of a window */
+#ifndef MGPU__MSM_BIN_ENTRIES           /* (suite_msm makes it 0: the most bins at any n) */
+#define MGPU__MSM_BIN_ENTRIES 16384u    /* the sort's bins: more of them until each has about this many entries */
 #endif
 #define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for (one wave) */
 #define MGPU__MSM_ACC_WAVES 4u          /* accumulate: four waves where each thread still gets */
@@ -8299,11 +8305,12 @@ static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, uns
 typedef struct mgpu__msm_shape {
     size_t piece;                      /* points per piece (the last may have fewer) */
     size_t pieces;
-    uint32_t B, G, tiles, chunk_len, chunks, seg_len, seg_count, seg_bits, sparse;
-    uint32_t scatter_passes;           /* msm_scatter's passes over a window's keys */
+    uint32_t B, G, tiles, bin_tiles, chunk_len, chunks, seg_len, seg_count, seg_bits, sparse;
+    uint32_t bin_shift, bins;          /* the sort's bins: 2^bin_shift buckets, `bins` a window */
     int copy_points, copy_scalars;     /* inputs go through device buffers (nbuf of them) */
     int nbuf;
-    size_t off_keys, off_counts, off_offsets, off_partials, off_entries, off_buckets, off_slot_keys, off_slot_sums,
+    size_t off_keys, off_counts, off_offsets, off_partials, off_binned, off_bin_offsets, off_buckets,
+           off_slot_keys, off_slot_sums,
            off_seg, off_sums, off_windows, off_queue, off_points[2], off_scalars[2], bytes;
 } mgpu__msm_shape;
 
@@ -8325,10 +8332,19 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
 #define MGPU__MSM_TAKE(field, bytes) do { sh->field = off; off += ((size_t)(bytes) + 255) & ~(size_t)255; } while (0)
     sh->B = 1u << (p->c - 1);
     sh->G = (uint32_t)p->wf * sh->B;
+    /* Bins of 2^12 buckets (a tile of msm_place_* within two bins fits its shared histogram
+       of 8192 buckets; 2^13 for c = 24, whose windows need them for MGPU__MSM_MAX_BINS
+       bins), as few as can be: more (up to MGPU__MSM_MAX_BINS a window) while a bin would
+       hold more than MGPU__MSM_BIN_ENTRIES entries, so that the slices msm_place_write's
+       blocks fill at one time fit in L2 (an H200 at 2^24, one block a bin: 256 bins a window
+       of 64 K entries, 8.8 ms; 1024 of 16 K, 4.3 ms). */
+    sh->bin_shift = p->c - 1 < 12 ? (uint32_t)p->c - 1 : p->c - 1 > 22 ? (uint32_t)p->c - 11 : 12;
+    while (sh->bin_shift > 0 && (sh->B >> sh->bin_shift) < MGPU__MSM_MAX_BINS &&
+           sh->piece > (uint64_t)(sh->B >> sh->bin_shift) * MGPU__MSM_BIN_ENTRIES)
+        sh->bin_shift--;
+    sh->bins = sh->B >> sh->bin_shift;
+    sh->bin_tiles = ((uint32_t)p->wf * sh->bins + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
     sh->tiles = (sh->G + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
-    /* msm_scatter writes a window's entries in passes of at most MGPU__MSM_SCATTER_BYTES */
-    for (sh->scatter_passes = 1; (uint64_t)sh->piece * 4 > (uint64_t)sh->scatter_passes * MGPU__MSM_SCATTER_BYTES &&
-                                 sh->scatter_passes < sh->B && sh->scatter_passes < 64; sh->scatter_passes *= 2) {}
     sh->chunk_len = (uint32_t)((entries + threads - 1) / threads);
     if (entries / (threads * MGPU__MSM_ACC_WAVES) >= MGPU__MSM_ACC_WAVE_CHUNK)
         sh->chunk_len = (uint32_t)((entries + threads * MGPU__MSM_ACC_WAVES - 1) / (threads * MGPU__MSM_ACC_WAVES));
@@ -8346,11 +8362,12 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     sh->seg_count = sh->B / sh->seg_len;
     for (sh->seg_bits = 0; (1u << sh->seg_bits) < sh->seg_count; sh->seg_bits++) {}
     /* seg_bits <= c - 3 <= 21: msm_windows's 32 threads hold a window's 2 + seg_bits parts */
-    MGPU__MSM_TAKE(off_keys, entries * 4);
-    MGPU__MSM_TAKE(off_counts, (size_t)sh->G * 4);
+    MGPU__MSM_TAKE(off_keys, entries * 4);            /* also the sorted entries (the keys are read by then) */
+    MGPU__MSM_TAKE(off_counts, (size_t)sh->G * 4);   /* the bin counts, then the bucket counts */
     MGPU__MSM_TAKE(off_offsets, ((size_t)sh->G + 1) * 4);
     MGPU__MSM_TAKE(off_partials, ((size_t)sh->tiles + 1) * 4);
-    MGPU__MSM_TAKE(off_entries, entries * 4);
+    MGPU__MSM_TAKE(off_binned, entries * 8);
+    MGPU__MSM_TAKE(off_bin_offsets, ((size_t)p->wf * sh->bins + 1) * 4);
     sh->sparse = sh->pieces == 1 && entries < sh->G;   /* then a bucket's sum sits at its first entry's index */
     MGPU__MSM_TAKE(off_buckets, (size_t)(sh->sparse ? entries : sh->G) * MGPU__MSM_PART);
     MGPU__MSM_TAKE(off_slot_keys, (size_t)sh->chunks * 8);
@@ -8531,22 +8548,40 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
 
 /* The kernels of one piece on s (the sums after points_in[buf]), then its parts copied to
    `dst` (pinned). */
+/* Exclusive scan of a->counts[0..a->G) into a->offsets (tiles of MGPU__MSM_SCAN_TILE). */
+static mgpu_result mgpu__msm_scan(const char *fn, uint32_t tiles, const mgpu__msm_args *a, mgpu__stream_obj *s)
+{
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_TILES, (size_t)tiles * 256, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_PARTIALS, 256, 256, a, s));
+    return mgpu__msm_launch(fn, MGPU__MK_SCAN_ADD, (size_t)tiles * 256, 256, a, s);
+}
+
 /* Piece q of an MSM (of r->sh.pieces) into the buckets; after the last, the window sums to dst. */
 static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_t len, int buf, size_t q, void *dst)
 {
     const char *fn = r->fn;
     mgpu__stream_obj *s = r->s;
+    const uint32_t bins = r->plan->wf * r->sh.bins;
+    const size_t tiles = (len * r->plan->windows + MGPU__MSM_PLACE_TILE - 1) / MGPU__MSM_PLACE_TILE;
+    mgpu__msm_args by_bin;
     a->n = len;
     a->resume = q > 0;
+    by_bin = *a;                                       /* the first scan takes the bin counts */
+    by_bin.G = bins;
+    by_bin.offsets = a->bin_offsets;
     if (q == 0 && r->sh.pieces > 1)                    /* infinity everywhere: ZZ = 0 */
         MGPU__TRY(mgpu_memset_async(a->buckets, 0, (size_t)r->sh.G * MGPU__MSM_PART, s->h));
-    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s->h));
+    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)bins * 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_DIGITS, len, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_TILES, (size_t)r->sh.tiles * 256, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_PARTIALS, 256, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_ADD, (size_t)r->sh.tiles * 256, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCATTER, (len + 255) / 256 * 256 * r->plan->windows * r->sh.scatter_passes,
-                               256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_BIN_COUNT, (len + MGPU__MSM_BIN_COUNT_TILE - 1) / MGPU__MSM_BIN_COUNT_TILE *
+                               r->plan->windows * MGPU__MSM_BIN_THREADS, MGPU__MSM_BIN_THREADS, a, s));
+    MGPU__TRY(mgpu__msm_scan(fn, r->sh.bin_tiles, &by_bin, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_BIN_SCATTER, (len + MGPU__MSM_BIN_TILE - 1) / MGPU__MSM_BIN_TILE *
+                               r->plan->windows * MGPU__MSM_BIN_THREADS, MGPU__MSM_BIN_THREADS, a, s));
+    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s->h));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_PLACE_COUNT, tiles * MGPU__MSM_PLACE_THREADS, MGPU__MSM_PLACE_THREADS, a, s));
+    MGPU__TRY(mgpu__msm_scan(fn, r->sh.tiles, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_PLACE_WRITE, tiles * MGPU__MSM_PLACE_THREADS, MGPU__MSM_PLACE_THREADS, a, s));
     MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, MGPU__MSM_ACC_BLOCK, a, s));
     MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s->h));
@@ -8663,7 +8698,9 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.a.counts = (uint32_t *)(void *)(r.ws + r.sh.off_counts);
     r.a.offsets = (uint32_t *)(void *)(r.ws + r.sh.off_offsets);
     r.a.partials = (uint32_t *)(void *)(r.ws + r.sh.off_partials);
-    r.a.entries = (uint32_t *)(void *)(r.ws + r.sh.off_entries);
+    r.a.entries = r.a.keys;
+    r.a.binned = (uint32_t *)(void *)(r.ws + r.sh.off_binned);
+    r.a.bin_offsets = (uint32_t *)(void *)(r.ws + r.sh.off_bin_offsets);
     r.a.buckets = (uint32_t *)(void *)(r.ws + r.sh.off_buckets);
     r.a.slot_keys = (uint32_t *)(void *)(r.ws + r.sh.off_slot_keys);
     r.a.slot_sums = (uint32_t *)(void *)(r.ws + r.sh.off_slot_sums);
@@ -8677,7 +8714,8 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.a.wf = (uint32_t)plan->wf;
     r.a.nbuckets = r.sh.B;
     r.a.G = r.sh.G;
-    r.a.scatter_passes = r.sh.scatter_passes;
+    r.a.bin_shift = r.sh.bin_shift;
+    r.a.bins = r.sh.bins;
     r.a.chunk_len = r.sh.chunk_len;
     r.a.chunks = r.sh.chunks;
     r.a.seg_len = r.sh.seg_len;

@@ -2119,20 +2119,28 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_b
    the same layout) and launches, per MSM of n points with c-bit windows:
 
      msm_digits      one thread per scalar: reduce it modulo r (from Montgomery form if
-                     asked), store it, recode it into W = ceil(255 / c) signed digits
-                     d_t in [-2^(c-1), 2^(c-1)] (sum_t d_t 2^(ct) = k), and count each
-                     nonzero digit's bucket: window t goes to precomputed copy t / wf,
-                     window t % wf; bucket (t % wf) * B + |d_t| - 1, B = 2^(c-1).
-                     Threads of a warp that hit the same bucket add their count at once
-                     (__match_any_sync), so equal scalars do not serialize on one counter.
-     msm_scan_*      exclusive prefix sum of the G = wf * B counts: bucket starts
-                     offsets[0..G], offsets[G] = M, the number of (digit, point) entries;
-                     the counts become cursors (counts[g] = offsets[g]).
-     msm_scatter     one thread per key: the entry goes to its bucket's slice of `entries`
-                     (point index + copy * n, bit 31 = negative digit) at the bucket's
-                     cursor, moved on by an atomic add. In scatter_passes passes over a
-                     window's keys, each taking one range of its buckets, so that the
-                     slices being written fit in L2 (see msm_scatter).
+                     asked), recode it into W = ceil(255 / c) signed digits d_t in
+                     [-2^(c-1), 2^(c-1)] (sum_t d_t 2^(ct) = k) and store each digit's key:
+                     window t goes to precomputed copy t / wf, window t % wf; bucket
+                     g = (t % wf) * B + |d_t| - 1 (B = 2^(c-1)), or none for d_t = 0.
+   Then a counting sort of the keys by bucket in two levels, so that no step scatters
+   single words over more memory than L2 holds: the G = wf * B buckets are grouped in bins
+   of 2^bin_shift consecutive buckets (up to 1024 bins a window, of about 16 K entries).
+     msm_bin_count   per tile of one window's keys: a histogram of their bins in shared
+                     memory, added to the bin counters (one atomic per bin and tile).
+     msm_scan_*      exclusive prefix sum of the bin counts: bin starts bin_offsets[],
+                     the last one = M, the number of (digit, point) entries; the counts
+                     become cursors.
+     msm_bin_scatter per tile: the tile's keys sorted by bin in shared memory, each bin's
+                     run given its place by one atomic on the bin's cursor and written out
+                     whole: the keys and entries (point index + copy * n, bit 31 =
+                     negative digit) grouped by bin, in pairs in `binned`.
+     msm_place_count per tile of `binned` (whatever its bins): a histogram of its buckets
+                     in shared memory, added to the G bucket counters.
+     msm_scan_*      the bucket starts offsets[0..G] (offsets[G] = M); counts become cursors.
+     msm_place_write per tile: its run of each bucket placed by one atomic on the bucket's
+                     cursor, its entries written there (a tile's buckets lie in a few
+                     neighbouring bins, whose slices L2 holds until they are whole).
      msm_accumulate  the M sorted entries cut into `chunks` pieces of `chunk_len`, one per
                      thread: the thread adds its entries' points into an XYZZ accumulator,
                      one run per bucket. A run wholly inside the piece is stored as the
@@ -2701,10 +2709,12 @@ struct args {
     const u32 *points;                 /* affine points, 16 words each, Montgomery form */
     u32 *out;                          /* convert / precompute: output points or scalars */
     u32 *keys;                         /* windows x n digit keys: bucket | negative << 31, or NONE */
-    u32 *counts;                       /* G bucket counters, zero before msm_digits */
+    u32 *counts;                       /* bin counters, then bucket counters (zero before each count); then cursors */
     u32 *offsets;                      /* G + 1 bucket starts */
     u32 *partials;                     /* scan: one total per tile, then the grand total */
-    u32 *entries;                      /* M sorted entries */
+    u32 *entries;                      /* M entries sorted by bucket */
+    uint2 *binned;                     /* M (key, entry) pairs grouped by bin */
+    u32 *bin_offsets;                  /* bins + 1 bin starts */
     u32 *buckets;                      /* XYZZ bucket sums (32 words each), at bucket_slot() */
     u32 *slot_keys;                    /* per piece: head and tail bucket (NONE: unused) */
     u32 *slot_sums;                    /* per piece: head and tail XYZZ sums */
@@ -2722,7 +2732,8 @@ struct args {
     u32 to_mont;                       /* convert: 1 to Montgomery form, 0 from it */
     u32 sparse;                        /* buckets outnumber entries: a bucket's sum is kept at
                                           its first entry's index instead of its own */
-    u32 scatter_passes;                /* msm_scatter: passes over each window's keys (a power of 2, <= B) */
+    u32 bin_shift;                     /* a bin is 2^bin_shift buckets */
+    u32 bins;                          /* bins of a window: B >> bin_shift (<= MAX_BINS) */
     u32 resume;                        /* pieces after the first of one MSM: `buckets` holds the sums
                                           of the pieces before (dense, infinity where none), and
                                           this piece's entries are added to them */
@@ -2815,32 +2826,24 @@ extern "C" __global__ void mgpu_msm_check_points(const mgpu_bn::args a)
     }
 }
 
-/* One thread per scalar (all threads of the grid run the warp-wide steps): its W digit keys,
-   window-major so that msm_scatter reads them in order, and the bucket counts. */
+/* One thread per scalar: its W digit keys, window-major so that the sort reads them in order. */
 extern "C" __global__ void __launch_bounds__(256) mgpu_msm_digits(const mgpu_bn::args a)
 {
     const u64 i = global_id();
-    const bool valid = i < a.n;
-    u32 k[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, carry = 0, neg, cp;
-    if (valid) {
-        u32 raw[8];
-        load8(raw, a.scalars + i * 8);
-        normalize(k, raw, (a.flags & SCALARS_MONT) != 0);
-    }
+    if (i >= a.n) return;
+    u32 raw[8], k[8], carry = 0, neg, cp;
+    load8(raw, a.scalars + i * 8);
+    normalize(k, raw, (a.flags & SCALARS_MONT) != 0);
     for (u32 t = 0; t < a.windows; t++) {
-        const u32 b = digit(k, t, a.c, carry, neg);
-        const u32 key = valid ? bucket_of(a, t, b, cp) : NONE;
-        const u32 peers = __match_any_sync(0xffffffffu, key);
-        if (key != NONE && lane_id() == (u32)(__ffs(peers) - 1)) atomicAdd(&a.counts[key], (u32)__popc(peers));
-        if (valid) a.keys[(u64)t * a.n + i] = key == NONE ? NONE : key | (neg << 31);
+        const u32 key = bucket_of(a, t, digit(k, t, a.c, carry, neg), cp);
+        a.keys[(u64)t * a.n + i] = key == NONE ? NONE : key | (neg << 31);
     }
 }
 
-/* Exclusive scan of counts[0..G) in tiles of SCAN_TILE: offsets (within the tile) and
-   partials[tile] = the tile's total. */
-__device__ __forceinline__ u32 block_exclusive_scan(u32 v, u32 *total)
+/* Exclusive scan over the block of one value per thread; *total = the block's sum. */
+template <u32 THREADS> __device__ __forceinline__ u32 block_exclusive_scan(u32 v, u32 *total)
 {
-    __shared__ u32 warp_sums[SCAN_THREADS / 32];
+    __shared__ u32 warp_sums[THREADS / 32];
     const u32 lane = lane_id(), warp = threadIdx.x >> 5;
     u32 x = v;
 #pragma unroll
@@ -2851,7 +2854,7 @@ __device__ __forceinline__ u32 block_exclusive_scan(u32 v, u32 *total)
     if (lane == 31) warp_sums[warp] = x;
     __syncthreads();
     u32 before = 0, all = 0;
-    for (u32 w = 0; w < SCAN_THREADS / 32; w++) {
+    for (u32 w = 0; w < THREADS / 32; w++) {
         if (w < warp) before += warp_sums[w];
         all += warp_sums[w];
     }
@@ -2859,6 +2862,9 @@ __device__ __forceinline__ u32 block_exclusive_scan(u32 v, u32 *total)
     *total = all;
     return before + x - v;
 }
+/* Exclusive scan of counts[0..G) in tiles of SCAN_TILE: offsets (within the tile) and
+   partials[tile] = the tile's total. Launched for the bin counts (G = the bins, offsets =
+   bin_offsets) and then for the bucket counts. */
 extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_tiles(const mgpu_bn::args a)
 {
     const u64 base = (u64)blockIdx.x * SCAN_TILE + (u64)threadIdx.x * SCAN_ITEMS;
@@ -2868,7 +2874,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_tiles(c
         v[q] = base + q < a.G ? a.counts[base + q] : 0;
         sum += v[q];
     }
-    u32 run = block_exclusive_scan(sum, &total);
+    u32 run = block_exclusive_scan<SCAN_THREADS>(sum, &total);
 #pragma unroll
     for (u32 q = 0; q < (u32)SCAN_ITEMS; q++) {
         if (base + q < a.G) a.offsets[base + q] = run;
@@ -2885,7 +2891,7 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_partial
         const u32 i = base + threadIdx.x;
         const u32 v = i < tiles ? a.partials[i] : 0;
         u32 total;
-        const u32 x = block_exclusive_scan(v, &total);
+        const u32 x = block_exclusive_scan<SCAN_THREADS>(v, &total);
         if (i < tiles) a.partials[i] = carry + x;
         carry += total;
     }
@@ -2896,32 +2902,157 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_add(con
     const u32 tiles = (a.G + SCAN_TILE - 1) / SCAN_TILE, add = a.partials[blockIdx.x];
     const u64 base = (u64)blockIdx.x * SCAN_TILE;
     for (u32 q = threadIdx.x; q < SCAN_TILE; q += SCAN_THREADS)
-        if (base + q < a.G) a.counts[base + q] = a.offsets[base + q] += add;   /* counts: msm_scatter's cursors */
+        if (base + q < a.G) a.counts[base + q] = a.offsets[base + q] += add;   /* counts: the cursors */
     if (blockIdx.x == 0 && threadIdx.x == 0) a.offsets[a.G] = a.partials[tiles];
 }
 
-/* One thread per (pass, digit key): the entry into its bucket's slice (the order within a
-   bucket is arbitrary: the sum does not depend on it). counts[g] is bucket g's cursor,
-   offsets[g] after the scan: one atomic gives the place (reading offsets[g] too cost a third
-   more L2 traffic). Threads of a warp with the same bucket take their places with one atomic.
-   The grid runs window after window and, within a window, pass after pass; pass p takes the
-   keys of the p-th range of the window's buckets, so the blocks running at one time write
-   into a range of `entries` that fits in L2, where the scattered words gather into whole
-   sectors (at 2^24 on an H200, one pass over a window's 64 MB of slices took 9.2 ms, two
-   6.3). windows * n < 2^32 (mgpu.h cuts pieces so). */
-extern "C" __global__ void __launch_bounds__(256) mgpu_msm_scatter(const mgpu_bn::args a)
+/* ---- the two-level sort (see the top of this section). Tiles of one window's keys:
+   blockIdx.x = tile * windows + window (the windows interleaved: blocks running at one time
+   spread their atomics over every window's bin counters). Ranks and counts come from
+   shared-memory atomics, global atomics are per tile and bin: the single-level sort's
+   msm_digits, which counted every key with a global atomic (a warp's equal keys at once,
+   by __match_any_sync), took 2.40 ms at 2^24 on an H200, the digits alone 0.67. */
+enum { BIN_THREADS = 256, BIN_ITEMS = 16, BIN_TILE = BIN_THREADS * BIN_ITEMS, BIN_COUNT_ITEMS = 32, MAX_BINS = 1024 };
+/* counter[slot] += 1 unless slot is NONE; the count before. */
+__device__ __forceinline__ u32 count_one(u32 *counter, u32 slot)
 {
-    const u32 n = (u32)a.n, per_pass = (n + 255) / 256, lane = lane_id();
-    const u32 t = blockIdx.x / (per_pass * a.scatter_passes), r = blockIdx.x - t * per_pass * a.scatter_passes;
-    const u32 pass = r / per_pass, i = (r - pass * per_pass) * 256 + threadIdx.x, cp = t / a.wf;
-    const u32 raw = i < n ? a.keys[(u64)t * n + i] : NONE, g = raw & 0x7fffffffu;
-    const u32 key = raw != NONE && (g - (t - cp * a.wf) * a.nbuckets) / (a.nbuckets / a.scatter_passes) == pass ? g : NONE;
-    const u32 peers = __match_any_sync(0xffffffffu, key);
-    const u32 leader = (u32)(__ffs(peers) - 1);
-    u32 first = 0;
-    if (key != NONE && lane == leader) first = atomicAdd(&a.counts[key], (u32)__popc(peers));
-    first = __shfl_sync(0xffffffffu, first, (int)leader);
-    if (key != NONE) a.entries[first + (u32)__popc(peers & ((1u << lane) - 1u))] = (cp * n + i) | (raw & 0x80000000u);
+    return slot == NONE ? 0 : atomicAdd(&counter[slot], 1u);
+}
+/* The bin of a key within its window's bins (NONE for NONE). */
+__device__ __forceinline__ u32 window_bin(const args &a, u32 key, u32 bin0)
+{
+    return key == NONE ? NONE : ((key & 0x7fffffffu) >> a.bin_shift) - bin0;
+}
+extern "C" __global__ void __launch_bounds__(BIN_THREADS) mgpu_msm_bin_count(const mgpu_bn::args a)
+{
+    __shared__ u32 hist[MAX_BINS];
+    const u32 n = (u32)a.n;
+    const u32 tile = blockIdx.x / a.windows, t = blockIdx.x - tile * a.windows, bin0 = (t % a.wf) * a.bins;
+    for (u32 b = threadIdx.x; b < a.bins; b += BIN_THREADS) hist[b] = 0;
+    __syncthreads();
+#pragma unroll 8
+    for (u32 q = 0; q < BIN_COUNT_ITEMS; q++) {
+        const u32 i = (tile * BIN_COUNT_ITEMS + q) * BIN_THREADS + threadIdx.x;
+        (void)count_one(hist, window_bin(a, i < n ? a.keys[(u64)t * n + i] : NONE, bin0));
+    }
+    __syncthreads();
+    for (u32 b = threadIdx.x; b < a.bins; b += BIN_THREADS)
+        if (hist[b]) atomicAdd(&a.counts[bin0 + b], hist[b]);
+}
+extern "C" __global__ void __launch_bounds__(BIN_THREADS) mgpu_msm_bin_scatter(const mgpu_bn::args a)
+{
+    __shared__ u32 start[MAX_BINS], place[MAX_BINS], skey[BIN_TILE], sval[BIN_TILE];
+    const u32 n = (u32)a.n;
+    const u32 tile = blockIdx.x / a.windows, t = blockIdx.x - tile * a.windows, cp = t / a.wf, bin0 = (t - cp * a.wf) * a.bins;
+    for (u32 b = threadIdx.x; b < a.bins; b += BIN_THREADS) start[b] = 0;
+    __syncthreads();
+    u32 key[BIN_ITEMS], rank[BIN_ITEMS];
+#pragma unroll
+    for (u32 q = 0; q < BIN_ITEMS; q++) {              /* the tile's count of each bin, each key's rank */
+        const u32 i = tile * BIN_TILE + q * BIN_THREADS + threadIdx.x;
+        key[q] = i < n ? a.keys[(u64)t * n + i] : NONE;
+        rank[q] = count_one(start, window_bin(a, key[q], bin0));
+    }
+    __syncthreads();
+    enum { PER = MAX_BINS / BIN_THREADS };             /* bins first .. first + PER of this thread */
+    const u32 first = threadIdx.x * PER;
+    u32 count[PER], sum = 0, total;
+#pragma unroll
+    for (u32 j = 0; j < PER; j++) { count[j] = first + j < a.bins ? start[first + j] : 0; sum += count[j]; }
+    u32 run = block_exclusive_scan<BIN_THREADS>(sum, &total);
+#pragma unroll
+    for (u32 j = 0; j < PER; j++) {                    /* each bin's run: its start in the tile and in bin_* */
+        if (count[j]) { start[first + j] = run; place[first + j] = atomicAdd(&a.counts[bin0 + first + j], count[j]); }
+        run += count[j];
+    }
+    __syncthreads();
+#pragma unroll
+    for (u32 q = 0; q < BIN_ITEMS; q++) {              /* the tile sorted by bin */
+        if (key[q] == NONE) continue;
+        const u32 i = tile * BIN_TILE + q * BIN_THREADS + threadIdx.x, at = start[window_bin(a, key[q], bin0)] + rank[q];
+        skey[at] = key[q];
+        sval[at] = (cp * n + i) | (key[q] & 0x80000000u);
+    }
+    __syncthreads();
+    for (u32 j = threadIdx.x; j < total; j += BIN_THREADS) {   /* neighbours of one bin: neighbouring words */
+        const u32 b = window_bin(a, skey[j], bin0), to = place[b] + j - start[b];
+        a.binned[to] = make_uint2(skey[j], sval[j]);
+    }
+}
+/* ---- the second level: the entries of `binned` into their buckets' slices of `entries`,
+   in tiles of PLACE_TILE entries (so a bin of one popular bucket is spread over many
+   blocks). A tile's entries come from the bins of its first to its last entry, a range of
+   buckets that a shared-memory histogram holds (span <= MAX_TILE_BUCKETS, nearly always:
+   the bins hold about MGPU__MSM_BIN_ENTRIES entries each); the histogram's buckets take
+   their counts and places with one global atomic each, the entries their ranks with
+   shared-memory atomics. Tiles of more buckets (few entries over many small bins) count and
+   place each entry with a global atomic. Blocks running at one time take neighbouring
+   tiles, whose bucket slices L2 holds until they are whole. */
+enum { PLACE_THREADS = 256, PLACE_ITEMS = 16, PLACE_TILE = PLACE_THREADS * PLACE_ITEMS, MAX_TILE_BUCKETS = 8192 };
+/* Tile blockIdx.x: its entries (key NONE past the last) and its buckets [g0, g0 + span);
+   false (for the whole block) past the entries. */
+__device__ __forceinline__ bool place_tile(const args &a, uint2 *e, u32 &g0, u32 &span)
+{
+    const u32 M = a.bin_offsets[a.wf * a.bins], lo = blockIdx.x * PLACE_TILE;
+    if (lo >= M) return false;
+    const u32 hi = M - lo < PLACE_TILE ? M : lo + PLACE_TILE;
+    const u32 b0 = (a.binned[lo].x & 0x7fffffffu) >> a.bin_shift, b1 = (a.binned[hi - 1].x & 0x7fffffffu) >> a.bin_shift;
+    g0 = b0 << a.bin_shift;
+    span = (b1 - b0 + 1) << a.bin_shift;
+#pragma unroll
+    for (u32 q = 0; q < PLACE_ITEMS; q++) {
+        const u32 j = lo + q * PLACE_THREADS + threadIdx.x;
+        e[q] = j < hi ? a.binned[j] : make_uint2(NONE, 0);
+    }
+    return true;
+}
+/* The bucket of a tile's entry, counted from g0 (NONE for none). */
+__device__ __forceinline__ u32 tile_bucket(uint2 e, u32 g0) { return e.x == NONE ? NONE : (e.x & 0x7fffffffu) - g0; }
+/* Each tile's count of each bucket, added to counts[0..G) (zero before). */
+extern "C" __global__ void __launch_bounds__(PLACE_THREADS) mgpu_msm_place_count(const mgpu_bn::args a)
+{
+    __shared__ u32 hist[MAX_TILE_BUCKETS];
+    uint2 e[PLACE_ITEMS];
+    u32 g0, span;
+    if (!place_tile(a, e, g0, span)) return;
+    if (span > MAX_TILE_BUCKETS) {
+#pragma unroll
+        for (u32 q = 0; q < PLACE_ITEMS; q++) (void)count_one(a.counts, tile_bucket(e[q], 0));
+        return;
+    }
+    for (u32 k = threadIdx.x; k < span; k += PLACE_THREADS) hist[k] = 0;
+    __syncthreads();
+#pragma unroll
+    for (u32 q = 0; q < PLACE_ITEMS; q++) (void)count_one(hist, tile_bucket(e[q], g0));
+    __syncthreads();
+    for (u32 k = threadIdx.x; k < span; k += PLACE_THREADS)
+        if (hist[k]) atomicAdd(&a.counts[g0 + k], hist[k]);
+}
+/* After the scan of the bucket counts (counts[g] = bucket g's cursor): each tile's entries
+   into their buckets' slices. */
+extern "C" __global__ void __launch_bounds__(PLACE_THREADS) mgpu_msm_place_write(const mgpu_bn::args a)
+{
+    __shared__ u32 hist[MAX_TILE_BUCKETS];
+    uint2 e[PLACE_ITEMS];
+    u32 rank[PLACE_ITEMS], g0, span;
+    if (!place_tile(a, e, g0, span)) return;
+    if (span > MAX_TILE_BUCKETS) {
+#pragma unroll
+        for (u32 q = 0; q < PLACE_ITEMS; q++)
+            if (e[q].x != NONE) a.entries[count_one(a.counts, tile_bucket(e[q], 0))] = e[q].y;
+        return;
+    }
+    for (u32 k = threadIdx.x; k < span; k += PLACE_THREADS) hist[k] = 0;
+    __syncthreads();
+#pragma unroll
+    for (u32 q = 0; q < PLACE_ITEMS; q++) rank[q] = count_one(hist, tile_bucket(e[q], g0));
+    __syncthreads();
+    for (u32 k = threadIdx.x; k < span; k += PLACE_THREADS)   /* the tile's run of each bucket */
+        if (hist[k]) hist[k] = atomicAdd(&a.counts[g0 + k], hist[k]);
+    __syncthreads();
+#pragma unroll
+    for (u32 q = 0; q < PLACE_ITEMS; q++)
+        if (e[q].x != NONE) a.entries[hist[tile_bucket(e[q], g0)] + rank[q]] = e[q].y;
 }
 
 /* The point of an entry: copy (index / n) of point (index % n), negated for bit 31. */

@@ -229,11 +229,14 @@ static const struct { const char *name; msm_kernel fn; bool together; } msm_kern
     { "mgpu_msm_convert_points", mgpu_msm_convert_points, false },
     { "mgpu_msm_convert_scalars", mgpu_msm_convert_scalars, false },
     { "mgpu_msm_check_points", mgpu_msm_check_points, false },
-    { "mgpu_msm_digits", mgpu_msm_digits, true },
+    { "mgpu_msm_digits", mgpu_msm_digits, false },
+    { "mgpu_msm_bin_count", mgpu_msm_bin_count, true },
     { "mgpu_msm_scan_tiles", mgpu_msm_scan_tiles, true },
     { "mgpu_msm_scan_partials", mgpu_msm_scan_partials, true },
     { "mgpu_msm_scan_add", mgpu_msm_scan_add, false },
-    { "mgpu_msm_scatter", mgpu_msm_scatter, true },
+    { "mgpu_msm_bin_scatter", mgpu_msm_bin_scatter, true },
+    { "mgpu_msm_place_count", mgpu_msm_place_count, true },
+    { "mgpu_msm_place_write", mgpu_msm_place_write, true },
     { "mgpu_msm_accumulate", mgpu_msm_accumulate, false },
     { "mgpu_msm_fixup", mgpu_msm_fixup, false },
     { "mgpu_msm_fixup_long", mgpu_msm_fixup_long, true },
@@ -250,7 +253,8 @@ static bool msm_known(const std::string &name)
 }
 static R launch_msm(const std::string &name, unsigned grid, unsigned block, const mgpu_bn::args &a, Stream *s)
 {
-    const void *ptrs[] = { a.scalars, a.points, a.out, a.keys, a.counts, a.offsets, a.partials, a.entries, a.buckets,
+    const void *ptrs[] = { a.scalars, a.points, a.out, a.keys, a.counts, a.offsets, a.partials, a.entries, a.binned,
+                           a.bin_offsets, a.buckets,
                            a.slot_keys, a.slot_sums, a.seg, a.sums, a.status };
     for (const void *q : ptrs)
         if (q && !usable(s->dev, (uintptr_t)q, 1, name.c_str())) return ILLEGAL_ADDRESS;

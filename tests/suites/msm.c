@@ -25,10 +25,12 @@
    - mgpu_msm_multi over 1, 2 and 4 CPU devices and over 1..all GPUs: one MSM split,
      fewer MSMs than devices, more MSMs than devices (spread), shared points;
    - random MSMs of 1, 2, 3, 100, 1000, 4097 and 2^16 + 3 points: every GPU equals the CPU
-     device (without a GPU: the split over 4 CPU devices equals one CPU device);
+     device (without a GPU: the split over 4 CPU devices equals one CPU device); and, at
+     the largest of these a GPU runs, skewed digits: every scalar the same (a bucket of
+     each window holds every point, more than one tile of the sort) and scalars below 2^16;
    - bad inputs: each its own status, *result untouched (a canary), a message. */
 #define MGPU_IMPLEMENTATION
-#define MGPU__MSM_SCATTER_BYTES (1u << 14)   /* msm_scatter in several passes from 4097 points on */
+#define MGPU__MSM_BIN_ENTRIES 0u   /* the sort: as many bins as c allows (up to 1024 a window) */
 #include "mgpu.h"
 #include "tests/suites/suite.h"
 #include <stdarg.h>
@@ -1254,6 +1256,25 @@ static void test_random(void)
         expect_msm(&c, "Montgomery scalars, points and result", g, Sm, Pm, sizes[gbig], 7, &refm);
         report(c.good, "[gpu %d] random MSMs of 1, 2, 3, 100, 1000, 4097%s points (full-range scalars; and Montgomery forms) "
                "== CPU device%s%s", g, quick ? "" : ", 2^16 + 3", SEP(c));
+        {   /* skewed digits: every bucket's entries in few tiles of the sort, or in one */
+            const size_t n = sizes[gbig];
+            mgpu_bn254_scalar *K = (mgpu_bn254_scalar *)xmalloc(n * sizeof *K), k;
+            mgpu_bn254_affine sum, want;
+            size_t i;
+            chk_init(&c);
+            for (i = 0; i < n; i++) K[i] = sc_u64(1);
+            sum = ref_msm(K, P, n);                                /* sum of the points */
+            k = sc_rand_mod();
+            want = ref_msm(&k, &sum, 1);
+            for (i = 0; i < n; i++) K[i] = k;
+            expect_msm(&c, "every scalar the same", g, K, P, n, 0, &want);
+            for (i = 0; i < n; i++) K[i] = sc_u64(S[i].limb[0] & 0xffff);
+            want = ref_msm(K, P, n);
+            expect_msm(&c, "scalars below 2^16", g, K, P, n, 0, &want);
+            report(c.good, "[gpu %d] MSMs of %zu points with every scalar the same, and with scalars below 2^16 == CPU "
+                   "device%s%s", g, n, SEP(c));
+            free(K);
+        }
         chk_init(&c2);
         precompute_case(&c2, &tdevs[1 + g], S, P, sizes[gbig], 0, 4, 0, &ref[gbig], 0);
         report(c2.good, "[gpu %d] precompute factor 4 at n = %zu == CPU device%s%s", g, sizes[gbig], SEP(c2));
