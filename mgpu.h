@@ -7652,11 +7652,15 @@ static mgpu_result mgpu__msm_cpu_precompute(const mgpu_bn254_affine *points, siz
 MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor)
 {
     /* bit_length(n) - 5, clamped to 4..20; from 2^16 points on, the c within one of that
-       with the least work: n W mixed additions into buckets, plus about 2.6 for each of the
-       W' 2^(c-1) buckets (two XYZZ sums of about 1.3 mixed additions each), W = ceil(255 / c)
-       windows, W' = ceil(W / f) of them per precomputed copy. This also avoids a top window
-       of a few bits, whose few buckets hold all the points (c = 14 at 2^18 left 3 bits). */
+       with the least work: n W mixed additions into buckets, plus k for each of the W'
+       2^(c-1) buckets (two XYZZ sums of about 1.3 mixed additions each, and the sort's and
+       the sums' share), W = ceil(255 / c) windows, W' = ceil(W / f) of them per precomputed
+       copy. k from sweeps of c on an H200 (2026-11-27, bench_msm --c-sweep): 4.5 from 2^18
+       points on (best c: 15 at 2^20, 4.52 ms against 4.58 at 16; 17 at 2^22; 20 at 2^24),
+       2.6 below (13 at 2^16, 0.87 ms against 0.95 at 12). This also avoids a top window of a
+       few bits, whose few buckets hold all the points (c = 14 at 2^18 left 3 bits). */
     const int f = precompute_factor > 1 ? precompute_factor : 1;
+    const double k = n >= ((size_t)1 << 18) ? 4.5 : 2.6;
     int bits = 0, c, best, lo, hi;
     double best_cost = 0;
     size_t m;
@@ -7667,7 +7671,7 @@ MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor)
     hi = best + 1 > 20 ? 20 : best + 1;
     for (c = lo; c <= hi; c++) {
         const int w = (255 + c - 1) / c, wf = (w + f - 1) / f;
-        const double cost = (double)n * w + 2.6 * wf * (double)(1u << (c - 1));
+        const double cost = (double)n * w + k * wf * (double)(1u << (c - 1));
         if (c == lo || cost < best_cost) { best = c; best_cost = cost; }
     }
     return best;
@@ -8271,6 +8275,10 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
 #ifndef MGPU__MSM_BIN_ENTRIES           /* (suite_msm makes it 0: the most bins at any n) */
 #define MGPU__MSM_BIN_ENTRIES 16384u    /* the sort's bins: more of them until each has about this many entries */
 #endif
+#ifndef MGPU__MSM_CONVERT_ASIDE         /* (suite_msm makes it 1: every size takes that path) */
+#define MGPU__MSM_CONVERT_ASIDE (1u << 18) /* points from which device points in standard form are
+                                           converted on a second stream, beside the sort */
+#endif
 #define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for (one wave) */
 #define MGPU__MSM_ACC_WAVES 4u          /* accumulate: four waves where each thread still gets */
 #define MGPU__MSM_ACC_WAVE_CHUNK 128u   /* this many entries: the SMs stay full to the end (an
@@ -8646,7 +8654,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
             const size_t first = q * r->sh.piece, len = r->n - first < r->sh.piece ? r->n - first : r->sh.piece;
             const int buf = (int)(step % (size_t)r->sh.nbuf);
             mgpu__msm_args a = r->a;
-            if (step >= 2) res = mgpu__msm_wait(r->load, r->computed[buf]);   /* buffer free again */
+            if (step >= (size_t)r->sh.nbuf) res = mgpu__msm_wait(r->load, r->computed[buf]);   /* buffer free again */
             if (res == MGPU_SUCCESS) res = mgpu__msm_load(r, b, first, len, buf, &a);
             if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r->s, r->scalars_in[buf]);
             if (res == MGPU_SUCCESS)
@@ -8726,8 +8734,11 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     if (plan->flags & MGPU_MSM_CHECK_POINTS)   /* the public calls' arrays: stride == n */
         res = mgpu__msm_check_gpu(fn, points, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
                                   (size_t)plan->factor * n, plan->flags, s);
-    if (res == MGPU_SUCCESS && r.sh.nbuf > 1 && (r.sh.copy_points || r.sh.copy_scalars)) {
-        /* Loads on an internal stream, ordered after the caller's work, double-buffered. */
+    if (res == MGPU_SUCCESS && (r.sh.copy_points || r.sh.copy_scalars) &&
+        (r.sh.nbuf > 1 || (r.sh.copy_points && r.sh.piece >= MGPU__MSM_CONVERT_ASIDE))) {
+        /* Loads on an internal stream, ordered after the caller's work: double-buffered
+           pieces from host memory, and large conversions of the points to Montgomery form,
+           which then run beside the digits and the sort instead of before them. */
         mgpu__coll_enter();
         internal = 1;
         res = mgpu__coll_aux(s->dev, 0, &r.load, fn);

@@ -31,6 +31,7 @@
    - bad inputs: each its own status, *result untouched (a canary), a message. */
 #define MGPU_IMPLEMENTATION
 #define MGPU__MSM_BIN_ENTRIES 0u   /* the sort: as many bins as c allows (up to 1024 a window) */
+#define MGPU__MSM_CONVERT_ASIDE 1u /* device points in standard form: converted on a second stream */
 #include "mgpu.h"
 #include "tests/suites/suite.h"
 #include <stdarg.h>
