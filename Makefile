@@ -496,6 +496,14 @@ $(BUILD)/bench_blur: bench/blur.c bench/bench_util.h bench/peers/peers.h $(BUILD
 	  $(BUILD)/peers/npp_blur.o $(LIBS) -lm $(BENCH_LIBS) $(CUDART_LIBS) $(NPP_LIBS)
 
 
+# bench_bn_field: mgpu's BN254 field multiply, square and mixed addition (the MSM section's
+# code, build/msm_section.cu) in small kernels on the CUDA runtime, for ARCH; needs nvcc.
+$(BUILD)/bench_bn_field: bench/bn_field.cu $(BUILD)/msm_section.cu $(BUILD)/peers/bn_field.cfg | $(BUILD)
+	$(NVCC) -O3 -std=c++17 -arch=$(PEER_ARCH) -I$(BUILD) -o $@ $<
+ifneq ($(HAVE_NVCC),)
+bench: $(BUILD)/bench_bn_field
+endif
+
 $(BUILD)/bench_reduce: bench/reduce.c bench/bench_util.h bench/peers/peers.h $(BUILD)/mgpu.o \
                        $(BUILD)/peers/cub_reduce.o | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 $(BENCH_CFLAGS) -I. -o $@ $< $(BUILD)/mgpu.o \

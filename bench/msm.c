@@ -52,6 +52,9 @@
                        [--ndev N] [--no-multi] [--batch-n 2^20] [--split-n 2^24,2^26] [--no-precompute]
                        [--peer-cmd CMD | --peer-file FILE]
    e.g. ./build/bench_msm --no-multi --peer-cmd .peers/era_bench
+   --kernels: after dev's timing, opt.reps more dev calls under mgpu's profiler, and per
+   kernel the median over calls of its GPU time in one call (where the time goes).
+   --c-sweep: dev again at window bits c-2..c+2 (c: mgpu's choice) from 2^16 points on.
    --cpu runs the same program on 4 CPU devices (small sizes, e.g. --n 2^10,2^12 --batch-n 2^8
    --split-n 2^12): a check of the benchmark itself; its times mean nothing and no target
    is judged. Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error, a wrong result
@@ -65,7 +68,7 @@
 #define CPU_CHECK_MAX ((size_t)1 << 18)
 
 static struct {
-    int device, reps, warmup, ndev, multi, precompute, cpu;
+    int device, reps, warmup, ndev, multi, precompute, cpu, kernels, c_sweep;
     size_t n[MAX_SIZES], split_n[MAX_SIZES], batch_n;
     int nsizes, nsplit;
     const char *peer_cmd, *peer_file;    /* --peer-cmd, --peer-file */
@@ -133,6 +136,45 @@ static double measure(const char *what, const call *c, mgpu_bn254_affine *out)
         bad++;
     }
     return bench_median(ms, k);
+}
+
+/* --kernels: opt.reps more calls of c under mgpu's profiler; prints the call's median wall
+   time and, per kernel name, the median over calls of its summed GPU time in one call. */
+#define MAX_KERNEL_NAMES 32
+static void kernel_times(const char *what, const call *c)
+{
+    static mgpu_span spans[4096];
+    static char names[MAX_KERNEL_NAMES][48];
+    static double per[MAX_KERNEL_NAMES][MAX_REPS];
+    double wall[MAX_REPS], total = 0;
+    int nnames = 0, i, k;
+    size_t count, j;
+    mgpu_bn254_jacobian res[BATCH];
+    memset(per, 0, sizeof per);
+    for (i = 0; i < opt.reps; i++) {
+        double t0 = bench_now_ns();
+        MK(mgpu_profile_start());
+        MK(call_run(c, res));
+        wall[i] = (bench_now_ns() - t0) * 1e-6;
+        MK(mgpu_profile_stop());
+        MK(mgpu_profile_spans(spans, sizeof spans / sizeof spans[0], &count));
+        for (j = 0; j < count && j < sizeof spans / sizeof spans[0]; j++) {
+            if (spans[j].kind != MGPU_SPAN_KERNEL) continue;
+            for (k = 0; k < nnames && strcmp(names[k], spans[j].detail); k++) {}
+            if (k == nnames) {
+                if (nnames == MAX_KERNEL_NAMES) continue;
+                snprintf(names[nnames++], sizeof names[0], "%s", spans[j].detail);
+            }
+            per[k][i] += spans[j].end_ms - spans[j].start_ms;
+        }
+    }
+    printf("%s kernels (median of %d profiled calls, ms; the call %.3f):", what, opt.reps, bench_median(wall, opt.reps));
+    for (k = 0; k < nnames; k++) {
+        double m = bench_median(per[k], opt.reps);
+        total += m;
+        printf(" %s %.3f", strncmp(names[k], "mgpu_msm_", 9) ? names[k] : names[k] + 9, m);
+    }
+    printf(" | sum %.3f\n", total);
 }
 
 static void expect_same(const char *what, const mgpu_bn254_affine *got, const mgpu_bn254_affine *want, int count,
@@ -278,7 +320,8 @@ static void usage(void)
 {
     printf("usage: bench_msm [--device D] [--n 2^10,2^12,...,2^24] [--reps N>=7] [--warmup N>=2]\n"
            "                 [--ndev N] [--no-multi] [--batch-n 2^20 (0: no batch)] [--split-n 2^24,2^26 (0: none)]\n"
-           "                 [--no-precompute] [--cpu (a dry run on 4 CPU devices)]\n"
+           "                 [--no-precompute] [--cpu (a dry run on 4 CPU devices)] [--kernels (per-kernel times of dev)]\n"
+           "                 [--c-sweep (dev at window bits c-2..c+2 from 2^16 on)]\n"
            "                 [--peer-cmd CMD (run `CMD IN OUT REPS WARMUP` per size, e.g. .peers/era_bench)\n"
            "                  | --peer-file FILE (lines n=<n> median_ms=<ms> of an earlier era run)]\n"
            "  sizes as 2^k, 1048576 or 1M; at most 2^30\n");
@@ -310,6 +353,8 @@ static int parse_args(int argc, char **argv)
         else if (!strcmp(a, "--no-multi")) opt.multi = 0;
         else if (!strcmp(a, "--no-precompute")) opt.precompute = 0;
         else if (!strcmp(a, "--cpu")) opt.cpu = 1;
+        else if (!strcmp(a, "--kernels")) opt.kernels = 1;
+        else if (!strcmp(a, "--c-sweep")) opt.c_sweep = 1;
         else if (strcmp(a, "--n") && strcmp(a, "--split-n") && strcmp(a, "--batch-n") && strcmp(a, "--device") &&
                  strcmp(a, "--reps") && strcmp(a, "--warmup") && strcmp(a, "--ndev") && strcmp(a, "--peer-cmd") &&
                  strcmp(a, "--peer-file")) {
@@ -467,6 +512,22 @@ int main(int argc, char **argv)
         c.n = n;
         snprintf(what, sizeof what, "n=%s dev", nb);
         w->ms[M_DEV] = measure(what, &c, &ref);
+        if (opt.kernels) kernel_times(what, &c);
+        if (opt.c_sweep && n >= ((size_t)1 << 16)) {    /* the window size mgpu chooses against its neighbours */
+            const int c0 = mgpu_msm_window_bits(n, 1);
+            int cb;
+            printf("n=%s c sweep (dev ms, mgpu chooses %d):", nb, c0);
+            for (cb = c0 - 2; cb <= c0 + 2; cb++) {
+                mgpu_bn254_affine got;
+                if (cb < 1 || cb > MGPU_MSM_MAX_WINDOW_BITS) continue;
+                c.cfg.window_bits = cb;
+                snprintf(what, sizeof what, "n=%s dev c=%d", nb, cb);
+                printf(" c=%d %.3f", cb, measure(what, &c, &got));
+                expect_same(what, &got, &ref, 1, "dev");
+            }
+            printf("\n");
+            c.cfg.window_bits = 0;
+        }
         if (n <= CPU_CHECK_MAX) {
             mgpu_bn254_jacobian j;
             mgpu_bn254_affine cref;

@@ -1,0 +1,211 @@
+/* bench_bn_field - throughput of mgpu's BN254 base-field arithmetic on one GPU: the code of
+   mgpu_kernels.cu's MSM section (build/msm_section.cu, as the kernel emulator takes it),
+   compiled into small kernels here with the CUDA runtime.
+
+     mul      a_k <- a_k * b_k, the unrolled lazy multiplication (mul<FP>: in and out [0, 2p))
+     sqr      a_k <- a_k^2 (sqr<FP>: 512-bit square, one reduction)
+     madd     acc <- acc + P, the mixed XYZZ addition of the bucket accumulation (add_affine)
+
+   Every thread runs CHAINS independent chains of ITERS operations (one chain of additions);
+   the results are folded into one word per thread. Checked, not just timed: the lazy chains'
+   results, reduced, equal the compact multiplication's (mul<FP, false>, canonical, a
+   different loop) over the same chain for the first CHECK threads, and the additions equal
+   full XYZZ additions (add_xyzz, another formula) as points (x / zz, y / zzz). Timed with
+   CUDA events, best of 5 launches after a warm-up, a grid of 4 waves (occupancy API).
+   Prints `mgpu_field op=<op> G_per_s=<x>`; era-bellman-cuda's fd_p::mul is timed the same
+   way by its peer program (.peers/field_bench, built outside this repository).
+
+   make build/bench_bn_field [ARCH=sm_90]; ./build/bench_bn_field [ITERS=2048] [DEVICE=0]
+   Exit: 0, 1 on a CUDA error or a wrong result, 77 without the GPU. */
+#include "msm_section.cu"
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CU(call)                                                                                  \
+    do {                                                                                          \
+        cudaError_t e_ = (call);                                                                  \
+        if (e_ != cudaSuccess) {                                                                  \
+            fprintf(stderr, "bench_bn_field: %s: %s\n", #call, cudaGetErrorString(e_));           \
+            exit(1);                                                                              \
+        }                                                                                         \
+    } while (0)
+
+enum { CHAINS = 8, THREADS = 256, CHECK = 512 };
+enum { OP_MUL, OP_SQR, OP_MUL_COMPACT, OP_SQR_COMPACT, OP_MADD, OP_ADD_FULL };
+
+/* Chain k of thread t starts at (t, k + 1, 0, ..) and uses b[k] (values below p). */
+template <int OP> __global__ void __launch_bounds__(THREADS) chains(const u32 *b_in, unsigned iters, u32 *out)
+{
+    const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
+    u32 a[CHAINS][8], b[CHAINS][8], x = 0;
+#pragma unroll
+    for (int k = 0; k < CHAINS; k++) {
+#pragma unroll
+        for (int j = 0; j < 8; j++) { a[k][j] = j == 0 ? tid : j == 1 ? k + 1 : 0; b[k][j] = b_in[8 * k + j]; }
+    }
+#pragma unroll 1
+    for (unsigned i = 0; i < iters; i++) {
+#pragma unroll
+        for (int k = 0; k < CHAINS; k++) {
+            if (OP == OP_MUL) mul<FP>(a[k], a[k], b[k]);
+            else if (OP == OP_SQR) sqr<FP>(a[k], a[k]);
+            else if (OP == OP_MUL_COMPACT) mul<FP, false>(a[k], a[k], b[k]);
+            else mul<FP, false>(a[k], a[k], a[k]);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < CHAINS; k++) {
+        reduce_once<FP>(a[k], a[k]);
+#pragma unroll
+        for (int j = 0; j < 8; j++) x ^= a[k][j] * (2 * j + 1) + k;
+    }
+    out[tid] = x;
+}
+
+/* acc = (t, 1) lifted, then acc += P_(i % 2) for i < iters (even; P from b). OP_MADD: add_affine;
+   OP_ADD_FULL: add_xyzz with P lifted to XYZZ (zz = zzz = 1). Writes the XYZZ result. */
+template <int OP> __global__ void __launch_bounds__(THREADS) additions(const u32 *b_in, unsigned iters, u32 *out)
+{
+    const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
+    xyzz acc, q;
+    u32 px[2][8], py[2][8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        acc.x[j] = j == 0 ? tid : 0; acc.y[j] = j == 0 ? 1 : 0;
+        acc.zz[j] = ONE_P[j]; acc.zzz[j] = ONE_P[j];
+        px[0][j] = b_in[j]; py[0][j] = b_in[8 + j]; px[1][j] = b_in[16 + j]; py[1][j] = b_in[24 + j];
+    }
+#pragma unroll 1
+    for (unsigned i = 0; i < iters; i += 2) {
+#pragma unroll
+        for (int s = 0; s < 2; s++) {
+            if (OP == OP_MADD) {
+                add_affine(acc, px[s], py[s]);
+            } else {
+                copy(q.x, px[s]); copy(q.y, py[s]); copy(q.zz, ONE_P); copy(q.zzz, ONE_P);
+                add_xyzz(acc, q);
+            }
+        }
+    }
+    reduce_once<FP>(acc.x, acc.x); reduce_once<FP>(acc.y, acc.y);
+    reduce_once<FP>(acc.zz, acc.zz); reduce_once<FP>(acc.zzz, acc.zzz);
+    store_xyzz(out + (u64)tid * 32, acc);
+}
+/* out[t] = 1 where the two XYZZ results of thread t are the same point (x1 zz2 = x2 zz1, y1 zzz2 = y2 zzz1) */
+__global__ void same_points(const u32 *p, const u32 *q, unsigned count, u32 *out)
+{
+    const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= count) return;
+    xyzz a, b;
+    u32 l[8], r[8];
+    load_xyzz(a, p + (u64)t * 32);
+    load_xyzz(b, q + (u64)t * 32);
+    mul<FP, false>(l, a.x, b.zz); mul<FP, false>(r, b.x, a.zz);
+    bool ok = equal(l, r) && !is_zero(a.zz);
+    mul<FP, false>(l, a.y, b.zzz); mul<FP, false>(r, b.y, a.zzz);
+    out[t] = ok && equal(l, r);
+}
+
+static int device_id;
+static cudaDeviceProp prop;
+
+/* Best of 5 launches in ms; grid and threads of the launch. */
+template <typename K> static float best_ms(K kernel, const u32 *b, unsigned iters, u32 *out, unsigned *blocks_out)
+{
+    int per_sm = 0;
+    CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0));
+    const unsigned blocks = (unsigned)prop.multiProcessorCount * (per_sm > 0 ? per_sm : 1) * 4;
+    cudaEvent_t e0, e1;
+    float best = 1e30f;
+    CU(cudaEventCreate(&e0));
+    CU(cudaEventCreate(&e1));
+    kernel<<<blocks, THREADS>>>(b, iters, out);
+    CU(cudaGetLastError());
+    CU(cudaDeviceSynchronize());
+    for (int r = 0; r < 5; r++) {
+        float t;
+        CU(cudaEventRecord(e0));
+        kernel<<<blocks, THREADS>>>(b, iters, out);
+        CU(cudaEventRecord(e1));
+        CU(cudaEventSynchronize(e1));
+        CU(cudaGetLastError());
+        CU(cudaEventElapsedTime(&t, e0, e1));
+        if (t < best) best = t;
+    }
+    CU(cudaEventDestroy(e0));
+    CU(cudaEventDestroy(e1));
+    *blocks_out = blocks;
+    return best;
+}
+
+/* The first CHECK words (or points) of two kernels' outputs over the same inputs must agree. */
+template <typename K1, typename K2> static int check(const char *what, K1 k1, K2 k2, const u32 *b, unsigned iters, int points)
+{
+    const size_t words = points ? 32 : 1;
+    u32 *o1, *o2, *same, h1[CHECK], h2[CHECK];
+    int bad = 0;
+    CU(cudaMalloc(&o1, CHECK * words * 4));
+    CU(cudaMalloc(&o2, CHECK * words * 4));
+    CU(cudaMalloc(&same, CHECK * 4));
+    k1<<<CHECK / THREADS, THREADS>>>(b, iters, o1);
+    k2<<<CHECK / THREADS, THREADS>>>(b, iters, o2);
+    CU(cudaGetLastError());
+    if (points) {
+        same_points<<<CHECK / THREADS, THREADS>>>(o1, o2, CHECK, same);
+        CU(cudaMemcpy(h1, same, sizeof h1, cudaMemcpyDeviceToHost));
+        for (int t = 0; t < CHECK; t++) bad += h1[t] != 1;
+    } else {
+        CU(cudaMemcpy(h1, o1, sizeof h1, cudaMemcpyDeviceToHost));
+        CU(cudaMemcpy(h2, o2, sizeof h2, cudaMemcpyDeviceToHost));
+        for (int t = 0; t < CHECK; t++) bad += h1[t] != h2[t];
+    }
+    CU(cudaFree(o1));
+    CU(cudaFree(o2));
+    CU(cudaFree(same));
+    if (bad) printf("WRONG: %s: %d of %d threads differ from the reference\n", what, bad, CHECK);
+    return bad != 0;
+}
+
+int main(int argc, char **argv)
+{
+    const unsigned iters = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 2048;
+    u32 hb[8 * CHAINS], *b, *out;
+    unsigned blocks;
+    int bad = 0;
+    device_id = argc > 2 ? atoi(argv[2]) : 0;
+    int ndev = 0;
+    if (iters < 2) { fprintf(stderr, "bench_bn_field: ITERS must be >= 2\n"); return 2; }
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev <= device_id) {
+        printf("bench_bn_field: skipped: no CUDA device %d\n", device_id);
+        return 77;
+    }
+    CU(cudaSetDevice(device_id));
+    CU(cudaGetDeviceProperties(&prop, device_id));
+    for (int i = 0; i < 8 * CHAINS; i++) hb[i] = (u32)(0x9e3779b9u * (unsigned)(i + 7)) ^ (u32)(i * 0x85ebca6bu);
+    for (int k = 0; k < CHAINS; k++) hb[8 * k + 7] &= 0x0fffffffu;          /* below p (p > 2^253) */
+    CU(cudaMalloc(&b, sizeof hb));
+    CU(cudaMemcpy(b, hb, sizeof hb, cudaMemcpyHostToDevice));
+    CU(cudaMalloc(&out, (size_t)prop.multiProcessorCount * 2048 * 4 * 32 * 4));   /* >= 4 waves of points */
+    bad |= check("mul", chains<OP_MUL>, chains<OP_MUL_COMPACT>, b, 64, 0);
+    bad |= check("sqr", chains<OP_SQR>, chains<OP_SQR_COMPACT>, b, 64, 0);
+    bad |= check("madd", additions<OP_MADD>, additions<OP_ADD_FULL>, b, 64, 1);
+    printf("bench_bn_field on %s (%d SMs): best of 5 launches, %u iterations a chain\n", prop.name,
+           prop.multiProcessorCount, iters);
+    {
+        float ms = best_ms(chains<OP_MUL>, b, iters, out, &blocks);
+        printf("mgpu_field op=mul G_per_s=%.2f (%u blocks x %d, %d chains, %.3f ms)\n",
+               (double)blocks * THREADS * CHAINS * iters / (ms * 1e-3) / 1e9, blocks, THREADS, CHAINS, ms);
+        ms = best_ms(chains<OP_SQR>, b, iters, out, &blocks);
+        printf("mgpu_field op=sqr G_per_s=%.2f (%u blocks x %d, %d chains, %.3f ms)\n",
+               (double)blocks * THREADS * CHAINS * iters / (ms * 1e-3) / 1e9, blocks, THREADS, CHAINS, ms);
+        ms = best_ms(additions<OP_MADD>, b, iters / 4, out, &blocks);
+        printf("mgpu_field op=madd G_per_s=%.3f (mixed XYZZ additions; %u blocks x %d, %.3f ms)\n",
+               (double)blocks * THREADS * (iters / 4) / (ms * 1e-3) / 1e9, blocks, THREADS, ms);
+    }
+    CU(cudaFree(b));
+    CU(cudaFree(out));
+    printf("bench_bn_field summary: %s\n", bad ? "WRONG results" : "results verified");
+    return bad;
+}
