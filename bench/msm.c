@@ -55,6 +55,8 @@
    --kernels: after dev's timing, opt.reps more dev calls under mgpu's profiler, and per
    kernel the median over calls of its GPU time in one call (where the time goes).
    --c-sweep: dev again at window bits c-2..c+2 (c: mgpu's choice) from 2^16 points on.
+   --scalars equal | small: the one-GPU sizes with every scalar the same, or every scalar
+   below 2^16 (skewed digits: few buckets hold everything), instead of random ones.
    --cpu runs the same program on 4 CPU devices (small sizes, e.g. --n 2^10,2^12 --batch-n 2^8
    --split-n 2^12): a check of the benchmark itself; its times mean nothing and no target
    is judged. Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error, a wrong result
@@ -68,7 +70,7 @@
 #define CPU_CHECK_MAX ((size_t)1 << 18)
 
 static struct {
-    int device, reps, warmup, ndev, multi, precompute, cpu, kernels, c_sweep;
+    int device, reps, warmup, ndev, multi, precompute, cpu, kernels, c_sweep, scalars;
     size_t n[MAX_SIZES], split_n[MAX_SIZES], batch_n;
     int nsizes, nsplit;
     const char *peer_cmd, *peer_file;    /* --peer-cmd, --peer-file */
@@ -136,6 +138,17 @@ static double measure(const char *what, const call *c, mgpu_bn254_affine *out)
         bad++;
     }
     return bench_median(ms, k);
+}
+
+/* --scalars equal: every scalar the first one; small: each below 2^16 (its low 16 bits). */
+static void skew_scalars(mgpu_bn254_scalar *sc, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n && opt.scalars; i++) {
+        if (opt.scalars == 1) { sc[i] = sc[0]; continue; }
+        sc[i].limb[0] &= 0xffff;
+        sc[i].limb[1] = sc[i].limb[2] = sc[i].limb[3] = 0;
+    }
 }
 
 /* --kernels: opt.reps more calls of c under mgpu's profiler; prints the call's median wall
@@ -322,6 +335,7 @@ static void usage(void)
            "                 [--ndev N] [--no-multi] [--batch-n 2^20 (0: no batch)] [--split-n 2^24,2^26 (0: none)]\n"
            "                 [--no-precompute] [--cpu (a dry run on 4 CPU devices)] [--kernels (per-kernel times of dev)]\n"
            "                 [--c-sweep (dev at window bits c-2..c+2 from 2^16 on)]\n"
+           "                 [--scalars random|equal|small (one-GPU sizes: all equal, or below 2^16)]\n"
            "                 [--peer-cmd CMD (run `CMD IN OUT REPS WARMUP` per size, e.g. .peers/era_bench)\n"
            "                  | --peer-file FILE (lines n=<n> median_ms=<ms> of an earlier era run)]\n"
            "  sizes as 2^k, 1048576 or 1M; at most 2^30\n");
@@ -355,6 +369,14 @@ static int parse_args(int argc, char **argv)
         else if (!strcmp(a, "--cpu")) opt.cpu = 1;
         else if (!strcmp(a, "--kernels")) opt.kernels = 1;
         else if (!strcmp(a, "--c-sweep")) opt.c_sweep = 1;
+        else if (!strcmp(a, "--scalars")) {
+            if (!v || (strcmp(v, "random") && strcmp(v, "equal") && strcmp(v, "small"))) {
+                fprintf(stderr, "bench_msm: --scalars takes random, equal or small\n");
+                return -1;
+            }
+            opt.scalars = !strcmp(v, "equal") ? 1 : !strcmp(v, "small") ? 2 : 0;
+            i++;
+        }
         else if (strcmp(a, "--n") && strcmp(a, "--split-n") && strcmp(a, "--batch-n") && strcmp(a, "--device") &&
                  strcmp(a, "--reps") && strcmp(a, "--warmup") && strcmp(a, "--ndev") && strcmp(a, "--peer-cmd") &&
                  strcmp(a, "--peer-file")) {
@@ -504,6 +526,7 @@ int main(int argc, char **argv)
         w->n = n;
         bench_n_str(n, nb, sizeof nb);
         MK(mgpu_bn254_random_scalars(h_sc, n, seed + 1 + (uint64_t)s));
+        skew_scalars(h_sc, n);
         MK(mgpu_memcpy(d_sc, h_sc, n * sizeof *d_sc));
         memset(&c, 0, sizeof c);
         c.kind = K_MSM;
