@@ -144,10 +144,9 @@ static double measure(const char *what, const call *c, mgpu_bn254_affine *out)
 static void skew_scalars(mgpu_bn254_scalar *sc, size_t n)
 {
     size_t i;
-    for (i = 0; i < n && opt.scalars; i++) {
-        if (opt.scalars == 1) { sc[i] = sc[0]; continue; }
-        sc[i].limb[0] &= 0xffff;
-        sc[i].limb[1] = sc[i].limb[2] = sc[i].limb[3] = 0;
+    for (i = 0; i < n; i++) {
+        if (opt.scalars == 1) sc[i] = sc[0];
+        else if (opt.scalars == 2) { sc[i].limb[0] &= 0xffff; sc[i].limb[1] = sc[i].limb[2] = sc[i].limb[3] = 0; }
     }
 }
 
