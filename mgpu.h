@@ -8269,7 +8269,7 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
 #define MGPU__MSM_BIN_THREADS 256u      /* = BIN_THREADS: msm_bin_count's and msm_bin_scatter's block, */
 #define MGPU__MSM_BIN_TILE 4096u        /* = BIN_TILE: msm_bin_scatter's keys per block, */
 #define MGPU__MSM_BIN_COUNT_TILE 8192u  /* msm_bin_count's (BIN_THREADS x BIN_COUNT_ITEMS) */
-#define MGPU__MSM_PLACE_THREADS 256u    /* = PLACE_THREADS: msm_place_count's and msm_place_write's block, */
+#define MGPU__MSM_PLACE_THREADS 512u    /* = PLACE_THREADS: msm_place_count's and msm_place_write's block, */
 #define MGPU__MSM_PLACE_TILE 4096u      /* = PLACE_TILE: their entries per block */
 #define MGPU__MSM_MAX_BINS 1024u        /* = MAX_BINS: bins of a window */
 #ifndef MGPU__MSM_BIN_ENTRIES           /* (suite_msm makes it 0: the most bins at any n) */
@@ -8340,13 +8340,16 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
 #define MGPU__MSM_TAKE(field, bytes) do { sh->field = off; off += ((size_t)(bytes) + 255) & ~(size_t)255; } while (0)
     sh->B = 1u << (p->c - 1);
     sh->G = (uint32_t)p->wf * sh->B;
-    /* Bins of 2^12 buckets (a tile of msm_place_* within two bins fits its shared histogram
-       of 8192 buckets; 2^13 for c = 24, whose windows need them for MGPU__MSM_MAX_BINS
-       bins), as few as can be: more (up to MGPU__MSM_MAX_BINS a window) while a bin would
-       hold more than MGPU__MSM_BIN_ENTRIES entries, so that the slices msm_place_write's
-       blocks fill at one time fit in L2 (an H200 at 2^22 and 2^24: bins of 8 K or 32 K
-       entries instead of 16 K timed within 1%). */
-    sh->bin_shift = p->c - 1 < 12 ? (uint32_t)p->c - 1 : p->c - 1 > 22 ? (uint32_t)p->c - 11 : 12;
+    /* Bins of 2^11 buckets (a tile of msm_place_* within two bins fits its shared histogram
+       of 4096 buckets; from c = 23 on, bins of 2^(c - 11) buckets, as a window has at most
+       MGPU__MSM_MAX_BINS, and tiles over more buckets count and place each entry with a
+       global atomic: mgpu_msm_window_bits never picks such c), as few as can be: more (up to
+       MGPU__MSM_MAX_BINS a window) while a bin would hold more than MGPU__MSM_BIN_ENTRIES
+       entries, so that the slices msm_place_write's blocks fill at one time fit in L2 and
+       a tile of it holds long runs of each bucket (an H200 at 2^24, bins of 16 K / 32 K /
+       64 K entries: msm_bin_scatter 2.47 / 2.14 / 1.88 ms, msm_place_write 1.54 / 2.16 /
+       3.21). */
+    sh->bin_shift = p->c - 1 < 11 ? (uint32_t)p->c - 1 : p->c - 1 > 21 ? (uint32_t)p->c - 11 : 11;
     while (sh->bin_shift > 0 && (sh->B >> sh->bin_shift) < MGPU__MSM_MAX_BINS &&
            sh->piece > (uint64_t)(sh->B >> sh->bin_shift) * MGPU__MSM_BIN_ENTRIES)
         sh->bin_shift--;
