@@ -8286,7 +8286,9 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
                                            10.6 ms); fewer, and the longer fixup costs more */
 #define MGPU__MSM_ACC_BLOCK 256u        /* its block (mgpu_kernels.cu: MGPU_MSM_ACC_BLOCK) */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 18) /* host inputs: pieces of at least this many points, */
-#define MGPU__MSM_HOST_PIECES 8u        /* and about this many: the first piece's copy is not hidden */
+#define MGPU__MSM_HOST_PIECES 6u        /* and about this many: the first piece's copy is not hidden
+                                           (an H200, pinned inputs: 6 against 8 pieces, 2^22 16.0-16.1
+                                           against 16.4 ms, 2^24 54.6 against 55.2; 4 and 12 slower) */
 #define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
 #define MGPU__MSM_SUMS_THREADS 256u     /* msm_sums' block (the kernel file: SUMS_THREADS) */
 #define MGPU__MSM_FIXUP_SERIAL 8u       /* = FIXUP_SERIAL: longer buckets go to msm_fixup_long */
@@ -8421,11 +8423,12 @@ static mgpu__msm_input mgpu__msm_where(const void *p, mgpu_device dev)
 }
 
 /* Cuts each of count MSMs into pieces that fit: in 32-bit entry offsets, in three quarters
-   of the device's free memory, and (one MSM from host memory) into two pieces, so that the
-   second one's upload overlaps the first one's computation. More pieces would overlap more
-   of the upload but cost more: each piece has its own bucket work (measured on an H200 at
-   2^24: four pieces were slower than none). In a batch the next MSM's upload overlaps
-   instead, and another GPU's memory comes over NVLink fast enough not to need pieces. */
+   of the device's free memory, and (one MSM from host memory) into about
+   MGPU__MSM_HOST_PIECES pieces of at least MGPU__MSM_PIECE_MIN points, so that each piece's
+   upload but the first overlaps the computation of the one before. More pieces would hide
+   more of the upload but cost more: each piece has its own sort and fixups. In a batch the
+   next MSM's upload overlaps instead, and another GPU's memory comes over NVLink fast
+   enough not to need pieces. */
 static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_t n, int count,
                                         const mgpu__msm_input *sc, const mgpu__msm_input *pt, mgpu_device dev,
                                         mgpu__msm_shape *sh)
