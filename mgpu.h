@@ -8560,8 +8560,6 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
     return mgpu__msm_record(r->points_in[buf], r->load);
 }
 
-/* The kernels of one piece on s (the sums after points_in[buf]), then its parts copied to
-   `dst` (pinned). */
 /* Exclusive scan of a->counts[0..a->G) into a->offsets (tiles of MGPU__MSM_SCAN_TILE). */
 static mgpu_result mgpu__msm_scan(const char *fn, uint32_t tiles, const mgpu__msm_args *a, mgpu__stream_obj *s)
 {

@@ -2635,8 +2635,9 @@ __device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y)
        first point): tested first, p = infinity had its copy (36 moves) hoisted by ptxas
        onto every addition's path (sm_90 SASS; an H200's accumulation at 2^22 10.66 ->
        10.61 ms, at 2^24 37.01 -> 36.96). */
-    if (is_zero(p.zz) || is_zero_mod<FP>(u2)) {
-        if (is_zero(p.zz)) { copy(p.x, x); copy(p.y, y); copy(p.zz, ONE_P); copy(p.zzz, ONE_P); }
+    const bool inf = is_zero(p.zz);
+    if (inf || is_zero_mod<FP>(u2)) {
+        if (inf) { copy(p.x, x); copy(p.y, y); copy(p.zz, ONE_P); copy(p.zzz, ONE_P); }
         else if (is_zero_mod<FP>(s2)) dbl_affine(p, x, y);
         else set_inf(p);
         return;
@@ -3011,6 +3012,19 @@ __device__ __forceinline__ bool place_tile(const args &a, uint2 *e, u32 &g0, u32
 }
 /* The bucket of a tile's entry, counted from g0 (NONE for none). */
 __device__ __forceinline__ u32 tile_bucket(uint2 e, u32 g0) { return e.x == NONE ? NONE : (e.x & 0x7fffffffu) - g0; }
+/* hist[0..span) = the tile's count of each bucket (span <= MAX_TILE_BUCKETS); each entry's
+   .x becomes its bucket | its rank in the bucket << 16 (both < 2^16; NONE stays NONE). */
+__device__ __forceinline__ void tile_histogram(u32 *hist, uint2 *e, u32 g0, u32 span)
+{
+    for (u32 k = threadIdx.x; k < span; k += PLACE_THREADS) hist[k] = 0;
+    __syncthreads();
+#pragma unroll
+    for (u32 q = 0; q < PLACE_ITEMS; q++) {
+        const u32 b = tile_bucket(e[q], g0);
+        e[q].x = b == NONE ? NONE : b | count_one(hist, b) << 16;
+    }
+    __syncthreads();
+}
 /* Each tile's count of each bucket, added to counts[0..G) (zero before). */
 extern "C" __global__ void __launch_bounds__(PLACE_THREADS) mgpu_msm_place_count(const mgpu_bn::args a)
 {
@@ -3023,11 +3037,7 @@ extern "C" __global__ void __launch_bounds__(PLACE_THREADS) mgpu_msm_place_count
         for (u32 q = 0; q < PLACE_ITEMS; q++) (void)count_one(a.counts, tile_bucket(e[q], 0));
         return;
     }
-    for (u32 k = threadIdx.x; k < span; k += PLACE_THREADS) hist[k] = 0;
-    __syncthreads();
-#pragma unroll
-    for (u32 q = 0; q < PLACE_ITEMS; q++) (void)count_one(hist, tile_bucket(e[q], g0));
-    __syncthreads();
+    tile_histogram(hist, e, g0, span);
     for (u32 k = threadIdx.x; k < span; k += PLACE_THREADS)
         if (hist[k]) atomicAdd(&a.counts[g0 + k], hist[k]);
 }
@@ -3043,7 +3053,7 @@ extern "C" __global__ void __launch_bounds__(PLACE_THREADS, 2) mgpu_msm_place_wr
     enum { PER = MAX_TILE_BUCKETS / PLACE_THREADS };   /* buckets first .. first + PER of this thread */
     __shared__ u32 start[MAX_TILE_BUCKETS], sval[PLACE_TILE];
     __shared__ unsigned short sbucket[PLACE_TILE];
-    uint2 e[PLACE_ITEMS];                              /* .x: then bucket | rank << 16 (NONE for none) */
+    uint2 e[PLACE_ITEMS];
     u32 g0, span;
     if (!place_tile(a, e, g0, span)) return;
     if (span > MAX_TILE_BUCKETS) {
@@ -3052,14 +3062,7 @@ extern "C" __global__ void __launch_bounds__(PLACE_THREADS, 2) mgpu_msm_place_wr
             if (e[q].x != NONE) a.entries[count_one(a.counts, tile_bucket(e[q], 0))] = e[q].y;
         return;
     }
-    for (u32 k = threadIdx.x; k < span; k += PLACE_THREADS) start[k] = 0;
-    __syncthreads();
-#pragma unroll
-    for (u32 q = 0; q < PLACE_ITEMS; q++) {
-        const u32 b = tile_bucket(e[q], g0);
-        e[q].x = b == NONE ? NONE : b | count_one(start, b) << 16;
-    }
-    __syncthreads();
+    tile_histogram(start, e, g0, span);
     const u32 first = threadIdx.x * PER;
     u32 count[PER], place[PER], sum = 0, total;
 #pragma unroll
