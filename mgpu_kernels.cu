@@ -2218,15 +2218,34 @@ static inline u32 madc_hi(u32 a, u32 b, u32 c) { return (u32)(((u64)a * b) >> 32
 
 /* ---- constants: [0] the base field F_p, [1] the scalar field F_r */
 enum { FP = 0, FR = 1 };
-__constant__ u32 MOD[2][8] = {
-    { 0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u },
-    { 0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u } };
-__constant__ u32 MOD2[2][8] = {                                     /* 2m: the bound of lazy values */
-    { 0xb0f9fa8eu, 0x7841182du, 0xd0e3951au, 0x2f02d522u, 0x0302b0bbu, 0x70a08b6du, 0xc2634053u, 0x60c89ce5u },
-    { 0xe0000002u, 0x87c3eb27u, 0xf372e122u, 0x5067d090u, 0x0302b0bau, 0x70a08b6du, 0xc2634053u, 0x60c89ce5u } };
-__constant__ u32 R4[8] =                                            /* 4r: 2^256 < 8r */
-    { 0xc0000004u, 0x0f87d64fu, 0xe6e5c245u, 0xa0cfa121u, 0x06056174u, 0xe14116dau, 0x84c680a6u, 0xc19139cbu };
+#define MGPU_BN_MOD \
+    { { 0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u }, \
+      { 0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u } }
+#define MGPU_BN_MOD2                                                /* 2m: the bound of lazy values */ \
+    { { 0xb0f9fa8eu, 0x7841182du, 0xd0e3951au, 0x2f02d522u, 0x0302b0bbu, 0x70a08b6du, 0xc2634053u, 0x60c89ce5u }, \
+      { 0xe0000002u, 0x87c3eb27u, 0xf372e122u, 0x5067d090u, 0x0302b0bau, 0x70a08b6du, 0xc2634053u, 0x60c89ce5u } }
+__constant__ u32 MOD[2][8] = MGPU_BN_MOD;
+__constant__ u32 MOD2[2][8] = MGPU_BN_MOD2;
+/* The same words as literals for the unrolled arithmetic: ptxas then writes them into the
+   instructions (immediates) instead of loading them into registers, which the accumulation
+   needs for its values (H200, 2^24: 36.9 -> 35.3 ms). */
+template <int F> __device__ __forceinline__ void mod_lit(u32 *m)
+{
+    const u32 w[2][8] = MGPU_BN_MOD;
+#pragma unroll
+    for (int j = 0; j < 8; j++) m[j] = w[F][j];
+}
+template <int F> __device__ __forceinline__ void mod2_lit(u32 *m)
+{
+    const u32 w[2][8] = MGPU_BN_MOD2;
+#pragma unroll
+    for (int j = 0; j < 8; j++) m[j] = w[F][j];
+}
+__constant__ u32 MOD4[2][8] = {                                     /* 4m: 2^256 < 8m */
+    { 0x61f3f51cu, 0xf082305bu, 0xa1c72a34u, 0x5e05aa45u, 0x06056176u, 0xe14116dau, 0x84c680a6u, 0xc19139cbu },
+    { 0xc0000004u, 0x0f87d64fu, 0xe6e5c245u, 0xa0cfa121u, 0x06056174u, 0xe14116dau, 0x84c680a6u, 0xc19139cbu } };
 __constant__ u32 INV[2] = { 0xe4866389u, 0xefffffffu };          /* -m^-1 mod 2^32 */
+template <int F> __device__ __forceinline__ u32 inv_lit() { return F == FP ? 0xe4866389u : 0xefffffffu; }
 __constant__ u32 R2[2][8] = {                                       /* R^2 mod m */
     { 0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u, 0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u },
     { 0xae216da7u, 0x1bb8e645u, 0xe35c59e3u, 0x53fe3ab1u, 0x53bb8085u, 0x8c49833du, 0x7f4e44a5u, 0x0216d0b1u } };
@@ -2275,6 +2294,13 @@ __device__ __forceinline__ void sub_if_ge(u32 *o, const u32 *t, const u32 *b)
 }
 /* o = t mod m for t < 2m: lazy to canonical */
 template <int F> __device__ __forceinline__ void reduce_once(u32 *o, const u32 *t) { sub_if_ge(o, t, MOD[F]); }
+/* o = t mod m for any t < 2^256 < 8m: three conditional subtractions */
+template <int F> __device__ __forceinline__ void reduce_any(u32 *o, const u32 *t)
+{
+    sub_if_ge(o, t, MOD4[F]);
+    sub_if_ge(o, o, MOD2[F]);
+    reduce_once<F>(o, o);
+}
 /* True when a < m (a canonical element). */
 template <int F> __device__ __forceinline__ bool below_mod(const u32 *a)
 {
@@ -2284,7 +2310,12 @@ template <int F> __device__ __forceinline__ bool below_mod(const u32 *a)
     return subc(0, 0) != 0;
 }
 /* a == 0 mod m, for a lazy a */
-template <int F> __device__ __forceinline__ bool is_zero_mod(const u32 *a) { return is_zero(a) || equal(a, MOD[F]); }
+template <int F> __device__ __forceinline__ bool is_zero_mod(const u32 *a)
+{
+    u32 m[8];
+    mod_lit<F>(m);
+    return is_zero(a) || equal(a, m);
+}
 template <int F> __device__ __forceinline__ void add(u32 *o, const u32 *a, const u32 *b)
 {
     u32 t[8];
@@ -2292,7 +2323,9 @@ template <int F> __device__ __forceinline__ void add(u32 *o, const u32 *a, const
 #pragma unroll
     for (int j = 1; j < 7; j++) t[j] = addc_cc(a[j], b[j]);
     t[7] = addc(a[7], b[7]);                           /* a + b < 4m < 2^256: no carry out */
-    sub_if_ge(o, t, MOD2[F]);
+    u32 m2[8];
+    mod2_lit<F>(m2);
+    sub_if_ge(o, t, m2);
 }
 template <int F> __device__ __forceinline__ void sub(u32 *o, const u32 *a, const u32 *b)
 {
@@ -2300,11 +2333,15 @@ template <int F> __device__ __forceinline__ void sub(u32 *o, const u32 *a, const
     t[0] = sub_cc(a[0], b[0]);
 #pragma unroll
     for (int j = 1; j < 8; j++) t[j] = subc_cc(a[j], b[j]);
-    const u32 borrow = subc(0, 0);                     /* a < b: add 2m back */
-    t[0] = add_cc(t[0], MOD2[F][0] & borrow);
+    if (subc(0, 0)) {                                  /* a < b: add 2m back (a branch, not a
+                                                          mask: 8 fewer instructions a subtraction) */
+        u32 m2[8];
+        mod2_lit<F>(m2);
+        t[0] = add_cc(t[0], m2[0]);
 #pragma unroll
-    for (int j = 1; j < 7; j++) t[j] = addc_cc(t[j], MOD2[F][j] & borrow);
-    t[7] = addc(t[7], MOD2[F][7] & borrow);
+        for (int j = 1; j < 7; j++) t[j] = addc_cc(t[j], m2[j]);
+        t[7] = addc(t[7], m2[7]);
+    }
     copy(o, t);
 }
 /* o = a * b / R mod m for lazy a, b (CIOS): the running value t stays below a + m < 3m <
@@ -2373,9 +2410,11 @@ template <int F> __device__ __forceinline__ void mad_n_redc(u32 *even, u32 *odd,
         cmad_m<4>(even, a, bi);
         odd[7] = addc(odd[7], 0);
     }
-    const u32 q = even[0] * INV[F];
-    cmad_m<4>(odd, MOD[F] + 1, q);
-    cmad_m<4>(even, MOD[F], q);
+    u32 m[8];
+    mod_lit<F>(m);
+    const u32 q = even[0] * inv_lit<F>();
+    cmad_m<4>(odd, m + 1, q);
+    cmad_m<4>(even, m, q);
     odd[7] = addc(odd[7], 0);
 }
 template <int F, bool FAST = true> __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b)
@@ -2492,16 +2531,17 @@ __device__ __forceinline__ void sqr_wide(u32 *w, const u32 *a)
    folded into the odd products of q m. */
 template <int F> __device__ __forceinline__ void redc_row(u32 *even, u32 *odd, bool first)
 {
-    u32 q;
+    u32 q, m[8];
+    mod_lit<F>(m);
     if (first) {
-        q = even[0] * INV[F];
-        mul_m<4>(odd, MOD[F] + 1, q);
+        q = even[0] * inv_lit<F>();
+        mul_m<4>(odd, m + 1, q);
     } else {
         even[0] = add_cc(even[0], odd[1]);
-        q = even[0] * INV[F];
-        madc_n_rshift(odd, MOD[F] + 1, q);
+        q = even[0] * inv_lit<F>();
+        madc_n_rshift(odd, m + 1, q);
     }
-    cmad_m<4>(even, MOD[F], q);
+    cmad_m<4>(even, m, q);
     odd[7] = addc(odd[7], 0);
 }
 /* o = w / R mod m for w < m R, lazy (o < 2m): the low half is reduced on its own, its
@@ -2532,29 +2572,36 @@ template <int F> __device__ __forceinline__ void sqr(u32 *o, const u32 *a)
     sqr_wide(w, a);
     redc<F>(o, w);
 }
-__constant__ u32 M2X4[16] = {                                       /* 4p^2 */
-    0x9d75a6c4u, 0xed516288u, 0x27ab0404u, 0x98081cb4u, 0xb65b2b72u, 0x29406271u, 0xe8490b21u, 0x11a27a55u,
-    0xd31ace34u, 0x9bb7e970u, 0x58dd5818u, 0xc02e1544u, 0x0d234872u, 0x6669bdf0u, 0xd8f2fe71u, 0x249712e1u };
 /* o = (a b - c d) / R mod p, lazy in and out: the difference of two products below 4p^2,
    plus 4p^2 where it is negative, is below p R. */
 __device__ __forceinline__ void mul_sub(u32 *o, const u32 *a, const u32 *b, const u32 *c, const u32 *d)
 {
+    const u32 m2x4[16] = {                             /* 4p^2 */
+        0x9d75a6c4u, 0xed516288u, 0x27ab0404u, 0x98081cb4u, 0xb65b2b72u, 0x29406271u, 0xe8490b21u, 0x11a27a55u,
+        0xd31ace34u, 0x9bb7e970u, 0x58dd5818u, 0xc02e1544u, 0x0d234872u, 0x6669bdf0u, 0xd8f2fe71u, 0x249712e1u };
     u32 x[16], y[16];
     mul_wide(x, a, b);
     mul_wide(y, c, d);
     x[0] = sub_cc(x[0], y[0]);
 #pragma unroll
     for (int k = 1; k < 16; k++) x[k] = subc_cc(x[k], y[k]);
-    const u32 borrow = subc(0, 0);
-    x[0] = add_cc(x[0], M2X4[0] & borrow);
+    if (subc(0, 0)) {
+        x[0] = add_cc(x[0], m2x4[0]);
 #pragma unroll
-    for (int k = 1; k < 15; k++) x[k] = addc_cc(x[k], M2X4[k] & borrow);
-    x[15] = addc(x[15], M2X4[15] & borrow);
+        for (int k = 1; k < 15; k++) x[k] = addc_cc(x[k], m2x4[k]);
+        x[15] = addc(x[15], m2x4[15]);
+    }
     redc<FP>(o, x);
 }
 
 /* Conversions are off the hot paths: the compact multiplication. */
-template <int F> __device__ __forceinline__ void to_mont(u32 *o, const u32 *a) { mul<F, false>(o, R2[F], a); }
+template <int F> __device__ __forceinline__ void to_mont(u32 *o, const u32 *a)
+{
+    u32 t[8];
+    reduce_any<F>(t, a);                               /* any 256-bit input */
+    mul<F>(o, t, R2[F]);                               /* the unrolled form: an MSM's points */
+    reduce_once<F>(o, o);                              /* all pass here, beside its sort */
+}
 template <int F> __device__ __forceinline__ void from_mont(u32 *o, const u32 *a)
 {
     u32 one[8] = { 1, 0, 0, 0, 0, 0, 0, 0 };
@@ -2623,8 +2670,14 @@ template <bool FAST = false> __device__ __forceinline__ void dbl(xyzz &p)
     mul<FP, FAST>(p.zz, p.zz, v);
     mul<FP, FAST>(p.zzz, p.zzz, w);
 }
-/* p += (x, y), affine and not infinity (madd-2008-s) */
-__device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y)
+/* p = (x, y) (infinity for none) */
+__device__ __forceinline__ void set_affine(xyzz &p, const u32 *x, const u32 *y, bool none)
+{
+    copy(p.x, x); copy(p.y, y); copy(p.zz, ONE_P); copy(p.zzz, ONE_P);
+    if (none) set_inf(p);
+}
+/* p += (x, y), affine; nothing for none (the point at infinity) (madd-2008-s) */
+__device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y, bool none)
 {
     u32 u2[8], s2[8], pp[8], ppp[8], q[8];
     mul<FP>(u2, x, p.zz);
@@ -2636,8 +2689,9 @@ __device__ __forceinline__ void add_affine(xyzz &p, const u32 *x, const u32 *y)
        onto every addition's path (sm_90 SASS; an H200's accumulation at 2^22 10.66 ->
        10.61 ms, at 2^24 37.01 -> 36.96). */
     const bool inf = is_zero(p.zz);
-    if (inf || is_zero_mod<FP>(u2)) {
-        if (inf) { copy(p.x, x); copy(p.y, y); copy(p.zz, ONE_P); copy(p.zzz, ONE_P); }
+    if ((int)inf | (int)none | (int)is_zero_mod<FP>(u2)) {
+        if (none) return;
+        if (inf) set_affine(p, x, y, false);
         else if (is_zero_mod<FP>(s2)) dbl_affine(p, x, y);
         else set_inf(p);
         return;
@@ -2746,15 +2800,15 @@ enum { NONE = 0xffffffffu, SCAN_THREADS = 256, SCAN_ITEMS = 16, SCAN_TILE = SCAN
        SCALARS_MONT = 1, POINTS_MONT = 2 };
 
 __device__ __forceinline__ u64 bucket_slot(const args &a, u32 g) { return (u64)(a.sparse ? a.offsets[g] : g) * 32; }
+/* The same for a nonempty bucket g whose first entry is `start` (a.offsets[g], not loaded) */
+__device__ __forceinline__ u64 bucket_slot_at(const args &a, u32 g, u32 start) { return (u64)(a.sparse ? start : g) * 32; }
 __device__ __forceinline__ u64 global_id() { return (u64)blockIdx.x * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ u32 lane_id() { return threadIdx.x & 31; }
 
 /* The scalar in standard form, reduced modulo r (any 256-bit input). */
 __device__ __forceinline__ void normalize(u32 *k, const u32 *raw, bool montgomery)
 {
-    sub_if_ge(k, raw, R4);                             /* raw < 2^256 < 8r: three conditional */
-    sub_if_ge(k, k, MOD2[FR]);                         /* subtractions leave raw mod r */
-    reduce_once<FR>(k, k);
+    reduce_any<FR>(k, raw);
     if (montgomery) {                                  /* k / R: a multiplication by 1 */
         const u32 one[8] = { 1, 0, 0, 0, 0, 0, 0, 0 };
         mul<FR, true>(k, one, k);
@@ -3089,7 +3143,7 @@ extern "C" __global__ void __launch_bounds__(PLACE_THREADS, 2) mgpu_msm_place_wr
     for (u32 j = threadIdx.x; j < total; j += PLACE_THREADS) a.entries[start[sbucket[j]] + j] = sval[j];
 }
 
-/* The point of an entry: copy (index / n) of point (index % n), negated for bit 31. */
+/* The point of an entry: copy (index / n) of point (index % n). */
 __device__ __forceinline__ void entry_load(const args &a, u32 e, u32 *x, u32 *y)
 {
     u64 idx = e & 0x7fffffffu;
@@ -3100,18 +3154,25 @@ __device__ __forceinline__ void entry_load(const args &a, u32 e, u32 *x, u32 *y)
     load8(x, a.points + idx * 16);
     load8(y, a.points + idx * 16 + 8);
 }
-/* The point to add (negated for bit 31 of the entry: 2p - y, lazy, as y < p); false for
-   infinity, which adds nothing. */
-__device__ __forceinline__ bool entry_ready(u32 e, const u32 *x, u32 *y)
+/* The point to add, negated for bit 31 of the entry (2p - y, lazy, as y < p). */
+__device__ __forceinline__ void entry_sign(u32 e, u32 *y)
 {
-    if (is_zero(x) && is_zero(y)) return false;
     if (e >> 31) {
-        y[0] = sub_cc(MOD2[FP][0], y[0]);
+        u32 m2[8];
+        mod2_lit<FP>(m2);
+        y[0] = sub_cc(m2[0], y[0]);
 #pragma unroll
-        for (int j = 1; j < 7; j++) y[j] = subc_cc(MOD2[FP][j], y[j]);
-        y[7] = subc(MOD2[FP][7], y[7]);
+        for (int j = 1; j < 7; j++) y[j] = subc_cc(m2[j], y[j]);
+        y[7] = subc(m2[7], y[7]);
     }
-    return true;
+}
+/* (0, 0): the point at infinity, which adds nothing */
+__device__ __forceinline__ bool affine_inf(const u32 *x, const u32 *y)
+{
+    u32 t = 0;
+#pragma unroll
+    for (int j = 0; j < 8; j++) t |= x[j] | y[j];
+    return t == 0;
 }
 
 #define MGPU_MSM_ACC_BLOCK 256          /* msm_accumulate's block (mgpu.h: MGPU__MSM_ACC_BLOCK) */
@@ -3130,27 +3191,36 @@ extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_
         if (a.offsets[mid] <= s) lo = mid; else hi = mid;
     }
     u32 g = lo, g_start = a.offsets[g], g_end = a.offsets[g + 1];
+    u32 next_end = g + 2 <= a.G ? a.offsets[g + 2] : M;   /* loaded a bucket ahead */
     xyzz acc;
-    if (a.resume && g_start >= s) load_xyzz(acc, a.buckets + bucket_slot(a, g));   /* bucket g starts here */
+    if (a.resume && g_start >= s) load_xyzz(acc, a.buckets + bucket_slot_at(a, g, g_start));   /* bucket g starts here */
     else set_inf(acc);
     for (u32 j = s; j < e; j++) {
-        if (j == g_end) {                              /* bucket g ends inside the piece */
-            if (g_start < s) { a.slot_keys[2 * tid] = g; store_xyzz(a.slot_sums + 64 * tid, acc); }
-            else store_xyzz(a.buckets + bucket_slot(a, g), acc);
-            do g++; while (a.offsets[g + 1] <= j);     /* skip empty buckets */
-            g_start = j;
-            g_end = a.offsets[g + 1];
-            if (a.resume) load_xyzz(acc, a.buckets + bucket_slot(a, g));
-            else set_inf(acc);
-        }
         u32 x[8], y[8];
         const u32 entry = a.entries[j];
         entry_load(a, entry, x, y);
-        if (entry_ready(entry, x, y)) add_affine(acc, x, y);
+        const bool none = affine_inf(x, y);
+        entry_sign(entry, y);
+        if (j == g_end) {                              /* bucket g ends inside the piece */
+            const bool head = g_start < s;             /* begun by the piece before */
+            if (head) a.slot_keys[2 * tid] = g;
+            store_xyzz(head ? a.slot_sums + 64 * tid : a.buckets + bucket_slot_at(a, g, g_start), acc);
+            g++;
+            g_end = next_end;
+            while (g_end <= j) g_end = a.offsets[++g + 1];   /* skip empty buckets */
+            next_end = g + 2 <= a.G ? a.offsets[g + 2] : M;
+            g_start = j;
+            if (!a.resume) {                           /* the bucket's first point is its sum */
+                set_affine(acc, x, y, none);
+                continue;
+            }
+            load_xyzz(acc, a.buckets + bucket_slot_at(a, g, j));
+        }
+        add_affine(acc, x, y, none);
     }
     if (g_start < s) { a.slot_keys[2 * tid] = g; store_xyzz(a.slot_sums + 64 * tid, acc); }
     else if (g_end > e) { a.slot_keys[2 * tid + 1] = g; store_xyzz(a.slot_sums + 64 * tid + 32, acc); }
-    else store_xyzz(a.buckets + bucket_slot(a, g), acc);
+    else store_xyzz(a.buckets + bucket_slot_at(a, g, g_start), acc);
 }
 
 /* One thread per piece with a tail slot: the bucket's partial sums are that tail and the head

@@ -82,7 +82,7 @@ template <int OP> __global__ void __launch_bounds__(THREADS) additions(const u32
 #pragma unroll
         for (int s = 0; s < 2; s++) {
             if (OP == OP_MADD) {
-                add_affine(acc, px[s], py[s]);
+                add_affine(acc, px[s], py[s], false);
             } else {
                 copy(q.x, px[s]); copy(q.y, py[s]); copy(q.zz, ONE_P); copy(q.zzz, ONE_P);
                 add_xyzz(acc, q);
