@@ -8285,10 +8285,16 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
                                            H200 at 2^22: 13.3 -> 15 active warps of 16, 11.0 ->
                                            10.6 ms); fewer, and the longer fixup costs more */
 #define MGPU__MSM_ACC_BLOCK 256u        /* its block (mgpu_kernels.cu: MGPU_MSM_ACC_BLOCK) */
+#ifndef MGPU__MSM_PIECE_MIN            /* (suite_msm makes it 64: pieces, growing, at its sizes) */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 18) /* host inputs: pieces of at least this many points, */
+#endif
 #define MGPU__MSM_HOST_PIECES 6u        /* and about this many: the first piece's copy is not hidden
                                            (an H200, pinned inputs: 6 against 8 pieces, 2^22 16.0-16.1
                                            against 16.4 ms, 2^24 54.6 against 55.2; 4 and 12 slower) */
+#define MGPU__MSM_GROW 1.5              /* from PIECE_MIN / 4 points in the first, each piece this many
+                                           times the one before: the first is small, and each upload
+                                           still fits in the computation of the piece before (an
+                                           H200 at 2^24 copies a point in 0.7 of its computation) */
 #define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
 #define MGPU__MSM_SUMS_THREADS 256u     /* msm_sums' block (the kernel file: SUMS_THREADS) */
 #define MGPU__MSM_FIXUP_SERIAL 8u       /* = FIXUP_SERIAL: longer buckets go to msm_fixup_long */
@@ -8317,6 +8323,9 @@ typedef struct mgpu__msm_shape {
     size_t pieces;
     uint32_t B, G, tiles, bin_tiles, chunk_len, chunks, seg_len, seg_count, seg_bits, sparse;
     uint32_t bin_shift, bins;          /* the sort's bins: 2^bin_shift buckets, `bins` a window */
+    size_t n;                          /* points of one MSM */
+    int grow;                          /* pieces grow by MGPU__MSM_GROW (else equal) */
+    uint64_t threads;                  /* accumulate and segments aim for this many (one wave) */
     int copy_points, copy_scalars;     /* inputs go through device buffers (nbuf of them) */
     int nbuf;
     size_t off_keys, off_counts, off_offsets, off_partials, off_binned, off_bin_offsets, off_buckets,
@@ -8331,13 +8340,53 @@ static uint32_t mgpu__pow2_at_least(uint64_t x)
     return p;
 }
 
-/* The layout for pieces of `piece` points. */
+/* Piece q's first point and length: equal pieces of sh->piece, or, growing, from
+   n (g^q - 1) / (g^pieces - 1), g = MGPU__MSM_GROW. */
+static size_t mgpu__msm_grow_start(size_t n, size_t pieces, size_t q)
+{
+    double at = 1.0, all = 1.0;
+    size_t i;
+    if (q >= pieces) return n;
+    for (i = 0; i < pieces; i++) {
+        if (i < q) at *= MGPU__MSM_GROW;
+        all *= MGPU__MSM_GROW;
+    }
+    return (size_t)((double)n * (at - 1.0) / (all - 1.0));
+}
+static void mgpu__msm_piece_at(const mgpu__msm_shape *sh, size_t n, size_t q, size_t *first, size_t *len)
+{
+    if (sh->grow) {
+        *first = mgpu__msm_grow_start(n, sh->pieces, q);
+        *len = mgpu__msm_grow_start(n, sh->pieces, q + 1) - *first;
+    } else {
+        *first = q * sh->piece;
+        *len = n - *first < sh->piece ? n - *first : sh->piece;
+    }
+}
+
+/* msm_accumulate's cut of a piece's entries: chunk_len entries for each of `chunks` threads. */
+static void mgpu__msm_chunking(const mgpu__msm_shape *sh, uint64_t entries, uint32_t *chunk_len, uint32_t *chunks)
+{
+    const uint64_t threads = sh->threads, quarter_bucket = (entries / sh->G + 3) / 4;
+    uint64_t len = (entries + threads - 1) / threads;
+    if (entries / (threads * MGPU__MSM_ACC_WAVES) >= MGPU__MSM_ACC_WAVE_CHUNK)
+        len = (entries + threads * MGPU__MSM_ACC_WAVES - 1) / (threads * MGPU__MSM_ACC_WAVES);
+    /* At small n there are more threads than work: pieces of at least a quarter of the
+       average bucket, so a bucket's partial sums (msm_fixup adds them one after another) are
+       few. Measured on an H200 at 2^12 (32 entries a bucket): pieces of 2 made the fixup
+       0.9 ms of a 1.5 ms MSM. */
+    if (len < quarter_bucket) len = quarter_bucket;
+    if (len < 1) len = 1;
+    *chunk_len = (uint32_t)len;
+    *chunks = (uint32_t)((entries + len - 1) / len);
+}
+
+/* The layout for pieces of at most `piece` points. */
 static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *sh)
 {
-    const uint64_t threads = (uint64_t)(sms > 0 ? sms : 1) * MGPU__MSM_THREADS_PER_SM;
     const uint64_t entries = (uint64_t)sh->piece * (uint64_t)p->windows;
-    uint64_t quarter_bucket;
-    size_t off = 0;
+    const uint64_t threads = (uint64_t)(sms > 0 ? sms : 1) * MGPU__MSM_THREADS_PER_SM;
+    size_t off = 0, q;
     int i;
 #define MGPU__MSM_TAKE(field, bytes) do { sh->field = off; off += ((size_t)(bytes) + 255) & ~(size_t)255; } while (0)
     sh->B = 1u << (p->c - 1);
@@ -8358,17 +8407,15 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     sh->bins = sh->B >> sh->bin_shift;
     sh->bin_tiles = ((uint32_t)p->wf * sh->bins + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
     sh->tiles = (sh->G + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
-    sh->chunk_len = (uint32_t)((entries + threads - 1) / threads);
-    if (entries / (threads * MGPU__MSM_ACC_WAVES) >= MGPU__MSM_ACC_WAVE_CHUNK)
-        sh->chunk_len = (uint32_t)((entries + threads * MGPU__MSM_ACC_WAVES - 1) / (threads * MGPU__MSM_ACC_WAVES));
-    quarter_bucket = (entries / sh->G + 3) / 4;
-    /* At small n there are more threads than work: pieces of at least a quarter of the
-       average bucket, so a bucket's partial sums (msm_fixup adds them one after another) are
-       few. Measured on an H200 at 2^12 (32 entries a bucket): pieces of 2 made the fixup
-       0.9 ms of a 1.5 ms MSM. */
-    if (sh->chunk_len < quarter_bucket) sh->chunk_len = (uint32_t)quarter_bucket;
-    if (sh->chunk_len < 1) sh->chunk_len = 1;
-    sh->chunks = (uint32_t)((entries + sh->chunk_len - 1) / sh->chunk_len);
+    sh->threads = threads;
+    mgpu__msm_chunking(sh, entries, &sh->chunk_len, &sh->chunks);
+    for (q = sh->grow ? 0 : sh->pieces - 1; q < sh->pieces; q++) {   /* the most chunks of any piece */
+        size_t first, len;
+        uint32_t chunk_len, chunks;
+        mgpu__msm_piece_at(sh, sh->n, q, &first, &len);
+        mgpu__msm_chunking(sh, (uint64_t)len * (uint64_t)p->windows, &chunk_len, &chunks);
+        if (chunks > sh->chunks) sh->chunks = chunks;
+    }
     sh->seg_len = mgpu__pow2_at_least(((uint64_t)sh->G + threads - 1) / threads);
     if (sh->seg_len < 4) sh->seg_len = 4;
     if (sh->seg_len > sh->B) sh->seg_len = sh->B;
@@ -8441,18 +8488,26 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
     if (p->max_memory && p->max_memory < budget) budget = p->max_memory;
     sh->copy_scalars = !sc->readable || !(sc->local || sc->peer);   /* host scalars: by the copy engine */
     sh->copy_points = !(pt->local && pt->readable && (p->flags & MGPU_MSM_POINTS_MONTGOMERY));
+    sh->n = n;
     sh->piece = n < cap ? n : cap;
     if (count == 1 && ((!sc->local && !sc->peer) || (!pt->local && !pt->peer))) {
         size_t part = (n + MGPU__MSM_HOST_PIECES - 1) / MGPU__MSM_HOST_PIECES;
         size_t want = part > MGPU__MSM_PIECE_MIN ? part : MGPU__MSM_PIECE_MIN;
         if (want < sh->piece) sh->piece = want;
+        sh->pieces = MGPU__MSM_HOST_PIECES;
+        if (mgpu__msm_grow_start(n, sh->pieces, 1) >= MGPU__MSM_PIECE_MIN / 4 &&
+            n - mgpu__msm_grow_start(n, sh->pieces, sh->pieces - 1) < cap) {
+            sh->grow = 1;                              /* the last piece is the largest */
+            sh->piece = n - mgpu__msm_grow_start(n, sh->pieces, sh->pieces - 1);
+        }
     }
     for (;;) {
-        sh->pieces = (n + sh->piece - 1) / sh->piece;
+        if (!sh->grow) sh->pieces = (n + sh->piece - 1) / sh->piece;
         sh->nbuf = sh->pieces * (size_t)count > 1 && (!sc->local || !pt->local) ? 2 : 1;
         mgpu__msm_layout(p, info.multiprocessors, sh);
         if (sh->bytes <= budget || sh->piece == 1) break;
-        sh->piece = (sh->piece + 1) / 2;
+        if (sh->grow) sh->grow = 0;                    /* short of memory: equal pieces, halved */
+        else sh->piece = (sh->piece + 1) / 2;
         /* short of memory: a chosen c follows the piece (fewer buckets, more work) */
         if (p->chosen && p->factor == 1) mgpu__msm_plan_window(p, mgpu_msm_window_bits(sh->piece, 1));
     }
@@ -8595,10 +8650,10 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_scan(fn, r->sh.tiles, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_PLACE_WRITE, tiles * MGPU__MSM_PLACE_THREADS, MGPU__MSM_PLACE_THREADS, a, s));
     MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, r->sh.chunks, MGPU__MSM_ACC_BLOCK, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, a->chunks, MGPU__MSM_ACC_BLOCK, a, s));
     MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s->h));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, r->sh.chunks, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, ((size_t)r->sh.chunks / MGPU__MSM_FIXUP_SERIAL + 1) *
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, a->chunks, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, ((size_t)a->chunks / MGPU__MSM_FIXUP_SERIAL + 1) *
                                MGPU__MSM_FIXUP_LONG_THREADS, MGPU__MSM_FIXUP_LONG_THREADS, a, s));
     if (q + 1 < r->sh.pieces) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count, 128, a, s));
@@ -8655,9 +8710,11 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
     res = mgpu__stream_pinned(r->fn, w, parts_bytes);
     for (b = 0; res == MGPU_SUCCESS && b < (size_t)count; b++)
         for (q = 0; res == MGPU_SUCCESS && q < r->sh.pieces; q++, step++) {
-            const size_t first = q * r->sh.piece, len = r->n - first < r->sh.piece ? r->n - first : r->sh.piece;
             const int buf = (int)(step % (size_t)r->sh.nbuf);
             mgpu__msm_args a = r->a;
+            size_t first, len;
+            mgpu__msm_piece_at(&r->sh, r->n, q, &first, &len);
+            mgpu__msm_chunking(&r->sh, (uint64_t)len * p->windows, &a.chunk_len, &a.chunks);
             if (step >= (size_t)r->sh.nbuf) res = mgpu__msm_wait(r->load, r->computed[buf]);   /* buffer free again */
             if (res == MGPU_SUCCESS) res = mgpu__msm_load(r, b, first, len, buf, &a);
             if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r->s, r->scalars_in[buf]);

@@ -32,6 +32,7 @@
 #define MGPU_IMPLEMENTATION
 #define MGPU__MSM_BIN_ENTRIES 0u   /* the sort: as many bins as c allows (up to 1024 a window) */
 #define MGPU__MSM_CONVERT_ASIDE 1u /* device points in standard form: converted on a second stream */
+#define MGPU__MSM_PIECE_MIN 64u    /* host inputs: pieces (growing) from a few hundred points */
 #include "mgpu.h"
 #include "tests/suites/suite.h"
 #include <stdarg.h>
