@@ -833,7 +833,8 @@ MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor);
    current device's default stream) and run on its device. scalars and points may be in
    host memory (pageable or pinned) or in memory of the stream's device (or a peer's with
    access enabled); a GPU uploads host inputs itself, in pieces, overlapping the upload of
-   one piece with the computation on the previous. result is host memory: on a GPU stream
+   one piece with the computation on the previous (the pieces grow, so that the first
+   upload, which nothing hides, is short). result is host memory: on a GPU stream
    it is written when the stream gets there (read it after mgpu_stream_synchronize); a CPU
    device computes at once. n = 0 gives the point at infinity (scalars, points may then be
    NULL). Working memory comes from the device's stream-ordered pool and is returned on the
@@ -8233,8 +8234,8 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
    The GPU half of mgpu_msm_*: the kernels of mgpu_kernels.cu ("BN254 MSM"), launched in
    the order described there, once per piece of an MSM. A piece is a contiguous range of
    the points: one piece normally; several when the inputs come from host memory (piece
-   q+1 is copied on an internal stream while piece q is computed) or when one would not
-   fit in memory or in 32-bit entry offsets. The pieces of an MSM add into one set of
+   q+1, 1.5 times piece q, is copied on an internal stream while piece q is computed) or
+   when one would not fit in memory or in 32-bit entry offsets. The pieces of an MSM add into one set of
    buckets (the first clears it, the others resume from it), and after the last the
    bucket sums give wf XYZZ window sums; they are copied to a pinned buffer kept with the
    stream, and a host function queued on the stream (cuLaunchHostFunc) turns them into
@@ -8280,10 +8281,11 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
                                            converted on a second stream, beside the sort */
 #endif
 #define MGPU__MSM_THREADS_PER_SM 512u   /* accumulate / segments: threads to aim for (one wave) */
-#define MGPU__MSM_ACC_WAVES 4u          /* accumulate: four waves where each thread still gets */
-#define MGPU__MSM_ACC_WAVE_CHUNK 128u   /* this many entries: the SMs stay full to the end (an
-                                           H200 at 2^22: 13.3 -> 15 active warps of 16, 11.0 ->
-                                           10.6 ms); fewer, and the longer fixup costs more */
+#define MGPU__MSM_ACC_WAVES 8u          /* accumulate: up to 8 waves (halved until each thread */
+#define MGPU__MSM_ACC_WAVE_CHUNK 128u   /* gets this many entries): the SMs stay full to the end
+                                           (an H200 at 2^22, 1 -> 4 waves: 13.3 -> 15 active warps
+                                           of 16, 11.0 -> 10.6 ms; 2^24, 4 -> 8: 34.7 -> 34.2, 16:
+                                           34.1 but the longer fixup costs more) */
 #define MGPU__MSM_ACC_BLOCK 256u        /* its block (mgpu_kernels.cu: MGPU_MSM_ACC_BLOCK) */
 #ifndef MGPU__MSM_PIECE_MIN            /* (suite_msm makes it 64: pieces, growing, at its sizes) */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 18) /* host inputs: pieces of at least this many points, */
@@ -8368,9 +8370,9 @@ static void mgpu__msm_piece_at(const mgpu__msm_shape *sh, size_t n, size_t q, si
 static void mgpu__msm_chunking(const mgpu__msm_shape *sh, uint64_t entries, uint32_t *chunk_len, uint32_t *chunks)
 {
     const uint64_t threads = sh->threads, quarter_bucket = (entries / sh->G + 3) / 4;
-    uint64_t len = (entries + threads - 1) / threads;
-    if (entries / (threads * MGPU__MSM_ACC_WAVES) >= MGPU__MSM_ACC_WAVE_CHUNK)
-        len = (entries + threads * MGPU__MSM_ACC_WAVES - 1) / (threads * MGPU__MSM_ACC_WAVES);
+    uint64_t waves = MGPU__MSM_ACC_WAVES, len;
+    while (waves > 1 && entries / (threads * waves) < MGPU__MSM_ACC_WAVE_CHUNK) waves /= 2;
+    len = (entries + threads * waves - 1) / (threads * waves);
     /* At small n there are more threads than work: pieces of at least a quarter of the
        average bucket, so a bucket's partial sums (msm_fixup adds them one after another) are
        few. Measured on an H200 at 2^12 (32 entries a bucket): pieces of 2 made the fixup
@@ -8630,6 +8632,7 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     mgpu__stream_obj *s = r->s;
     const uint32_t bins = r->plan->wf * r->sh.bins;
     const size_t tiles = (len * r->plan->windows + MGPU__MSM_PLACE_TILE - 1) / MGPU__MSM_PLACE_TILE;
+    size_t long_blocks;
     mgpu__msm_args by_bin;
     a->n = len;
     a->resume = q > 0;
@@ -8653,8 +8656,13 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, a->chunks, MGPU__MSM_ACC_BLOCK, a, s));
     MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, a->chunks, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, ((size_t)a->chunks / MGPU__MSM_FIXUP_SERIAL + 1) *
-                               MGPU__MSM_FIXUP_LONG_THREADS, MGPU__MSM_FIXUP_LONG_THREADS, a, s));
+    /* msm_fixup_long: a block for each bucket that could be queued, at most 16 an SM looping
+       over the queue (a block each had cost 35-55 us below 2^20, mostly empty blocks) */
+    long_blocks = (size_t)a->chunks / MGPU__MSM_FIXUP_SERIAL + 1;
+    if (long_blocks > r->sh.threads / MGPU__MSM_THREADS_PER_SM * 16)
+        long_blocks = (size_t)(r->sh.threads / MGPU__MSM_THREADS_PER_SM * 16);
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, long_blocks * MGPU__MSM_FIXUP_LONG_THREADS,
+                               MGPU__MSM_FIXUP_LONG_THREADS, a, s));
     if (q + 1 < r->sh.pieces) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count, 128, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SUMS, (size_t)r->plan->wf * (2 + r->sh.seg_bits) * MGPU__MSM_SUMS_THREADS,

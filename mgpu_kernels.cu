@@ -3265,24 +3265,24 @@ template <u32 THREADS> __device__ __forceinline__ void block_sum(xyzz &acc, u32 
     }
 }
 
-/* One block of FIXUP_LONG_THREADS per queued long bucket: its threads add the tail and the
-   head slots in strides, then the block adds up their sums (small blocks: at small n many
-   buckets are long, and a block's latency is a few sums). The grid covers the most buckets
-   that could be queued. */
+/* A block of FIXUP_LONG_THREADS per queued long bucket, the grid looping over the queue: its
+   threads add the tail and the head slots in strides, then the block adds up their sums
+   (small blocks: at small n many buckets are long, and a block's latency is a few sums). */
 extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long(const mgpu_bn::args a)
 {
-    if (blockIdx.x >= a.status[0]) return;             /* the same for the whole block */
-    const u32 first = a.status[1 + blockIdx.x], g = a.slot_keys[2 * first + 1];
-    const u64 last = (a.offsets[g + 1] - 1) / a.chunk_len;
-    xyzz acc, part;
-    if (threadIdx.x == 0) load_xyzz(acc, a.slot_sums + 64 * first + 32);   /* the tail */
-    else set_inf(acc);
-    for (u64 t = first + 1 + threadIdx.x; t <= last; t += blockDim.x) {
-        load_xyzz(part, a.slot_sums + 64 * t);
-        add_xyzz(acc, part);
+    for (u32 k = blockIdx.x; k < a.status[0]; k += gridDim.x) {   /* the same for the whole block */
+        const u32 first = a.status[1 + k], g = a.slot_keys[2 * first + 1];
+        const u64 last = (a.offsets[g + 1] - 1) / a.chunk_len;
+        xyzz acc, part;
+        if (threadIdx.x == 0) load_xyzz(acc, a.slot_sums + 64 * first + 32);   /* the tail */
+        else set_inf(acc);
+        for (u64 t = first + 1 + threadIdx.x; t <= last; t += blockDim.x) {
+            load_xyzz(part, a.slot_sums + 64 * t);
+            add_xyzz(acc, part);
+        }
+        block_sum<FIXUP_LONG_THREADS>(acc, (u32)(last - first < blockDim.x ? last - first : blockDim.x));   /* threads holding sums */
+        if (threadIdx.x == 0) store_xyzz(a.buckets + bucket_slot(a, g), acc);
     }
-    block_sum<FIXUP_LONG_THREADS>(acc, (u32)(last - first < blockDim.x ? last - first : blockDim.x));   /* threads holding sums */
-    if (threadIdx.x == 0) store_xyzz(a.buckets + bucket_slot(a, g), acc);
 }
 
 /* One thread per (window, segment of seg_len buckets). */
