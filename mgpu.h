@@ -8657,7 +8657,7 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, a->chunks, 256, a, s));
     /* msm_fixup_long: a block for each bucket that could be queued, at most 16 an SM looping
-       over the queue (a block each had cost 35-55 us below 2^20, mostly empty blocks) */
+       over the queue (a block for each, nearly all of them empty, took 0.045 ms at 2^24) */
     long_blocks = (size_t)a->chunks / MGPU__MSM_FIXUP_SERIAL + 1;
     if (long_blocks > r->sh.threads / MGPU__MSM_THREADS_PER_SM * 16)
         long_blocks = (size_t)(r->sh.threads / MGPU__MSM_THREADS_PER_SM * 16);
