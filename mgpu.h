@@ -8268,7 +8268,7 @@ static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
 static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
 #define MGPU__MSM_BIN_THREADS 256u      /* = BIN_THREADS: msm_bin_count's and msm_bin_scatter's block, */
-#define MGPU__MSM_BIN_TILE 4096u        /* = BIN_TILE: msm_bin_scatter's keys per block, */
+#define MGPU__MSM_BIN_TILE 6144u        /* = BIN_TILE: msm_bin_scatter's keys per block, */
 #define MGPU__MSM_BIN_COUNT_TILE 8192u  /* msm_bin_count's (BIN_THREADS x BIN_COUNT_ITEMS) */
 #define MGPU__MSM_PLACE_THREADS 512u    /* = PLACE_THREADS: msm_place_count's and msm_place_write's block, */
 #define MGPU__MSM_PLACE_TILE 4096u      /* = PLACE_TILE: their entries per block */
