@@ -8355,14 +8355,14 @@ static size_t mgpu__msm_grow_start(size_t n, size_t pieces, size_t q)
     }
     return (size_t)((double)n * (at - 1.0) / (all - 1.0));
 }
-static void mgpu__msm_piece_at(const mgpu__msm_shape *sh, size_t n, size_t q, size_t *first, size_t *len)
+static void mgpu__msm_piece_at(const mgpu__msm_shape *sh, size_t q, size_t *first, size_t *len)
 {
     if (sh->grow) {
-        *first = mgpu__msm_grow_start(n, sh->pieces, q);
-        *len = mgpu__msm_grow_start(n, sh->pieces, q + 1) - *first;
+        *first = mgpu__msm_grow_start(sh->n, sh->pieces, q);
+        *len = mgpu__msm_grow_start(sh->n, sh->pieces, q + 1) - *first;
     } else {
         *first = q * sh->piece;
-        *len = n - *first < sh->piece ? n - *first : sh->piece;
+        *len = sh->n - *first < sh->piece ? sh->n - *first : sh->piece;
     }
 }
 
@@ -8414,7 +8414,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     for (q = sh->grow ? 0 : sh->pieces - 1; q < sh->pieces; q++) {   /* the most chunks of any piece */
         size_t first, len;
         uint32_t chunk_len, chunks;
-        mgpu__msm_piece_at(sh, sh->n, q, &first, &len);
+        mgpu__msm_piece_at(sh, q, &first, &len);
         mgpu__msm_chunking(sh, (uint64_t)len * (uint64_t)p->windows, &chunk_len, &chunks);
         if (chunks > sh->chunks) sh->chunks = chunks;
     }
@@ -8721,7 +8721,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
             const int buf = (int)(step % (size_t)r->sh.nbuf);
             mgpu__msm_args a = r->a;
             size_t first, len;
-            mgpu__msm_piece_at(&r->sh, r->n, q, &first, &len);
+            mgpu__msm_piece_at(&r->sh, q, &first, &len);
             mgpu__msm_chunking(&r->sh, (uint64_t)len * p->windows, &a.chunk_len, &a.chunks);
             if (step >= (size_t)r->sh.nbuf) res = mgpu__msm_wait(r->load, r->computed[buf]);   /* buffer free again */
             if (res == MGPU_SUCCESS) res = mgpu__msm_load(r, b, first, len, buf, &a);
