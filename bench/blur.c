@@ -27,6 +27,9 @@
    32, 64 (sigma r / 3): mgpu GB/s as a fraction of the copy ceiling, and NPP's advanced
    filter with the same taps (u8), each result first compared with the CPU device's (split
    over the MGPU_CPU_DEVICES CPU devices: MGPU_CPU_DEVICES=16 makes radius 64 quick).
+   --radii=LIST (e.g. --radii=3,5,8): those radii only (0..64); --images=LIST: those of rgba,
+   gray, f32 (3840x2160 RGBA f32), f32gray (3840x2160 gray f32) only (default: the first
+   three); --only-radii: skip the standard cases (and the multi-GPU section).
 
    --sweep: the variants of the pipelined 8-bit kernel in build/blur_variants.fatbin (see
    bench/blur_variants.cu; --variants FILE for another path), on the rgba, gray and batch
@@ -59,7 +62,7 @@
    Build and run from the repository root:
      make build/bench_blur   (or make bench)
      ./build/bench_blur [--device N] [--reps N] [--sweep] [--variants FILE] [--scale N]
-                        [--no-multi] [--ndev N] [--radii]
+                        [--no-multi] [--ndev N] [--radii[=LIST]] [--images=LIST] [--only-radii]
    Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error (or a variant or a
    multi-GPU result that differs from the CPU device). */
 #define _POSIX_C_SOURCE 200809L
@@ -401,16 +404,16 @@ static int sweep_case(const char *label, set *s, int calls, mgpu_module mod, con
    result first compared with the CPU device's (exit 1 if it differs), NPP's advanced filter
    with mgpu's own 2r + 1 taps (8-bit, 1 or 4 channels), and the copy ceiling. Returns the
    number of radii whose result differs. */
+static int radii[MGPU_BLUR_MAX_RADIUS + 1] = { 1, 2, 3, 5, 8, 12, 16, 32, 64 }, n_radii = 9;
 static int radii_case(const char *label, set *s, int calls, mgpu_stream st)
 {
-    static const int radii[] = { 1, 2, 3, 5, 8, 12, 16, 32, 64 };
     const double copy = run_copy(s, calls, st);
     const int C = s->src[0].channels, u8 = s->src[0].format == MGPU_PIXEL_U8;
     const size_t n = s->bytes / 2;
     int i, k, bad = 0;
     printf("%s: copy ceiling %.0f GB/s\n", label, copy);
     printf("  %6s %10s %8s %12s %10s\n", "radius", "mgpu GB/s", "/ copy", "NPP adv GB/s", "mgpu/NPP");
-    for (i = 0; i < (int)(sizeof radii / sizeof radii[0]); i++) {
+    for (i = 0; i < n_radii; i++) {
         mgpu_blur_params p;
         float wf[MGPU_BLUR_MAX_RADIUS + 1];
         unsigned char *ref, *got = (unsigned char *)malloc(n);
@@ -418,8 +421,8 @@ static int radii_case(const char *label, set *s, int calls, mgpu_stream st)
         double g, gn;
         int same;
         memset(&p, 0, sizeof p);
-        p.radius = radii[i];
-        p.sigma = (float)radii[i] / 3.0f;
+        p.radius = radii[i] ? radii[i] : MGPU_BLUR_RADIUS_ZERO;
+        p.sigma = radii[i] ? (float)radii[i] / 3.0f : 1.0f;
         ref = cpu_reference(s, &p);
         CHECK(mgpu_blur(&s->src[0], &s->dst[0], &p, st));
         CHECK(mgpu_memcpy(got, s->dst[0].data, n));
@@ -635,7 +638,8 @@ static unsigned char *read_file(const char *path, size_t *len)
 
 int main(int argc, char **argv)
 {
-    int dev = 0, i, missed = 0, sweep = 0, differ = 0, multi_on = 1, ndev = -1, radii = 0;
+    int dev = 0, i, missed = 0, sweep = 0, differ = 0, multi_on = 1, ndev = -1, radii_on = 0, only_radii = 0;
+    const char *images = "rgba,gray,f32";
     mgpu_device_info info;
     mgpu_stream st[3];
     mgpu_blur_params p;
@@ -647,13 +651,25 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--device") && i + 1 < argc) dev = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sweep")) sweep = 1;
-        else if (!strcmp(argv[i], "--radii")) radii = 1;
+        else if (!strcmp(argv[i], "--radii")) radii_on = 1;
+        else if (!strncmp(argv[i], "--radii=", 8)) {
+            const char *q = argv[i] + 8;
+            char *end;
+            radii_on = 1;
+            for (n_radii = 0; *q && n_radii <= MGPU_BLUR_MAX_RADIUS; q = *end == ',' ? end + 1 : end) {
+                const long v = strtol(q, &end, 10);
+                if (end == q || v < 0 || v > MGPU_BLUR_MAX_RADIUS) { fprintf(stderr, "bench_blur: --radii=LIST of 0..64\n"); return 1; }
+                radii[n_radii++] = (int)v;
+            }
+        }
+        else if (!strncmp(argv[i], "--images=", 9)) images = argv[i] + 9;
+        else if (!strcmp(argv[i], "--only-radii")) { only_radii = radii_on = 1; multi_on = 0; }
         else if (!strcmp(argv[i], "--variants") && i + 1 < argc) variants = argv[++i];
         else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-multi")) multi_on = 0;
         else if (!strcmp(argv[i], "--ndev") && i + 1 < argc) ndev = atoi(argv[++i]);
         else { fprintf(stderr, "usage: bench_blur [--device N] [--reps N] [--sweep] [--variants FILE] [--scale 1|2|4|8]"
-                               " [--no-multi] [--ndev N] [--radii]\n"); return 1; }
+                               " [--no-multi] [--ndev N] [--radii[=LIST]] [--images=LIST] [--only-radii]\n"); return 1; }
     }
     if (reps < 1 || reps > 256) reps = 15;
     if (scale != 1 && scale != 2 && scale != 4 && scale != 8) { fprintf(stderr, "bench_blur: --scale 1, 2, 4 or 8\n"); return 1; }
@@ -683,65 +699,73 @@ int main(int argc, char **argv)
         npp_taps[2] = wf[0];
     }
 
-    set_make(&s, 2, 7680, 4320, 4, MGPU_PIXEL_U8);    /* 2 x 265 MB: nothing stays in L2 */
-    {   /* correctness: the first image against the CPU device */
-        size_t n = s.bytes / 2;
-        unsigned char *gpu = (unsigned char *)malloc(n), *cpu = cpu_reference(&s, &p);
-        if (!gpu) return 1;
-        CHECK(mgpu_blur(&s.src[0], &s.dst[0], &p, st[0]));
-        CHECK(mgpu_memcpy(gpu, s.dst[0].data, n));
-        printf("%dx%d RGBA result %s the CPU device's\n", s.src[0].width, s.src[0].height,
-               memcmp(gpu, cpu, n) ? "DIFFERS from" : "is identical to");
-        if (memcmp(gpu, cpu, n)) return 1;
-        free(gpu); free(cpu);
-    }
-    g_rgba = run(&s, &p, 10, st, 1);
-    missed |= report("rgba  7680x4320x4 u8", g_rgba, 2500);
-    peers(&s, 10, st[0], g_rgba);
-    set_free(&s);
-    set_make(&s, 8, 7680, 4320, 1, MGPU_PIXEL_U8);    /* 8 x 66 MB */
-    g_gray = run(&s, &p, 24, st, 1);
-    missed |= report("gray  7680x4320x1 u8", g_gray, 2000);
-    peers(&s, 24, st[0], g_gray);
-    set_free(&s);
-    set_make(&s, 64, 3840, 2160, 4, MGPU_PIXEL_U8);   /* 64 x 66 MB */
-    g_batch = run(&s, &p, 64, st, 1);
-    report("batch 64 x 3840x2160x4 u8, one stream", g_batch, 0);
-    peers(&s, 64, st[0], g_batch);
-    report("batch 64 x 3840x2160x4 u8, 3 streams", run(&s, &p, 64, st, 3), 0);
-    {
-        multi m;
-        memset(&m, 0, sizeof m);
-        m.devs = &dev;
-        m.k = 1;
-        m.p = &p;
-        memcpy(m.src, s.src, sizeof m.src);
-        memcpy(m.dst, s.dst, sizeof m.dst);
-        missed |= report("batch 64 x 3840x2160x4 u8, mgpu_blur_batch", (double)s.bytes * 64 / wall_median(call_batch, &m) / 1e9, 2500);
-    }
-    set_free(&s);
-    set_make(&s, 8, 3840, 2160, 3, MGPU_PIXEL_U8);
-    report("info  3840x2160x3 u8 (RGB)", run(&s, &p, 16, st, 1), 0);
-    set_free(&s);
-    set_make(&s, 4, 3840, 2160, 4, MGPU_PIXEL_F32);
-    report("info  3840x2160x4 f32", run(&s, &p, 8, st, 1), 0);
-    set_free(&s);
-    set_make(&s, 2, 7680, 4320, 4, MGPU_PIXEL_U8);
-    p.radius = 5;
-    report("info  7680x4320x4 u8 radius 5", run(&s, &p, 4, st, 1), 0);
-    p.radius = 0;
-    set_free(&s);
-
-    if (radii) {
-        set_make(&s, 2, 7680, 4320, 4, MGPU_PIXEL_U8);
-        differ += radii_case("radii rgba 7680x4320x4 u8", &s, 6, st[0]);
+    if (!only_radii) {
+        set_make(&s, 2, 7680, 4320, 4, MGPU_PIXEL_U8);    /* 2 x 265 MB: nothing stays in L2 */
+        {   /* correctness: the first image against the CPU device */
+            size_t n = s.bytes / 2;
+            unsigned char *gpu = (unsigned char *)malloc(n), *cpu = cpu_reference(&s, &p);
+            if (!gpu) return 1;
+            CHECK(mgpu_blur(&s.src[0], &s.dst[0], &p, st[0]));
+            CHECK(mgpu_memcpy(gpu, s.dst[0].data, n));
+            printf("%dx%d RGBA result %s the CPU device's\n", s.src[0].width, s.src[0].height,
+                   memcmp(gpu, cpu, n) ? "DIFFERS from" : "is identical to");
+            if (memcmp(gpu, cpu, n)) return 1;
+            free(gpu); free(cpu);
+        }
+        g_rgba = run(&s, &p, 10, st, 1);
+        missed |= report("rgba  7680x4320x4 u8", g_rgba, 2500);
+        peers(&s, 10, st[0], g_rgba);
         set_free(&s);
-        set_make(&s, 8, 7680, 4320, 1, MGPU_PIXEL_U8);
-        differ += radii_case("radii gray 7680x4320x1 u8", &s, 16, st[0]);
+        set_make(&s, 8, 7680, 4320, 1, MGPU_PIXEL_U8);    /* 8 x 66 MB */
+        g_gray = run(&s, &p, 24, st, 1);
+        missed |= report("gray  7680x4320x1 u8", g_gray, 2000);
+        peers(&s, 24, st[0], g_gray);
+        set_free(&s);
+        set_make(&s, 64, 3840, 2160, 4, MGPU_PIXEL_U8);   /* 64 x 66 MB */
+        g_batch = run(&s, &p, 64, st, 1);
+        report("batch 64 x 3840x2160x4 u8, one stream", g_batch, 0);
+        peers(&s, 64, st[0], g_batch);
+        report("batch 64 x 3840x2160x4 u8, 3 streams", run(&s, &p, 64, st, 3), 0);
+        {
+            multi m;
+            memset(&m, 0, sizeof m);
+            m.devs = &dev;
+            m.k = 1;
+            m.p = &p;
+            memcpy(m.src, s.src, sizeof m.src);
+            memcpy(m.dst, s.dst, sizeof m.dst);
+            missed |= report("batch 64 x 3840x2160x4 u8, mgpu_blur_batch", (double)s.bytes * 64 / wall_median(call_batch, &m) / 1e9, 2500);
+        }
+        set_free(&s);
+        set_make(&s, 8, 3840, 2160, 3, MGPU_PIXEL_U8);
+        report("info  3840x2160x3 u8 (RGB)", run(&s, &p, 16, st, 1), 0);
         set_free(&s);
         set_make(&s, 4, 3840, 2160, 4, MGPU_PIXEL_F32);
-        differ += radii_case("radii rgba 3840x2160x4 f32", &s, 8, st[0]);
+        report("info  3840x2160x4 f32", run(&s, &p, 8, st, 1), 0);
         set_free(&s);
+        set_make(&s, 2, 7680, 4320, 4, MGPU_PIXEL_U8);
+        p.radius = 5;
+        report("info  7680x4320x4 u8 radius 5", run(&s, &p, 4, st, 1), 0);
+        p.radius = 0;
+        set_free(&s);
+    }
+
+    if (radii_on) {
+        static const struct { const char *name, *label; int count, w, h, C; mgpu_pixel_format f; int calls; } im[] = {
+            { "rgba", "radii rgba 7680x4320x4 u8", 2, 7680, 4320, 4, MGPU_PIXEL_U8, 6 },
+            { "gray", "radii gray 7680x4320x1 u8", 8, 7680, 4320, 1, MGPU_PIXEL_U8, 16 },
+            { "f32", "radii rgba 3840x2160x4 f32", 4, 3840, 2160, 4, MGPU_PIXEL_F32, 8 },
+            { "f32gray", "radii gray 3840x2160x1 f32", 8, 3840, 2160, 1, MGPU_PIXEL_F32, 16 } };
+        for (i = 0; i < (int)(sizeof im / sizeof im[0]); i++) {
+            const size_t len = strlen(im[i].name);
+            const char *q;
+            for (q = images; (q = strstr(q, im[i].name)) != NULL; q += len)
+                if ((q == images || q[-1] == ',') && (q[len] == ',' || !q[len])) break;
+            if (!q) continue;
+            set_make(&s, im[i].count, im[i].w, im[i].h, im[i].C, im[i].f);
+            differ += radii_case(im[i].label, &s, im[i].calls, st[0]);
+            set_free(&s);
+        }
     }
     if (sweep) {
         size_t len = 0;
