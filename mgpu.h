@@ -703,8 +703,10 @@ MGPU_API mgpu_result mgpu_blur_weights(const mgpu_blur_params *params, int *radi
    pitch multiples of 16); of those, 8-bit images whose width * channels is also a multiple
    of 16 take a pipelined kernel that keeps several rows per warp in flight (cp.async, on
    compute capability 8.0 and later). Radius 3..8 on the same formats, with rows of a
-   multiple of 16 bytes (f32 too), takes pipelined kernels with a register ring of rows.
-   Everything else up to radius 16 takes a shared-memory tiled kernel, and radius 17..64
+   multiple of 16 bytes (f32 too), takes pipelined kernels with a register ring of rows
+   (8-bit on compute capability 8.0 and later: tensor-core kernels, up to radius 16; f32:
+   one ring kernel per radius, up to 16). Everything else up to radius 16 takes a
+   shared-memory tiled kernel, and radius 17..64
    a simpler tiled kernel (tiles of 64 values, 4 rows at a time, a shared ring of 2r + 4
    horizontal rows) that is bound by shared-memory reads, not by memory bandwidth. Each
    reads the image once and writes it once (plus the halo overlap of neighbouring tiles). */
@@ -6322,27 +6324,36 @@ static mgpu_result mgpu__blur_cpu(const mgpu__blur_args *a, mgpu_pixel_format f)
 }
 
 /* ---- CUDA: kernels, launch shape */
-/* The ring kernels: MGPU__BK_RING + 2 * format + (0 for RC = 4, 1 for RC = 8), formats u8
-   with 1, 3, 4 channels and f32 with 1, 4 (mgpu__blur_ring_format); then the wide ones; the
-   tensor-core ones: MGPU__BK_MMA + 2 * format + (0: radius <= 8, 1: <= 16), u8 only; the
-   tiled f32 ones last: MGPU__BK_TILE + radius - MGPU__BLUR_TILE_RMIN. */
+/* The 8-bit ring kernels: MGPU__BK_RING + 2 * format + (0 for RC = 4, 1 for RC = 8), formats
+   u8 with 1, 3, 4 channels (mgpu__blur_ring_format); then the wide ones; the tensor-core
+   ones: MGPU__BK_MMA + 2 * format + (0: radius <= 8, 1: <= 16), u8 only; the tiled f32 ones:
+   MGPU__BK_TILE + radius - MGPU__BLUR_TILE_RMIN; last the f32 ring kernels, one per radius:
+   MGPU__BK_F32RING + (C == 4 ? 14 : 0) + radius - 3. */
 enum { MGPU__BK_U8C1, MGPU__BK_U8C3, MGPU__BK_U8C4, MGPU__BK_F32C1, MGPU__BK_F32C4, MGPU__BK_U8_ANY, MGPU__BK_F32_ANY,
-       MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_RING, MGPU__BK_U8_WIDE = MGPU__BK_RING + 10,
+       MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_RING, MGPU__BK_U8_WIDE = MGPU__BK_RING + 6,
        MGPU__BK_F32_WIDE, MGPU__BK_MMA, MGPU__BK_TILE = MGPU__BK_MMA + 6,
-       MGPU__BK_COUNT = MGPU__BK_TILE + MGPU__BLUR_TILE_RMAX - MGPU__BLUR_TILE_RMIN + 1 };
+       MGPU__BK_F32RING = MGPU__BK_TILE + MGPU__BLUR_TILE_RMAX - MGPU__BLUR_TILE_RMIN + 1,
+       MGPU__BK_COUNT = MGPU__BK_F32RING + 28 };
 static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8c1_r2", "mgpu_blur_u8c3_r2", "mgpu_blur_u8c4_r2", "mgpu_blur_f32c1_r2", "mgpu_blur_f32c4_r2",
     "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p",
     "mgpu_blur_u8c1_r4", "mgpu_blur_u8c1_r8", "mgpu_blur_u8c3_r4", "mgpu_blur_u8c3_r8", "mgpu_blur_u8c4_r4",
-    "mgpu_blur_u8c4_r8", "mgpu_blur_f32c1_r4", "mgpu_blur_f32c1_r8", "mgpu_blur_f32c4_r4", "mgpu_blur_f32c4_r8",
-    "mgpu_blur_u8_wide", "mgpu_blur_f32_wide", "mgpu_blur_u8c1_m8", "mgpu_blur_u8c1_m16", "mgpu_blur_u8c3_m8",
-    "mgpu_blur_u8c3_m16", "mgpu_blur_u8c4_m8", "mgpu_blur_u8c4_m16", "mgpu_blur_f32_t9", "mgpu_blur_f32_t10",
-    "mgpu_blur_f32_t11", "mgpu_blur_f32_t12", "mgpu_blur_f32_t13", "mgpu_blur_f32_t14", "mgpu_blur_f32_t15",
-    "mgpu_blur_f32_t16" };
+    "mgpu_blur_u8c4_r8", "mgpu_blur_u8_wide", "mgpu_blur_f32_wide", "mgpu_blur_u8c1_m8", "mgpu_blur_u8c1_m16",
+    "mgpu_blur_u8c3_m8", "mgpu_blur_u8c3_m16", "mgpu_blur_u8c4_m8", "mgpu_blur_u8c4_m16", "mgpu_blur_f32_t9",
+    "mgpu_blur_f32_t10", "mgpu_blur_f32_t11", "mgpu_blur_f32_t12", "mgpu_blur_f32_t13", "mgpu_blur_f32_t14",
+    "mgpu_blur_f32_t15", "mgpu_blur_f32_t16",
+    "mgpu_blur_f32c1_r3", "mgpu_blur_f32c1_r4", "mgpu_blur_f32c1_r5", "mgpu_blur_f32c1_r6",
+    "mgpu_blur_f32c1_r7", "mgpu_blur_f32c1_r8", "mgpu_blur_f32c1_r9", "mgpu_blur_f32c1_r10",
+    "mgpu_blur_f32c1_r11", "mgpu_blur_f32c1_r12", "mgpu_blur_f32c1_r13", "mgpu_blur_f32c1_r14",
+    "mgpu_blur_f32c1_r15", "mgpu_blur_f32c1_r16", "mgpu_blur_f32c4_r3", "mgpu_blur_f32c4_r4",
+    "mgpu_blur_f32c4_r5", "mgpu_blur_f32c4_r6", "mgpu_blur_f32c4_r7", "mgpu_blur_f32c4_r8",
+    "mgpu_blur_f32c4_r9", "mgpu_blur_f32c4_r10", "mgpu_blur_f32c4_r11", "mgpu_blur_f32c4_r12",
+    "mgpu_blur_f32c4_r13", "mgpu_blur_f32c4_r14", "mgpu_blur_f32c4_r15", "mgpu_blur_f32c4_r16" };
 static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = {   /* halo radius; 0: generic, wide or tiled */
-    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 4, 8, 4, 8, 0, 0, 8, 16, 8, 16, 8, 16, 0, 0, 0, 0, 0, 0, 0, 0 };
+    2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 0, 0, 8, 16, 8, 16, 8, 16, 0, 0, 0, 0, 0, 0, 0, 0,
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
 
-/* The ring kernels' format index of (f, C), or -1 where they have none. */
+/* The ring kernels' format index of (f, C), or -1 where they have none (f32: 3, 4). */
 static int mgpu__blur_ring_format(mgpu_pixel_format f, int C)
 {
     if (f == MGPU_PIXEL_U8) return C == 1 ? 0 : C == 3 ? 1 : C == 4 ? 2 : -1;
@@ -6353,6 +6364,13 @@ static int mgpu__blur_ring_lane_values(int which)
 {
     const int k = which - MGPU__BK_RING;
     return k % 2 == 0 && k / 2 < 3 ? 8 : 4;
+}
+
+/* Blocks per multiprocessor of the f32 ring kernel of C channels and radius r (= the second
+   launch bound of mgpu_blur_f32c<C>_r<r>). */
+static int mgpu__blur_f32ring_blocks(int C, int r)
+{
+    return r <= 8 ? 4 : r <= 11 || C == 4 ? 3 : 2;
 }
 
 /* Bytes of a row per block of tensor-core kernel `which` (4 warps of 4 tiles of 16 bytes at
@@ -6402,17 +6420,17 @@ static int mgpu__blur_wide_block(mgpu_pixel_format f, int r, int C, long long *v
     return MGPU__BLUR_WIDE_THREADS;
 }
 
-/* The strip for kernels of one (tile or segment, strip) item per block, 4 blocks per
+/* The strip for kernels of one (tile or segment, strip) item per block, per_mp blocks per
    multiprocessor at a time: the one (a multiple of 8 rows, smin..512, or all `rows`) with
    the least estimated time, whole waves of blocks (a last, partly filled wave takes as long
    as a full one) times the rows a block computes, its strip and `halo` more; *items: the
    blocks, per_row of them per strip (over 2^31 at 512 rows: longer strips). Sets a->strip
    and the one-dimensional launch of `threads` per block. */
 static void mgpu__blur_wave_strip(int multiprocessors, long long per_row, long long smin, long long halo, unsigned threads,
-                                  mgpu__blur_args *a, mgpu_launch_dims *dims)
+                                  int per_mp, mgpu__blur_args *a, mgpu_launch_dims *dims)
 {
     const int rows = a->y_end - a->y_begin;
-    const long long slots = (multiprocessors > 0 ? multiprocessors : 1) * 4LL;
+    const long long slots = (multiprocessors > 0 ? multiprocessors : 1) * (long long)per_mp;
     long long strip = 0, items = 0, cost = 0, s;
     for (s = smin; s <= 512; s += 8) {
         const long long st = s < rows ? s : rows, it = per_row * ((rows + st - 1) / st);
@@ -6442,7 +6460,8 @@ static int mgpu__blur_mma_shape(int multiprocessors, mgpu__blur_args *a, mgpu_la
     const int C = a->channels, r = a->radius;
     const int which = MGPU__BK_MMA + 2 * mgpu__blur_ring_format(MGPU_PIXEL_U8, C) + (r <= 8 ? 0 : 1);
     const long long per_row = ((long long)a->width * C + mgpu__blur_mma_segment(which) - 1) / mgpu__blur_mma_segment(which);
-    mgpu__blur_wave_strip(multiprocessors, per_row, 16 * r > 32 ? 16 * r : 32, 4 * r, 32 * MGPU__BLUR_MMA_WARPS, a, dims);
+    mgpu__blur_wave_strip(multiprocessors, per_row, 16 * r > 32 ? 16 * r : 32, 4 * r, 32 * MGPU__BLUR_MMA_WARPS,
+                          16 / MGPU__BLUR_MMA_WARPS, a, dims);
     return which;
 }
 
@@ -6458,7 +6477,7 @@ static int mgpu__blur_tile_shape(int multiprocessors, mgpu__blur_args *a, mgpu_l
     const int C = a->channels, r = a->radius;
     const long long tx = mgpu__blur_tile_values(C), bx = tx + 2LL * r * C;
     mgpu__blur_wave_strip(multiprocessors, ((long long)a->width * C + tx - 1) / tx, 8 * r, 2 * r + 8,
-                          MGPU__BLUR_TILE_THREADS, a, dims);
+                          MGPU__BLUR_TILE_THREADS, 4, a, dims);
     dims->shared_bytes = 4 * (size_t)((2 * r + 8) * (tx + tx / 8) + 8 * (bx + C * (bx / (8 * C)) + C));
     return MGPU__BK_TILE + r - MGPU__BLUR_TILE_RMIN;
 }
@@ -6466,13 +6485,17 @@ static int mgpu__blur_tile_shape(int multiprocessors, mgpu__blur_args *a, mgpu_l
 /* The kernel for an image, the strip height (a->strip) and the grid. On GPUs of compute
    capability 8.0 and later (cc_major >= 8), 8-bit images with 1, 3 or 4 channels, rows that
    allow 16-byte accesses (as below) and radius MGPU__BLUR_MMA_RMIN..16 take the tensor-core
-   kernels (mgpu__blur_mma_shape), and f32 images (any layout) at radius 9..16 the tiled
-   kernels (mgpu__blur_tile_shape). Otherwise: 8-bit images with
+   kernels (mgpu__blur_mma_shape), f32 images with 1 or 4 channels and such rows at
+   radius 3..16 the f32 ring kernels (..._f32c<C>_r<radius>), and other f32 images at
+   radius 9..16 the tiled kernels (mgpu__blur_tile_shape). Otherwise: 8-bit images with
    16-byte aligned rows (src and dst) whose width * channels is a multiple of 16 take the
-   pipelined kernels (..._r2p) up to radius 2, and images with such rows (8-bit with 1, 3
-   or 4 channels, f32 with 1 or 4) the ring kernels (..._r4, ..._r8) at radius 3..8: strips
-   sized so that the (segment, strip) items fill about MGPU__BLUR_PIPE_WAVES waves (ring:
-   one) of 16 warps per multiprocessor, 8..512 rows and at least 8r. The generic kernels
+   pipelined kernels (..._r2p) up to radius 2, strips sized so that the (segment, strip)
+   items fill about MGPU__BLUR_PIPE_WAVES waves of 16 warps per multiprocessor, 8..512 rows
+   and at least 8r; 8-bit images with such rows and 1, 3 or 4 channels the ring kernels
+   (..._r4, ..._r8) at radius 3..8. The ring kernels' strips: mgpu__blur_wave_strip's, for
+   as many warps per multiprocessor as the kernel's launch bound allows (on an H200, 4K
+   RGBA f32 at radius 5 and 8 ran 1.06x and 1.09x faster than with the pipelined kernels'
+   rule, whose strips left a second wave 2% full). The generic kernels
    (radius <= 16) and the wide ones (radius 17..64, every image): about 16 blocks per
    multiprocessor (a few waves), strips of max(16, 4r)..max(256, 8r (wide only)) rows (the
    2r halo rows a strip reads twice stay a small part). The others: about 64 warps' worth of items per
@@ -6486,22 +6509,29 @@ static int mgpu__blur_shape(int multiprocessors, int cc_major, mgpu_pixel_format
     int which = -1;
     long long per_row, strip, items, blocks, smin = 16, smax = 64;
     int generic = 0;
-    const int ring = r >= 3 && r <= 8 ? mgpu__blur_ring_format(f, C) : -1;
     const int aligned = a->vec_src && a->vec_dst && (rowlen * (f == MGPU_PIXEL_U8 ? 1 : 4)) % 16 == 0;
+    const int f32ring = aligned && f == MGPU_PIXEL_F32 && (C == 1 || C == 4) && r >= 3 && r <= 16;
+    const int ring = f32ring || (f == MGPU_PIXEL_U8 && r >= 3 && r <= 8) ? mgpu__blur_ring_format(f, C) : -1;
     if (aligned && cc_major >= 8 && f == MGPU_PIXEL_U8 && mgpu__blur_ring_format(f, C) >= 0 && r >= MGPU__BLUR_MMA_RMIN
         && r <= 16)
         return mgpu__blur_mma_shape(multiprocessors, a, dims);
-    if (f == MGPU_PIXEL_F32 && r >= MGPU__BLUR_TILE_RMIN && r <= MGPU__BLUR_TILE_RMAX)
+    if (f == MGPU_PIXEL_F32 && r >= MGPU__BLUR_TILE_RMIN && r <= MGPU__BLUR_TILE_RMAX && !f32ring)
         return mgpu__blur_tile_shape(multiprocessors, a, dims);
     if (aligned && ((f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4)) || ring >= 0)) {
-        which = ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
+        which = f32ring ? MGPU__BK_F32RING + (C == 4 ? 14 : 0) + r - 3 : ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
                           : C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
         const long long segw = 32 * (ring >= 0 ? mgpu__blur_ring_lane_values(which) : 16);  /* a warp's values */
+        const int warps = ring >= 0 ? MGPU__BLUR_RING_WARPS : MGPU__BLUR_PIPE_WARPS;
+        per_row = (rowlen + segw - 1) / segw;
+        if (ring >= 0) {
+            mgpu__blur_wave_strip(multiprocessors, per_row, 8, 2 * r, 32 * (unsigned)warps,
+                                  f32ring ? warps * mgpu__blur_f32ring_blocks(C, r) : 16, a, dims);
+            dims->grid[0] = (dims->grid[0] + (unsigned)warps - 1) / (unsigned)warps;   /* items are warps */
+            return which;
+        }
         memset(dims, 0, sizeof *dims);
         dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
-        const int warps = ring >= 0 ? MGPU__BLUR_RING_WARPS : MGPU__BLUR_PIPE_WARPS;
         dims->block[0] = 32 * (unsigned)warps;
-        per_row = (rowlen + segw - 1) / segw;
         target = mps * 16 * (ring < 0 ? MGPU__BLUR_PIPE_WAVES : 1);        /* warps */
         strip = (rows * per_row + target - 1) / target;
         if (strip < 8 * r) strip = 8 * r;           /* the 2r rows a strip reads twice: a small part */

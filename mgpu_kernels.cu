@@ -575,6 +575,7 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
 #define MGPU_BLUR_RING_PF8 8
 #define MGPU_BLUR_RING_PF32 4
 #define MGPU_BLUR_RING_CACHE 2
+#define MGPU_BLUR_RING_VB 4                 /* 8-bit: rows per unrolled block of the row loop */
 /* The tensor-core 8-bit kernels (see mma; mgpu.h mirrors these as MGPU__BLUR_MMA_*): warps per
    block, stages of 8 rows per block (NSTG - 1 blocks of rows in flight). */
 #define MGPU_BLUR_MMA_WARPS 4
@@ -1121,7 +1122,8 @@ __device__ __forceinline__ void pipe(const args &a)
 #endif
 }
 
-/* ---- the ring kernels (mgpu_blur_<u8|f32>c<C>_r<RC>, radius 3 .. RC, RC = 4, 8) -------
+/* ---- the ring kernels (mgpu_blur_u8c<C>_r<RC>, radius 3 .. RC, RC = 4, 8; mgpu_blur_f32c<C>_r<R>,
+   radius R = 3 .. 16) -----------------------------------------------------------------------
    For rows that allow 16-byte accesses everywhere (as pipe<>: aligned src and dst, a
    multiple of 16 bytes per row). Items: (segment, strip), one per warp; a segment is 32
    lanes x V values of a row (V = 4 or 8: 8-bit, one or two words per lane; f32, 16 bytes),
@@ -1134,16 +1136,20 @@ __device__ __forceinline__ void pipe(const args &a)
    is worked out once per strip): under every rule it lies within HB bytes of the row's
    first or last value, which the stage holds.
    Per row a lane reads its values and the halo from the stage, does the horizontal pass
-   into a register ring of the last 2 * RC + 1 horizontal rows (P rows: the loop over rows
-   is unrolled P times, so ring slots are registers), then the vertical pass and one store.
+   into a register ring of horizontal rows, then the vertical pass and one store. The ring
+   holds the 2 RC rows before a block of VB rows and the block (P = 2 RC + VB rows); the
+   loop over rows is unrolled VB times, so ring slots are registers, and after each block
+   2 RC register moves per value shift the ring down by VB rows (unrolling the loop P times
+   instead, with no moves, made 3x the code: 8400 instructions for f32 at RC = 8 against
+   2700, and ran 1.15x slower).
    8-bit: the horizontal pass takes the taps in pairs of neighbours (t, t + 1), t = -RC,
    -RC + 2, .., RC (the last alone), each pair one dp2a with the weight pair a.wp[] (two
    16-bit weights; 0 past the radius) on a PRMT of the two words that hold the bytes, one
-   PRMT for two values: exact, as fast<>'s (every product and sum < 2^20). f32: tr<float>'s
-   operations in fast<>'s order. Radius r < RC runs the kernel of RC with the weights
-   past r zero: rows and words only those weights meet are not loaded; 8-bit taps past r
-   are computed (with weight 0: no branches), f32 ones skipped by warp-uniform branches
-   (0 * inf would be NaN). */
+   PRMT for two values: exact, as fast<>'s (every product and sum < 2^20); radius r < RC
+   runs the kernel of RC with the weights past r zero (rows and words only those weights
+   meet are not loaded; their taps are computed, with weight 0: no branches). f32:
+   tr<float>'s operations in fast<>'s order, one kernel per radius (RC = r), so the taps
+   are known at compile time; 1 channel: a lane's window of values, whole 16-byte loads. */
 template <int CACHE>
 __device__ __forceinline__ void stage_copy(sptr s, unsigned long long g, bool on)
 {
@@ -1192,7 +1198,7 @@ __device__ __forceinline__ void ring_hpass_u8(const args &a, const unsigned *x, 
     }
 }
 
-template <typename T, int C, int RC, int V, int PF, int WARPS>
+template <typename T, int C, int RC, int V, int PF, int WARPS, int VB>
 __device__ __forceinline__ void ring(const args &a)
 {
     typedef tr<T> TR;
@@ -1207,11 +1213,12 @@ __device__ __forceinline__ void ring(const args &a)
         NCH = SB / 16,                              /* 16-byte chunks per stage */
         CPL = (NCH + 31) / 32,                      /* chunks per lane */
         NS = PF + 1,                                /* stages per warp */
-        P = 2 * RC + 1,                             /* ring rows */
+        P = 2 * RC + VB,                            /* ring rows: the 2 RC before a block of VB rows, and the block */
         NFIX = (2 * H + 31) / 32,                   /* border values per lane (edge warps) */
-        HW = (H + 3) / 4, XW = 2 * HW + V / 4       /* 8-bit: extended words per lane */
+        HW = (H + 3) / 4, XW = 2 * HW + V / 4,      /* 8-bit: extended words per lane */
+        XH = (RC + 3) / 4 * 4                       /* f32, C = 1: the window's values a side, whole 16 bytes */
     };
-    static_assert(V % 4 == 0 && (SZ == 4 || 4 * HW <= HB), "ring: whole words, the halo words lie in the stage");
+    static_assert(V % 4 == 0 && (SZ == 4 || 4 * HW <= HB) && (SZ == 1 || C > 1 || XH <= HV), "ring: whole words, the halo lies in the stage");
     __shared__ uint4 stage[WARPS][NS][NCH];
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
     const long long gw = (long long)blockIdx.x * WARPS + wib;
@@ -1226,7 +1233,7 @@ __device__ __forceinline__ void ring(const args &a)
     const int e0 = sv + lane * V;                   /* this lane's values e0 .. e0 + V - 1 */
     const bool in_row = e0 < rowlen;                /* rows of whole 16-byte chunks: all V */
     const bool edge = sb - HB < 0 || sb + SEGB + HB > rowbytes;     /* warp-uniform */
-    const int r = a.radius, height = a.height, border = a.border;
+    const int r = SZ == 4 ? RC : a.radius, height = a.height, border = a.border;   /* f32: one kernel per radius */
     const int niter = ye - ys + 2 * RC;             /* input rows ys-RC .. ye+RC-1: row i is ys-RC+i */
     const int ilo = RC - r;                         /* rows i in [ilo, ilo + nneed) are needed */
     const unsigned nneed = (unsigned)(ye - ys + 2 * r);
@@ -1240,7 +1247,7 @@ __device__ __forceinline__ void ring(const args &a)
     unsigned char *const mine = (unsigned char *)&stage[wib][0][0];
     bool cok[CPL];                                  /* chunk lane + 32 c: in the row (else zeros) */
     int fdst[NFIX], fsrc[NFIX];                     /* border values: stage offsets (dst -1: none; src -1: constant) */
-    A ring[P][V];
+    A ring[P][V];                                   /* ring[m]: input row base - 2 RC + m (base: the block's first) */
     unsigned su = 0;                                /* byte offset of the stage read next */
 
 #pragma unroll
@@ -1292,9 +1299,9 @@ __device__ __forceinline__ void ring(const args &a)
     for (int p = 0; p < PF; p++)
         if (p < niter) MGPU_BLUR_RING_ISSUE(p, p * SB);
         else stage_commit();
-    for (int base = 0; base < niter; base += P) {
+    for (int base = 0; base < niter; base += VB) {
 #pragma unroll
-        for (int j = 0; j < P; j++) {
+        for (int j = 0; j < VB; j++) {
             const int i = base + j;
             if (i < niter) {
                 const unsigned sr = su, sw = su == 0 ? (NS - 1) * SB : su - SB;
@@ -1312,7 +1319,7 @@ __device__ __forceinline__ void ring(const args &a)
                         }
                     __syncwarp();
                 }
-                if constexpr (SZ == 1) {            /* horizontal pass into ring row j (stale rows: weight 0) */
+                if constexpr (SZ == 1) {            /* horizontal pass into ring row 2 RC + j (stale rows: weight 0) */
                     const unsigned *const xs = (const unsigned *)(st + HB + V * lane) - HW;
                     unsigned x[XW], h[V];
 #pragma unroll
@@ -1320,11 +1327,19 @@ __device__ __forceinline__ void ring(const args &a)
 #pragma unroll
                     for (int v = 0; v < V / 4; v++) ring_hpass_u8<C, RC>(a, x + v, h + 4 * v);
 #pragma unroll
-                    for (int q = 0; q < V; q++) ring[j][q] = (A)h[q];
+                    for (int q = 0; q < V; q++) ring[2 * RC + j][q] = (A)h[q];
                 } else if (need) {
                     const float *const xs = (const float *)(st + HB) + lane * V;
                     const float4 own = *(const float4 *)xs;
                     float hv[4] = { own.x, own.y, own.z, own.w };
+                    float xw[C == 1 ? 2 * XH + 4 : 1];  /* C = 1: values -XH .. 3 + XH, 16-byte loads */
+                    if constexpr (C == 1) {
+#pragma unroll
+                        for (int w = 0; w < XH / 2 + 1; w++) {
+                            const float4 f = *(const float4 *)(xs - XH + 4 * w);
+                            xw[4 * w] = f.x; xw[4 * w + 1] = f.y; xw[4 * w + 2] = f.z; xw[4 * w + 3] = f.w;
+                        }
+                    }
                     A acc[4];
 #pragma unroll
                     for (int q = 0; q < 4; q++) acc[q] = TR::first(TR::weight(a, 0), (A)hv[q]);
@@ -1338,23 +1353,23 @@ __device__ __forceinline__ void ring(const args &a)
                             for (int q = 0; q < 4; q++) acc[q] = TR::pair(acc[q], TR::weight(a, k), (A)l4[q], (A)r4[q]);
                         } else {
 #pragma unroll
-                            for (int q = 0; q < 4; q++) acc[q] = TR::pair(acc[q], TR::weight(a, k), (A)xs[q - k * C], (A)xs[q + k * C]);
+                            for (int q = 0; q < 4; q++) acc[q] = TR::pair(acc[q], TR::weight(a, k), xw[XH + q - k], xw[XH + q + k]);
                         }
                     }
 #pragma unroll
-                    for (int q = 0; q < 4; q++) ring[j][q] = acc[q];
+                    for (int q = 0; q < 4; q++) ring[2 * RC + j][q] = acc[q];
                 }
                 if (i + PF < niter) MGPU_BLUR_RING_ISSUE(i + PF, sw);
                 else stage_commit();
-                if (i >= 2 * RC) {                  /* output row ys - 2RC + i (warp-uniform) */
-                    const int c = (j + P - RC) % P;
+                if (i >= 2 * RC) {                  /* output row ys - 2RC + i (warp-uniform): ring row RC + j */
+                    const int c = RC + j;
                     A o[V];
 #pragma unroll
                     for (int q = 0; q < V; q++) {
                         A acc = TR::vfirst(TR::weight(a, 0), ring[c][q]);
 #pragma unroll
                         for (int k = 1; k <= RC; k++)   /* 8-bit: zero weights past r, no branch; f32: skipped (0 * inf) */
-                            if (SZ == 1 || k <= r) acc = TR::pair(acc, TR::weight(a, k), ring[(c + P - k) % P][q], ring[(c + k) % P][q]);
+                            if (SZ == 1 || k <= r) acc = TR::pair(acc, TR::weight(a, k), ring[c - k][q], ring[c + k][q]);
                         o[q] = acc;
                     }
                     if (in_row) {
@@ -1374,6 +1389,10 @@ __device__ __forceinline__ void ring(const args &a)
                 }
             }
         }
+#pragma unroll
+        for (int m = 0; m < 2 * RC; m++)            /* the next block's first 2 RC rows: register moves */
+#pragma unroll
+            for (int q = 0; q < V; q++) ring[m][q] = ring[m + VB][q];
     }
     stage_wait<0>();                                /* (nothing is pending: every group was waited for) */
 #undef MGPU_BLUR_RING_ISSUE
@@ -1832,9 +1851,10 @@ __device__ __forceinline__ void mma(const args &a)
         RP = (RP0 + 31) / 64 * 64 + 32,             /* stage row pitch: an odd number of 32-byte units (banks) */
         NCH = (SEG + 2 * HB) / 16,                  /* chunks copied per row */
         CPT = (8 * NCH + NTH - 1) / NTH,            /* copies per thread and step */
-        OS = NT * 16 + 16                           /* output tile row pitch (banks) */
+        OS = NT * 16 + 16,                          /* output tile row pitch (banks) */
+        NFIX = (2 * RMAX * C + NTH - 1) / NTH       /* border values per thread (edge blocks) */
     };
-    static_assert(2 * RMAX * C <= NTH && 8 * NT <= 32 && RMAX <= 8 * BA, "mma: a thread per border value, a lane per output chunk");
+    static_assert(8 * NT <= 32 && RMAX <= 8 * BA, "mma: a lane per output chunk");
     __shared__ uint4 stage[NSTG][8 * RP / 16];
     __shared__ uint4 hwt[2][NKC][32];               /* T fragments: [wl / wh][chunk][lane] */
     __shared__ uint2 vwt[NB][2][KC][32];            /* V fragments: [phase][wl / wh][chunk][lane] */
@@ -1858,7 +1878,7 @@ __device__ __forceinline__ void mma(const args &a)
     unsigned char *const st0 = (unsigned char *)&stage[0][0];
     int crow[CPT], coff[CPT];                       /* this thread's copies: row of the block, byte in the row */
     bool cok[CPT];
-    int fdst = -1, fsrc = -1;                       /* its border value: offset in a stage row (-1: none), source (-1: the constant) */
+    int fdst[NFIX], fsrc[NFIX];                     /* its border values: offsets in a stage row (-1: none), sources (-1: the constant) */
 
     /* the weight fragments */
     for (int e = tid; e < 2 * NKC * 32; e += NTH) {
@@ -1897,12 +1917,14 @@ __device__ __forceinline__ void mma(const args &a)
         coff[c] = 16 * (k % NCH);
         cok[c] = off >= 0 && off < rowlen;
     }
-    if (edge && tid < 2 * r * C) {                  /* the r C values before the row and the r C after it */
-        const int e = tid < r * C ? -1 - tid : rowlen + (tid - r * C);
-        if (e - sb + HB >= 0 && e - sb + HB < SEG + 2 * HB) {
+#pragma unroll
+    for (int f = 0; f < NFIX; f++) {                /* the r C values before the row and the r C after it */
+        const int k = tid + NTH * f, e = k < r * C ? -1 - k : rowlen + (k - r * C);
+        fdst[f] = fsrc[f] = -1;
+        if (edge && k < 2 * r * C && e - sb + HB >= 0 && e - sb + HB < SEG + 2 * HB) {
             const int s = source_of(a, e, rowlen, r * C, C);
-            fdst = e - sb + HB;
-            if (s >= 0) fsrc = s - sb + HB;
+            fdst[f] = e - sb + HB;
+            if (s >= 0) fsrc[f] = s - sb + HB;
         }
     }
     /* The block of rows j (rows ys + 8j .. + 7) into its stage ((j + BA) % NSTG); rows the
@@ -1960,11 +1982,15 @@ __device__ __forceinline__ void mma(const args &a)
                 const unsigned char *const st = st0 + (s + 2 * BA) % NSTG * (8 * RP);
                 cp_wait<NSTG - 2>();                /* this thread's copies of block s + BA landed */
                 __syncthreads();                    /* everyone's; and every read of the stage refilled next */
-                if (edge && fdst >= 0) {
+                if (edge) {
                     unsigned char *const sw = (unsigned char *)st;
 #pragma unroll
-                    for (int rr = 0; rr < 8; rr++)
-                        sw[rr * RP + fdst] = fsrc >= 0 ? sw[rr * RP + fsrc] : (unsigned char)cword;
+                    for (int f = 0; f < NFIX; f++)
+                        if (fdst[f] >= 0) {
+#pragma unroll
+                            for (int rr = 0; rr < 8; rr++)
+                                sw[rr * RP + fdst[f]] = fsrc[f] >= 0 ? sw[rr * RP + fsrc[f]] : (unsigned char)cword;
+                        }
                 }
                 if (edge) __syncthreads();
                 issue(s + BA + NSTG - 1);
@@ -2078,37 +2104,45 @@ MGPU_BLUR_TILED(13) MGPU_BLUR_TILED(14) MGPU_BLUR_TILED(15) MGPU_BLUR_TILED(16)
 /* The ring kernels: 16 warps per multiprocessor (<= 128 registers); 8-bit at RC = 4 with 8
    values per lane (16 bytes: twice the bytes per row's fixed work), else 4. */
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c1_r4(const mgpu_blr::args a)
-{ mgpu_blr::ring<unsigned char, 1, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+{ mgpu_blr::ring<unsigned char, 1, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c1_r8(const mgpu_blr::args a)
-{ mgpu_blr::ring<unsigned char, 1, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+{ mgpu_blr::ring<unsigned char, 1, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c3_r4(const mgpu_blr::args a)
-{ mgpu_blr::ring<unsigned char, 3, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+{ mgpu_blr::ring<unsigned char, 3, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c3_r8(const mgpu_blr::args a)
-{ mgpu_blr::ring<unsigned char, 3, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+{ mgpu_blr::ring<unsigned char, 3, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c4_r4(const mgpu_blr::args a)
-{ mgpu_blr::ring<unsigned char, 4, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
+{ mgpu_blr::ring<unsigned char, 4, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c4_r8(const mgpu_blr::args a)
-{ mgpu_blr::ring<unsigned char, 4, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_f32c1_r4(const mgpu_blr::args a)
-{ mgpu_blr::ring<float, 1, 4, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_f32c1_r8(const mgpu_blr::args a)
-{ mgpu_blr::ring<float, 1, 8, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_f32c4_r4(const mgpu_blr::args a)
-{ mgpu_blr::ring<float, 4, 4, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_f32c4_r8(const mgpu_blr::args a)
-{ mgpu_blr::ring<float, 4, 8, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS>(a); }
+{ mgpu_blr::ring<unsigned char, 4, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
+/* f32: one ring kernel per radius R = 3..16 and channel count 1 or 4 (compile-time taps: no
+   branches on the radius; one kernel for radius 3..8 took 1.2-1.4x as long). Rows per block
+   VB and blocks per multiprocessor (mgpu.h's mgpu__blur_f32ring_blocks) as measured on an
+   H200 (3840x2160, 2026-11-27): up to radius 8, 4 blocks (<= 128 registers); 9..11, 3;
+   12..16, 4 channels 3 blocks of VB = 2 (the ring's 2R + 2 rows fit 168 registers), 1
+   channel 2 blocks of VB = 4. */
+#define MGPU_BLUR_F32RING(C, R, VB, BLOCKS) \
+    extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, BLOCKS) mgpu_blur_f32c##C##_r##R(const mgpu_blr::args a) \
+    { mgpu_blr::ring<float, C, R, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS, VB>(a); }
+#define MGPU_BLUR_F32RINGS(R, VB4, BLOCKS1, BLOCKS4) MGPU_BLUR_F32RING(1, R, 4, BLOCKS1) MGPU_BLUR_F32RING(4, R, VB4, BLOCKS4)
+MGPU_BLUR_F32RINGS(3, 4, 4, 4) MGPU_BLUR_F32RINGS(4, 4, 4, 4) MGPU_BLUR_F32RINGS(5, 4, 4, 4) MGPU_BLUR_F32RINGS(6, 4, 4, 4)
+MGPU_BLUR_F32RINGS(7, 4, 4, 4) MGPU_BLUR_F32RINGS(8, 4, 4, 4) MGPU_BLUR_F32RINGS(9, 4, 3, 3) MGPU_BLUR_F32RINGS(10, 4, 3, 3)
+MGPU_BLUR_F32RINGS(11, 4, 3, 3) MGPU_BLUR_F32RINGS(12, 2, 2, 3) MGPU_BLUR_F32RINGS(13, 2, 2, 3) MGPU_BLUR_F32RINGS(14, 2, 2, 3)
+MGPU_BLUR_F32RINGS(15, 2, 2, 3) MGPU_BLUR_F32RINGS(16, 2, 2, 3)
+#undef MGPU_BLUR_F32RINGS
+#undef MGPU_BLUR_F32RING
 /* The tensor-core kernels: radius <= 8 with 4 tiles of 16 bytes per warp, <= 16 with 2. */
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c1_m8(const mgpu_blr::args a)
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c1_m8(const mgpu_blr::args a)
 { mgpu_blr::mma<1, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c1_m16(const mgpu_blr::args a)
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c1_m16(const mgpu_blr::args a)
 { mgpu_blr::mma<1, 16, 2, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c3_m8(const mgpu_blr::args a)
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c3_m8(const mgpu_blr::args a)
 { mgpu_blr::mma<3, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c3_m16(const mgpu_blr::args a)
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c3_m16(const mgpu_blr::args a)
 { mgpu_blr::mma<3, 16, 2, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c4_m8(const mgpu_blr::args a)
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c4_m8(const mgpu_blr::args a)
 { mgpu_blr::mma<4, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 4) mgpu_blur_u8c4_m16(const mgpu_blr::args a)
+extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c4_m16(const mgpu_blr::args a)
 { mgpu_blr::mma<4, 16, 2, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
 /* ================================================================ Gaussian blur (END) */
 

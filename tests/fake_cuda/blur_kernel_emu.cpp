@@ -120,7 +120,7 @@ int main(int argc, char **argv)
         int w = 1 + (int)(rng() % (wide ? 700 : 60));
         const int h = 1 + (int)(rng() % (wide ? 40 : 90));
         const int rsel = (int)(rng() % 10);
-        const int r = focus_ring ? 3 + (int)(rng() % 6) : focus_any ? 3 + (int)(rng() % 14) : focus_mma ? (int)(rng() % 17)
+        const int r = focus_ring ? 3 + (int)(rng() % (f == MGPU_PIXEL_F32 ? 14 : 6)) : focus_any ? 3 + (int)(rng() % 14) : focus_mma ? (int)(rng() % 17)
                     : focus_wide ? 17 + (int)(rng() % 48) : focus_tile ? 9 + (int)(rng() % 8)
                     : rsel < 7 || focus_pipe ? rsel % 3 : rsel < 9 ? (int)(rng() % 17) : (int)(rng() % 65);
         const int border = (int)(rng() % 3);
@@ -184,10 +184,10 @@ int main(int argc, char **argv)
             const int rows = y1 - y0;
             a.strip = 1 + (int)(rng() % 20);
             const long long strips = (rows + a.strip - 1) / a.strip;
-            if (which >= MGPU__BK_TILE) {         /* a (tile, strip) item per block */
+            if (which >= MGPU__BK_TILE && which < MGPU__BK_F32RING) {     /* a (tile, strip) item per block */
                 const long long tx = mgpu__blur_tile_values(c);
                 dims.grid[0] = (unsigned)((((long long)rb / (long long)es + tx - 1) / tx) * strips);
-            } else if (which >= MGPU__BK_MMA) {   /* a (segment, strip) item per block */
+            } else if (which >= MGPU__BK_MMA && which < MGPU__BK_TILE) {  /* a (segment, strip) item per block */
                 dims.grid[0] = (unsigned)((((long long)rb + mgpu__blur_mma_segment(which) - 1) / mgpu__blur_mma_segment(which)) * strips);
             } else if (mgpu__blur_kernel_rc[which]) {
                 const bool piped = which == MGPU__BK_U8C1P || which == MGPU__BK_U8C3P || which == MGPU__BK_U8C4P;

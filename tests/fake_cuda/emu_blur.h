@@ -27,12 +27,20 @@ static const emu_blur_kernel emu_blur_kernels[] = {
     EMU_BK(mgpu_blur_f32c4_r2) EMU_BK(mgpu_blur_u8_any) EMU_BK(mgpu_blur_f32_any) EMU_BK(mgpu_blur_u8c1_r2p)
     EMU_BK(mgpu_blur_u8c3_r2p) EMU_BK(mgpu_blur_u8c4_r2p)
     EMU_BK(mgpu_blur_u8c1_r4) EMU_BK(mgpu_blur_u8c1_r8) EMU_BK(mgpu_blur_u8c3_r4) EMU_BK(mgpu_blur_u8c3_r8)
-    EMU_BK(mgpu_blur_u8c4_r4) EMU_BK(mgpu_blur_u8c4_r8) EMU_BK(mgpu_blur_f32c1_r4) EMU_BK(mgpu_blur_f32c1_r8)
-    EMU_BK(mgpu_blur_f32c4_r4) EMU_BK(mgpu_blur_f32c4_r8) EMU_BK(mgpu_blur_u8_wide) EMU_BK(mgpu_blur_f32_wide)
+    EMU_BK(mgpu_blur_u8c4_r4) EMU_BK(mgpu_blur_u8c4_r8)
+    EMU_BK(mgpu_blur_u8_wide) EMU_BK(mgpu_blur_f32_wide)
     EMU_BK(mgpu_blur_u8c1_m8) EMU_BK(mgpu_blur_u8c1_m16) EMU_BK(mgpu_blur_u8c3_m8) EMU_BK(mgpu_blur_u8c3_m16)
     EMU_BK(mgpu_blur_u8c4_m8) EMU_BK(mgpu_blur_u8c4_m16) EMU_BK(mgpu_blur_f32_t9) EMU_BK(mgpu_blur_f32_t10)
     EMU_BK(mgpu_blur_f32_t11) EMU_BK(mgpu_blur_f32_t12) EMU_BK(mgpu_blur_f32_t13) EMU_BK(mgpu_blur_f32_t14)
     EMU_BK(mgpu_blur_f32_t15) EMU_BK(mgpu_blur_f32_t16)
+    EMU_BK(mgpu_blur_f32c1_r3) EMU_BK(mgpu_blur_f32c1_r4) EMU_BK(mgpu_blur_f32c1_r5) EMU_BK(mgpu_blur_f32c1_r6)
+    EMU_BK(mgpu_blur_f32c1_r7) EMU_BK(mgpu_blur_f32c1_r8) EMU_BK(mgpu_blur_f32c1_r9) EMU_BK(mgpu_blur_f32c1_r10)
+    EMU_BK(mgpu_blur_f32c1_r11) EMU_BK(mgpu_blur_f32c1_r12) EMU_BK(mgpu_blur_f32c1_r13)
+    EMU_BK(mgpu_blur_f32c1_r14) EMU_BK(mgpu_blur_f32c1_r15) EMU_BK(mgpu_blur_f32c1_r16) EMU_BK(mgpu_blur_f32c4_r3)
+    EMU_BK(mgpu_blur_f32c4_r4) EMU_BK(mgpu_blur_f32c4_r5) EMU_BK(mgpu_blur_f32c4_r6) EMU_BK(mgpu_blur_f32c4_r7)
+    EMU_BK(mgpu_blur_f32c4_r8) EMU_BK(mgpu_blur_f32c4_r9) EMU_BK(mgpu_blur_f32c4_r10) EMU_BK(mgpu_blur_f32c4_r11)
+    EMU_BK(mgpu_blur_f32c4_r12) EMU_BK(mgpu_blur_f32c4_r13) EMU_BK(mgpu_blur_f32c4_r14)
+    EMU_BK(mgpu_blur_f32c4_r15) EMU_BK(mgpu_blur_f32c4_r16)
 #include "bench/blur_variants.cu"
 };
 #undef BLURV
