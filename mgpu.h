@@ -705,7 +705,7 @@ MGPU_API mgpu_result mgpu_blur_weights(const mgpu_blur_params *params, int *radi
    compute capability 8.0 and later). Radius 3..8 on the same formats, with rows of a
    multiple of 16 bytes (f32 too), takes pipelined kernels with a register ring of rows
    (8-bit on compute capability 8.0 and later: tensor-core kernels, up to radius 16; f32:
-   one ring kernel per radius, up to 16). Everything else up to radius 16 takes a
+   one ring kernel per radius, from radius 1 up to 16). Everything else up to radius 16 takes a
    shared-memory tiled kernel, and radius 17..64
    a simpler tiled kernel (tiles of 64 values, 4 rows at a time, a shared ring of 2r + 4
    horizontal rows) that is bound by shared-memory reads, not by memory bandwidth. Each
@@ -6328,12 +6328,12 @@ static mgpu_result mgpu__blur_cpu(const mgpu__blur_args *a, mgpu_pixel_format f)
    u8 with 1, 3, 4 channels (mgpu__blur_ring_format); then the wide ones; the tensor-core
    ones: MGPU__BK_MMA + 2 * format + (0: radius <= 8, 1: <= 16), u8 only; the tiled f32 ones:
    MGPU__BK_TILE + radius - MGPU__BLUR_TILE_RMIN; last the f32 ring kernels, one per radius:
-   MGPU__BK_F32RING + (C == 4 ? 14 : 0) + radius - 3. */
+   MGPU__BK_F32RING + (C == 4 ? 16 : 0) + radius - 1. */
 enum { MGPU__BK_U8C1, MGPU__BK_U8C3, MGPU__BK_U8C4, MGPU__BK_F32C1, MGPU__BK_F32C4, MGPU__BK_U8_ANY, MGPU__BK_F32_ANY,
        MGPU__BK_U8C1P, MGPU__BK_U8C3P, MGPU__BK_U8C4P, MGPU__BK_RING, MGPU__BK_U8_WIDE = MGPU__BK_RING + 6,
        MGPU__BK_F32_WIDE, MGPU__BK_MMA, MGPU__BK_TILE = MGPU__BK_MMA + 6,
        MGPU__BK_F32RING = MGPU__BK_TILE + MGPU__BLUR_TILE_RMAX - MGPU__BLUR_TILE_RMIN + 1,
-       MGPU__BK_COUNT = MGPU__BK_F32RING + 28 };
+       MGPU__BK_COUNT = MGPU__BK_F32RING + 32 };
 static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8c1_r2", "mgpu_blur_u8c3_r2", "mgpu_blur_u8c4_r2", "mgpu_blur_f32c1_r2", "mgpu_blur_f32c4_r2",
     "mgpu_blur_u8_any", "mgpu_blur_f32_any", "mgpu_blur_u8c1_r2p", "mgpu_blur_u8c3_r2p", "mgpu_blur_u8c4_r2p",
@@ -6342,16 +6342,17 @@ static const char *const mgpu__blur_kernel_names[MGPU__BK_COUNT] = {
     "mgpu_blur_u8c3_m8", "mgpu_blur_u8c3_m16", "mgpu_blur_u8c4_m8", "mgpu_blur_u8c4_m16", "mgpu_blur_f32_t9",
     "mgpu_blur_f32_t10", "mgpu_blur_f32_t11", "mgpu_blur_f32_t12", "mgpu_blur_f32_t13", "mgpu_blur_f32_t14",
     "mgpu_blur_f32_t15", "mgpu_blur_f32_t16",
-    "mgpu_blur_f32c1_r3", "mgpu_blur_f32c1_r4", "mgpu_blur_f32c1_r5", "mgpu_blur_f32c1_r6",
-    "mgpu_blur_f32c1_r7", "mgpu_blur_f32c1_r8", "mgpu_blur_f32c1_r9", "mgpu_blur_f32c1_r10",
-    "mgpu_blur_f32c1_r11", "mgpu_blur_f32c1_r12", "mgpu_blur_f32c1_r13", "mgpu_blur_f32c1_r14",
-    "mgpu_blur_f32c1_r15", "mgpu_blur_f32c1_r16", "mgpu_blur_f32c4_r3", "mgpu_blur_f32c4_r4",
-    "mgpu_blur_f32c4_r5", "mgpu_blur_f32c4_r6", "mgpu_blur_f32c4_r7", "mgpu_blur_f32c4_r8",
-    "mgpu_blur_f32c4_r9", "mgpu_blur_f32c4_r10", "mgpu_blur_f32c4_r11", "mgpu_blur_f32c4_r12",
-    "mgpu_blur_f32c4_r13", "mgpu_blur_f32c4_r14", "mgpu_blur_f32c4_r15", "mgpu_blur_f32c4_r16" };
+    "mgpu_blur_f32c1_ring1", "mgpu_blur_f32c1_ring2", "mgpu_blur_f32c1_ring3", "mgpu_blur_f32c1_ring4",
+    "mgpu_blur_f32c1_ring5", "mgpu_blur_f32c1_ring6", "mgpu_blur_f32c1_ring7", "mgpu_blur_f32c1_ring8",
+    "mgpu_blur_f32c1_ring9", "mgpu_blur_f32c1_ring10", "mgpu_blur_f32c1_ring11", "mgpu_blur_f32c1_ring12",
+    "mgpu_blur_f32c1_ring13", "mgpu_blur_f32c1_ring14", "mgpu_blur_f32c1_ring15", "mgpu_blur_f32c1_ring16",
+    "mgpu_blur_f32c4_ring1", "mgpu_blur_f32c4_ring2", "mgpu_blur_f32c4_ring3", "mgpu_blur_f32c4_ring4",
+    "mgpu_blur_f32c4_ring5", "mgpu_blur_f32c4_ring6", "mgpu_blur_f32c4_ring7", "mgpu_blur_f32c4_ring8",
+    "mgpu_blur_f32c4_ring9", "mgpu_blur_f32c4_ring10", "mgpu_blur_f32c4_ring11", "mgpu_blur_f32c4_ring12",
+    "mgpu_blur_f32c4_ring13", "mgpu_blur_f32c4_ring14", "mgpu_blur_f32c4_ring15", "mgpu_blur_f32c4_ring16" };
 static const int mgpu__blur_kernel_rc[MGPU__BK_COUNT] = {   /* halo radius; 0: generic, wide or tiled */
     2, 2, 2, 2, 2, 0, 0, 2, 2, 2, 4, 8, 4, 8, 4, 8, 0, 0, 8, 16, 8, 16, 8, 16, 0, 0, 0, 0, 0, 0, 0, 0,
-    3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
 
 /* The ring kernels' format index of (f, C), or -1 where they have none (f32: 3, 4). */
 static int mgpu__blur_ring_format(mgpu_pixel_format f, int C)
@@ -6367,7 +6368,7 @@ static int mgpu__blur_ring_lane_values(int which)
 }
 
 /* Blocks per multiprocessor of the f32 ring kernel of C channels and radius r (= the second
-   launch bound of mgpu_blur_f32c<C>_r<r>). */
+   launch bound of mgpu_blur_f32c<C>_ring<r>). */
 static int mgpu__blur_f32ring_blocks(int C, int r)
 {
     return r <= 8 ? 4 : r <= 11 || C == 4 ? 3 : 2;
@@ -6486,7 +6487,7 @@ static int mgpu__blur_tile_shape(int multiprocessors, mgpu__blur_args *a, mgpu_l
    capability 8.0 and later (cc_major >= 8), 8-bit images with 1, 3 or 4 channels, rows that
    allow 16-byte accesses (as below) and radius MGPU__BLUR_MMA_RMIN..16 take the tensor-core
    kernels (mgpu__blur_mma_shape), f32 images with 1 or 4 channels and such rows at
-   radius 3..16 the f32 ring kernels (..._f32c<C>_r<radius>), and other f32 images at
+   radius 1..16 the f32 ring kernels (..._f32c<C>_ring<radius>), and other f32 images at
    radius 9..16 the tiled kernels (mgpu__blur_tile_shape). Otherwise: 8-bit images with
    16-byte aligned rows (src and dst) whose width * channels is a multiple of 16 take the
    pipelined kernels (..._r2p) up to radius 2, strips sized so that the (segment, strip)
@@ -6510,7 +6511,7 @@ static int mgpu__blur_shape(int multiprocessors, int cc_major, mgpu_pixel_format
     long long per_row, strip, items, blocks, smin = 16, smax = 64;
     int generic = 0;
     const int aligned = a->vec_src && a->vec_dst && (rowlen * (f == MGPU_PIXEL_U8 ? 1 : 4)) % 16 == 0;
-    const int f32ring = aligned && f == MGPU_PIXEL_F32 && (C == 1 || C == 4) && r >= 3 && r <= 16;
+    const int f32ring = aligned && f == MGPU_PIXEL_F32 && (C == 1 || C == 4) && r >= 1 && r <= 16;
     const int ring = f32ring || (f == MGPU_PIXEL_U8 && r >= 3 && r <= 8) ? mgpu__blur_ring_format(f, C) : -1;
     if (aligned && cc_major >= 8 && f == MGPU_PIXEL_U8 && mgpu__blur_ring_format(f, C) >= 0 && r >= MGPU__BLUR_MMA_RMIN
         && r <= 16)
@@ -6518,7 +6519,7 @@ static int mgpu__blur_shape(int multiprocessors, int cc_major, mgpu_pixel_format
     if (f == MGPU_PIXEL_F32 && r >= MGPU__BLUR_TILE_RMIN && r <= MGPU__BLUR_TILE_RMAX && !f32ring)
         return mgpu__blur_tile_shape(multiprocessors, a, dims);
     if (aligned && ((f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4)) || ring >= 0)) {
-        which = f32ring ? MGPU__BK_F32RING + (C == 4 ? 14 : 0) + r - 3 : ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
+        which = f32ring ? MGPU__BK_F32RING + (C == 4 ? 16 : 0) + r - 1 : ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
                           : C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
         const long long segw = 32 * (ring >= 0 ? mgpu__blur_ring_lane_values(which) : 16);  /* a warp's values */
         const int warps = ring >= 0 ? MGPU__BLUR_RING_WARPS : MGPU__BLUR_PIPE_WARPS;

@@ -1122,8 +1122,8 @@ __device__ __forceinline__ void pipe(const args &a)
 #endif
 }
 
-/* ---- the ring kernels (mgpu_blur_u8c<C>_r<RC>, radius 3 .. RC, RC = 4, 8; mgpu_blur_f32c<C>_r<R>,
-   radius R = 3 .. 16) -----------------------------------------------------------------------
+/* ---- the ring kernels (mgpu_blur_u8c<C>_r<RC>, radius 3 .. RC, RC = 4, 8; mgpu_blur_f32c<C>_ring<R>,
+   radius R = 1 .. 16) -----------------------------------------------------------------------
    For rows that allow 16-byte accesses everywhere (as pipe<>: aligned src and dst, a
    multiple of 16 bytes per row). Items: (segment, strip), one per warp; a segment is 32
    lanes x V values of a row (V = 4 or 8: 8-bit, one or two words per lane; f32, 16 bytes),
@@ -2115,16 +2115,17 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_
 { mgpu_blr::ring<unsigned char, 4, 4, 8, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c4_r8(const mgpu_blr::args a)
 { mgpu_blr::ring<unsigned char, 4, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
-/* f32: one ring kernel per radius R = 3..16 and channel count 1 or 4 (compile-time taps: no
+/* f32: one ring kernel per radius R = 1..16 and channel count 1 or 4 (compile-time taps: no
    branches on the radius; one kernel for radius 3..8 took 1.2-1.4x as long). Rows per block
    VB and blocks per multiprocessor (mgpu.h's mgpu__blur_f32ring_blocks) as measured on an
    H200 (3840x2160, 2026-11-27): up to radius 8, 4 blocks (<= 128 registers); 9..11, 3;
    12..16, 4 channels 3 blocks of VB = 2 (the ring's 2R + 2 rows fit 168 registers), 1
    channel 2 blocks of VB = 4. */
 #define MGPU_BLUR_F32RING(C, R, VB, BLOCKS) \
-    extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, BLOCKS) mgpu_blur_f32c##C##_r##R(const mgpu_blr::args a) \
+    extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, BLOCKS) mgpu_blur_f32c##C##_ring##R(const mgpu_blr::args a) \
     { mgpu_blr::ring<float, C, R, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS, VB>(a); }
 #define MGPU_BLUR_F32RINGS(R, VB4, BLOCKS1, BLOCKS4) MGPU_BLUR_F32RING(1, R, 4, BLOCKS1) MGPU_BLUR_F32RING(4, R, VB4, BLOCKS4)
+MGPU_BLUR_F32RINGS(1, 4, 4, 4) MGPU_BLUR_F32RINGS(2, 4, 4, 4)
 MGPU_BLUR_F32RINGS(3, 4, 4, 4) MGPU_BLUR_F32RINGS(4, 4, 4, 4) MGPU_BLUR_F32RINGS(5, 4, 4, 4) MGPU_BLUR_F32RINGS(6, 4, 4, 4)
 MGPU_BLUR_F32RINGS(7, 4, 4, 4) MGPU_BLUR_F32RINGS(8, 4, 4, 4) MGPU_BLUR_F32RINGS(9, 4, 3, 3) MGPU_BLUR_F32RINGS(10, 4, 3, 3)
 MGPU_BLUR_F32RINGS(11, 4, 3, 3) MGPU_BLUR_F32RINGS(12, 2, 2, 3) MGPU_BLUR_F32RINGS(13, 2, 2, 3) MGPU_BLUR_F32RINGS(14, 2, 2, 3)

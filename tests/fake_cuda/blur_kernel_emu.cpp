@@ -120,7 +120,7 @@ int main(int argc, char **argv)
         int w = 1 + (int)(rng() % (wide ? 700 : 60));
         const int h = 1 + (int)(rng() % (wide ? 40 : 90));
         const int rsel = (int)(rng() % 10);
-        const int r = focus_ring ? 3 + (int)(rng() % (f == MGPU_PIXEL_F32 ? 14 : 6)) : focus_any ? 3 + (int)(rng() % 14) : focus_mma ? (int)(rng() % 17)
+        const int r = focus_ring ? (f == MGPU_PIXEL_F32 ? 1 + (int)(rng() % 16) : 3 + (int)(rng() % 6)) : focus_any ? 3 + (int)(rng() % 14) : focus_mma ? (int)(rng() % 17)
                     : focus_wide ? 17 + (int)(rng() % 48) : focus_tile ? 9 + (int)(rng() % 8)
                     : rsel < 7 || focus_pipe ? rsel % 3 : rsel < 9 ? (int)(rng() % 17) : (int)(rng() % 65);
         const int border = (int)(rng() % 3);
