@@ -703,11 +703,11 @@ MGPU_API mgpu_result mgpu_blur_weights(const mgpu_blur_params *params, int *radi
    pitch multiples of 16); of those, 8-bit images whose width * channels is also a multiple
    of 16 take a pipelined kernel that keeps several rows per warp in flight (cp.async, on
    compute capability 8.0 and later). Radius 3..8 on the same formats, with rows of a
-   multiple of 16 bytes (f32 too), takes pipelined kernels with a register ring of rows
-   (8-bit on compute capability 8.0 and later: tensor-core kernels, up to radius 16; f32:
-   one ring kernel per radius, from radius 1 up to 16). Everything else up to radius 16 takes a
-   shared-memory tiled kernel, and radius 17..64
-   a simpler tiled kernel (tiles of 64 values, 4 rows at a time, a shared ring of 2r + 4
+   multiple of 16 bytes, takes pipelined kernels with a register ring of rows; 8-bit images
+   on compute capability 8.0 and later take tensor-core kernels up to radius 16 instead,
+   and f32 images with such rows one ring kernel per radius, from radius 1 to 16.
+   Everything else up to radius 16 takes a shared-memory tiled kernel, and radius 17..64 a
+   simpler tiled kernel (tiles of 64 values, 4 rows at a time, a shared ring of 2r + 4
    horizontal rows) that is bound by shared-memory reads, not by memory bandwidth. Each
    reads the image once and writes it once (plus the halo overlap of neighbouring tiles). */
 MGPU_API mgpu_result mgpu_blur_async(const mgpu_image *src, const mgpu_image *dst,
@@ -6519,21 +6519,22 @@ static int mgpu__blur_shape(int multiprocessors, int cc_major, mgpu_pixel_format
     if (f == MGPU_PIXEL_F32 && r >= MGPU__BLUR_TILE_RMIN && r <= MGPU__BLUR_TILE_RMAX && !f32ring)
         return mgpu__blur_tile_shape(multiprocessors, a, dims);
     if (aligned && ((f == MGPU_PIXEL_U8 && r <= 2 && (C == 1 || C == 3 || C == 4)) || ring >= 0)) {
-        which = f32ring ? MGPU__BK_F32RING + (C == 4 ? 16 : 0) + r - 1 : ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
-                          : C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
+        which = f32ring ? MGPU__BK_F32RING + (C == 4 ? 16 : 0) + r - 1
+              : ring >= 0 ? MGPU__BK_RING + 2 * ring + (r <= 4 ? 0 : 1)
+              : C == 1 ? MGPU__BK_U8C1P : C == 3 ? MGPU__BK_U8C3P : MGPU__BK_U8C4P;
         const long long segw = 32 * (ring >= 0 ? mgpu__blur_ring_lane_values(which) : 16);  /* a warp's values */
         const int warps = ring >= 0 ? MGPU__BLUR_RING_WARPS : MGPU__BLUR_PIPE_WARPS;
         per_row = (rowlen + segw - 1) / segw;
-        if (ring >= 0) {
+        if (ring >= 0) {                            /* items are warps */
             mgpu__blur_wave_strip(multiprocessors, per_row, 8, 2 * r, 32 * (unsigned)warps,
                                   f32ring ? warps * mgpu__blur_f32ring_blocks(C, r) : 16, a, dims);
-            dims->grid[0] = (dims->grid[0] + (unsigned)warps - 1) / (unsigned)warps;   /* items are warps */
+            dims->grid[0] = (dims->grid[0] + (unsigned)warps - 1) / (unsigned)warps;
             return which;
         }
         memset(dims, 0, sizeof *dims);
         dims->grid[1] = dims->grid[2] = dims->block[1] = dims->block[2] = 1;
         dims->block[0] = 32 * (unsigned)warps;
-        target = mps * 16 * (ring < 0 ? MGPU__BLUR_PIPE_WAVES : 1);        /* warps */
+        target = mps * 16 * MGPU__BLUR_PIPE_WAVES;  /* warps */
         strip = (rows * per_row + target - 1) / target;
         if (strip < 8 * r) strip = 8 * r;           /* the 2r rows a strip reads twice: a small part */
         if (strip < 8) strip = 8;

@@ -2116,11 +2116,11 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_blur_u8c4_r8(const mgpu_blr::args a)
 { mgpu_blr::ring<unsigned char, 4, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
 /* f32: one ring kernel per radius R = 1..16 and channel count 1 or 4 (compile-time taps: no
-   branches on the radius; one kernel for radius 3..8 took 1.2-1.4x as long). Rows per block
-   VB and blocks per multiprocessor (mgpu.h's mgpu__blur_f32ring_blocks) as measured on an
-   H200 (3840x2160, 2026-11-27): up to radius 8, 4 blocks (<= 128 registers); 9..11, 3;
-   12..16, 4 channels 3 blocks of VB = 2 (the ring's 2R + 2 rows fit 168 registers), 1
-   channel 2 blocks of VB = 4. */
+   branches on the radius; on an H200, 4K RGBA, 1.3x and 1.08x the speed of one kernel for
+   radius 5..8 at radius 5 and 8). Rows per block VB and blocks per multiprocessor (mgpu.h's
+   mgpu__blur_f32ring_blocks) as measured on an H200 (3840x2160, 2026-11-27): up to radius 8,
+   4 blocks (<= 128 registers); 9..11, 3; 12..16, 4 channels 3 blocks of VB = 2 (the ring's
+   2R + 2 rows fit 168 registers), 1 channel 2 blocks of VB = 4. */
 #define MGPU_BLUR_F32RING(C, R, VB, BLOCKS) \
     extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, BLOCKS) mgpu_blur_f32c##C##_ring##R(const mgpu_blr::args a) \
     { mgpu_blr::ring<float, C, R, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS, VB>(a); }
