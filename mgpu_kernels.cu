@@ -1330,22 +1330,25 @@ __device__ __forceinline__ void ring(const args &a)
                     for (int q = 0; q < V; q++) ring[2 * RC + j][q] = (A)h[q];
                 } else if (need) {
                     const float *const xs = (const float *)(st + HB) + lane * V;
-                    const float4 own = *(const float4 *)xs;
-                    float hv[4] = { own.x, own.y, own.z, own.w };
-                    float xw[C == 1 ? 2 * XH + 4 : 1];  /* C = 1: values -XH .. 3 + XH, 16-byte loads */
+                    /* C = 4: the lane's pixel and the pixels k to each side, one 16-byte load each;
+                       C = 1: the lane's window of values -XH .. 3 + XH, whole 16-byte loads */
+                    float xw[C == 1 ? 2 * XH + 4 : 4];
                     if constexpr (C == 1) {
 #pragma unroll
                         for (int w = 0; w < XH / 2 + 1; w++) {
                             const float4 f = *(const float4 *)(xs - XH + 4 * w);
                             xw[4 * w] = f.x; xw[4 * w + 1] = f.y; xw[4 * w + 2] = f.z; xw[4 * w + 3] = f.w;
                         }
+                    } else {
+                        const float4 f = *(const float4 *)xs;
+                        xw[0] = f.x; xw[1] = f.y; xw[2] = f.z; xw[3] = f.w;
                     }
+                    const float *const own = C == 1 ? xw + XH : xw;
                     A acc[4];
 #pragma unroll
-                    for (int q = 0; q < 4; q++) acc[q] = TR::first(TR::weight(a, 0), (A)hv[q]);
+                    for (int q = 0; q < 4; q++) acc[q] = TR::first(TR::weight(a, 0), (A)own[q]);
 #pragma unroll
-                    for (int k = 1; k <= RC; k++) {
-                        if (k > r) break;           /* warp-uniform */
+                    for (int k = 1; k <= RC; k++) {     /* RC = r */
                         if constexpr (C == 4) {     /* the pixels k to the left and right: one load each */
                             const float4 L = *(const float4 *)(xs - 4 * k), R = *(const float4 *)(xs + 4 * k);
                             const float l4[4] = { L.x, L.y, L.z, L.w }, r4[4] = { R.x, R.y, R.z, R.w };
@@ -1368,8 +1371,8 @@ __device__ __forceinline__ void ring(const args &a)
                     for (int q = 0; q < V; q++) {
                         A acc = TR::vfirst(TR::weight(a, 0), ring[c][q]);
 #pragma unroll
-                        for (int k = 1; k <= RC; k++)   /* 8-bit: zero weights past r, no branch; f32: skipped (0 * inf) */
-                            if (SZ == 1 || k <= r) acc = TR::pair(acc, TR::weight(a, k), ring[c - k][q], ring[c + k][q]);
+                        for (int k = 1; k <= RC; k++)   /* 8-bit: zero weights past r, no branch; f32: RC = r */
+                            acc = TR::pair(acc, TR::weight(a, k), ring[c - k][q], ring[c + k][q]);
                         o[q] = acc;
                     }
                     if (in_row) {
