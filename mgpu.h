@@ -8285,7 +8285,7 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
    bucket sums give wf XYZZ window sums; they are copied to a pinned buffer kept with the
    stream, and a host function queued on the stream (cuLaunchHostFunc) turns them into
    the results. */
-typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 216 bytes */
+typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 224 bytes */
     const uint32_t *scalars, *points;
     uint32_t *out, *keys, *counts, *offsets, *partials, *entries, *binned, *bin_offsets, *buckets;
     uint32_t *slot_keys, *slot_sums, *seg, *sums, *status;
@@ -8297,8 +8297,9 @@ typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 21
     uint32_t to_mont, sparse;
     uint32_t bin_shift, bins;
     uint32_t resume;
+    uint32_t fixup_serial, long_lanes;
 } mgpu__msm_args;
-typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 216 ? 1 : -1];
+typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 224 ? 1 : -1];
 
 enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__MK_DIGITS, MGPU__MK_BIN_COUNT,
        MGPU__MK_SCAN_TILES, MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_BIN_SCATTER, MGPU__MK_PLACE_COUNT,
@@ -8344,8 +8345,9 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
                                            H200 at 2^24 copies a point in 0.7 of its computation) */
 #define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
 #define MGPU__MSM_SUMS_THREADS 256u     /* msm_sums' block (the kernel file: SUMS_THREADS) */
-#define MGPU__MSM_FIXUP_SERIAL 8u       /* = FIXUP_SERIAL: longer buckets go to msm_fixup_long */
+#define MGPU__MSM_FIXUP_SERIAL 8u       /* msm_fixup: longer buckets go to msm_fixup_long (small n: all) */
 #define MGPU__MSM_FIXUP_LONG_THREADS 64u /* = FIXUP_LONG_THREADS: its block size */
+#define MGPU__MSM_SMALL_SPLIT 4u        /* small n: pieces of at least 1 / this of the average bucket */
 
 static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, unsigned block, const mgpu__msm_args *a,
                                     mgpu__stream_obj *s)
@@ -8411,21 +8413,34 @@ static void mgpu__msm_piece_at(const mgpu__msm_shape *sh, size_t q, size_t *firs
     }
 }
 
-/* msm_accumulate's cut of a piece's entries: chunk_len entries for each of `chunks` threads. */
-static void mgpu__msm_chunking(const mgpu__msm_shape *sh, uint64_t entries, uint32_t *chunk_len, uint32_t *chunks)
+/* msm_accumulate's cut of a piece's entries: chunk_len entries for each of `chunks` threads;
+   and how msm_fixup / msm_fixup_long add up the partial sums of buckets that span pieces. */
+static void mgpu__msm_chunking(const mgpu__msm_shape *sh, uint64_t entries, mgpu__msm_args *a)
 {
-    const uint64_t threads = sh->threads, quarter_bucket = (entries / sh->G + 3) / 4;
-    uint64_t waves = MGPU__MSM_ACC_WAVES, len;
+    const uint64_t threads = sh->threads, avg = (entries + sh->G - 1) / sh->G;
+    const uint64_t least = (avg + MGPU__MSM_SMALL_SPLIT - 1) / MGPU__MSM_SMALL_SPLIT;
+    uint64_t waves = MGPU__MSM_ACC_WAVES, len, spans;
     while (waves > 1 && entries / (threads * waves) < MGPU__MSM_ACC_WAVE_CHUNK) waves /= 2;
     len = (entries + threads * waves - 1) / (threads * waves);
-    /* At small n there are more threads than work: pieces of at least a quarter of the
-       average bucket, so a bucket's partial sums (msm_fixup adds them one after another) are
-       few. Measured on an H200 at 2^12 (32 entries a bucket): pieces of 2 made the fixup
-       0.9 ms of a 1.5 ms MSM. */
-    if (len < quarter_bucket) len = quarter_bucket;
+    a->fixup_serial = MGPU__MSM_FIXUP_SERIAL;
+    a->long_lanes = MGPU__MSM_FIXUP_LONG_THREADS;
+    /* At small n there are more threads than work, and the MSM's time is the chain of
+       dependent sums: a piece's, then its bucket's partial sums. Pieces of at least a
+       quarter of the average bucket (pieces of 2 had made the serial fixup 0.9 ms of a 1.5
+       ms MSM at 2^12), and every bucket that spans pieces summed by a tree of a few
+       threads (msm_fixup_long), a group for about the pieces it spans: msm_fixup and
+       msm_fixup_long at 2^12 0.093 -> 0.062 ms on an H100, at 2^14 0.161 -> 0.128 (an
+       eighth of the bucket: a shorter accumulation, a longer fixup, 0.04 ms slower). */
+    if (len < least) {
+        len = least;
+        spans = (avg + len - 1) / len + 1;
+        a->fixup_serial = 0;
+        for (a->long_lanes = 2; a->long_lanes < spans && a->long_lanes < MGPU__MSM_FIXUP_LONG_THREADS;)
+            a->long_lanes *= 2;
+    }
     if (len < 1) len = 1;
-    *chunk_len = (uint32_t)len;
-    *chunks = (uint32_t)((entries + len - 1) / len);
+    a->chunk_len = (uint32_t)len;
+    a->chunks = (uint32_t)((entries + len - 1) / len);
 }
 
 /* The layout for pieces of at most `piece` points. */
@@ -8433,6 +8448,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
 {
     const uint64_t entries = (uint64_t)sh->piece * (uint64_t)p->windows;
     const uint64_t threads = (uint64_t)(sms > 0 ? sms : 1) * MGPU__MSM_THREADS_PER_SM;
+    mgpu__msm_args cut;
     size_t off = 0, q;
     int i;
 #define MGPU__MSM_TAKE(field, bytes) do { sh->field = off; off += ((size_t)(bytes) + 255) & ~(size_t)255; } while (0)
@@ -8455,13 +8471,14 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     sh->bin_tiles = ((uint32_t)p->wf * sh->bins + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
     sh->tiles = (sh->G + MGPU__MSM_SCAN_TILE - 1) / MGPU__MSM_SCAN_TILE;
     sh->threads = threads;
-    mgpu__msm_chunking(sh, entries, &sh->chunk_len, &sh->chunks);
+    mgpu__msm_chunking(sh, entries, &cut);
+    sh->chunk_len = cut.chunk_len;
+    sh->chunks = cut.chunks;
     for (q = sh->grow ? 0 : sh->pieces - 1; q < sh->pieces; q++) {   /* the most chunks of any piece */
         size_t first, len;
-        uint32_t chunk_len, chunks;
         mgpu__msm_piece_at(sh, q, &first, &len);
-        mgpu__msm_chunking(sh, (uint64_t)len * (uint64_t)p->windows, &chunk_len, &chunks);
-        if (chunks > sh->chunks) sh->chunks = chunks;
+        mgpu__msm_chunking(sh, (uint64_t)len * (uint64_t)p->windows, &cut);
+        if (cut.chunks > sh->chunks) sh->chunks = cut.chunks;
     }
     sh->seg_len = mgpu__pow2_at_least(((uint64_t)sh->G + threads - 1) / threads);
     if (sh->seg_len < 4) sh->seg_len = 4;
@@ -8482,7 +8499,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     MGPU__MSM_TAKE(off_seg, (size_t)p->wf * sh->seg_count * 2 * MGPU__MSM_PART);
     MGPU__MSM_TAKE(off_sums, (size_t)p->wf * (2 + sh->seg_bits) * MGPU__MSM_PART);
     MGPU__MSM_TAKE(off_windows, (size_t)p->wf * MGPU__MSM_PART);
-    MGPU__MSM_TAKE(off_queue, ((size_t)sh->chunks / MGPU__MSM_FIXUP_SERIAL + 2) * 4);
+    MGPU__MSM_TAKE(off_queue, ((size_t)sh->chunks + 2) * 4);    /* msm_fixup's two queues: a piece at most once */
     for (i = 0; i < 2; i++) {
         sh->off_points[i] = sh->off_scalars[i] = 0;
         if (i < sh->nbuf && sh->copy_points) MGPU__MSM_TAKE(off_points[i], sh->piece * (size_t)p->factor * 64);
@@ -8699,11 +8716,11 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_PLACE_WRITE, tiles * MGPU__MSM_PLACE_THREADS, MGPU__MSM_PLACE_THREADS, a, s));
     MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, a->chunks, MGPU__MSM_ACC_BLOCK, a, s));
-    MGPU__TRY(mgpu_memset_async(a->status, 0, 4, s->h));
+    MGPU__TRY(mgpu_memset_async(a->status, 0, 8, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, a->chunks, 256, a, s));
-    /* msm_fixup_long: a block for each bucket that could be queued, at most 16 an SM looping
-       over the queue (a block for each, nearly all of them empty, took 0.045 ms at 2^24) */
-    long_blocks = (size_t)a->chunks / MGPU__MSM_FIXUP_SERIAL + 1;
+    /* msm_fixup_long: a group for each bucket that could be queued, at most 16 blocks an SM
+       looping over the queue (a block for each, nearly all of them empty, took 0.045 ms at 2^24) */
+    long_blocks = ((size_t)a->chunks / (a->fixup_serial + 1) + 1) * a->long_lanes / MGPU__MSM_FIXUP_LONG_THREADS + 1;
     if (long_blocks > r->sh.threads / MGPU__MSM_THREADS_PER_SM * 16)
         long_blocks = (size_t)(r->sh.threads / MGPU__MSM_THREADS_PER_SM * 16);
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, long_blocks * MGPU__MSM_FIXUP_LONG_THREADS,
@@ -8767,7 +8784,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
             mgpu__msm_args a = r->a;
             size_t first, len;
             mgpu__msm_piece_at(&r->sh, q, &first, &len);
-            mgpu__msm_chunking(&r->sh, (uint64_t)len * p->windows, &a.chunk_len, &a.chunks);
+            mgpu__msm_chunking(&r->sh, (uint64_t)len * p->windows, &a);
             if (step >= (size_t)r->sh.nbuf) res = mgpu__msm_wait(r->load, r->computed[buf]);   /* buffer free again */
             if (res == MGPU_SUCCESS) res = mgpu__msm_load(r, b, first, len, buf, &a);
             if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r->s, r->scalars_in[buf]);

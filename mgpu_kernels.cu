@@ -2188,7 +2188,11 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU
                      next piece to its tail slot.
      msm_fixup       one thread per piece with a tail slot: tail + the head slots of the
                      following pieces of the same bucket -> the bucket's sum. So a bucket
-                     holding many points is summed by many threads.
+                     holding many points is summed by many threads. A bucket with more
+                     head slots than fixup_serial is queued instead:
+     msm_fixup_long  a group of threads per queued bucket adds its slots in strides, then
+                     by a tree (whole blocks for long buckets; small groups at small n,
+                     where fixup_serial is 0 and nearly every bucket spans a few pieces).
      msm_segments    per window, the B buckets in segments of m: a thread walks its segment
                      from the top, run += bucket, tot += run, giving tot_s = sum_j (j+1)
                      bucket[s*m + j] and run_s = sum_j bucket[s*m + j].
@@ -2835,6 +2839,8 @@ struct args {
     u32 resume;                        /* pieces after the first of one MSM: `buckets` holds the sums
                                           of the pieces before (dense, infinity where none), and
                                           this piece's entries are added to them */
+    u32 fixup_serial;                  /* msm_fixup adds up to this many head slots; longer buckets are queued */
+    u32 long_lanes;                    /* msm_fixup_long: threads per queued bucket (a power of two <= 64) */
 };
 enum { NONE = 0xffffffffu, SCAN_THREADS = 256, SCAN_ITEMS = 16, SCAN_TILE = SCAN_THREADS * SCAN_ITEMS,
        SCALARS_MONT = 1, POINTS_MONT = 2 };
@@ -3268,9 +3274,13 @@ extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_
 }
 
 /* One thread per piece with a tail slot: the bucket's partial sums are that tail and the head
-   slots of the pieces its entries reach into. Up to FIXUP_SERIAL of them are added here;
-   longer buckets (a popular digit) are queued for msm_fixup_long. */
-enum { FIXUP_SERIAL = 8, FIXUP_LONG_THREADS = 64 };
+   slots of the k following pieces its entries reach into. Up to a.fixup_serial of them are
+   added here; longer buckets go to msm_fixup_long's queues: up to 2 a.long_lanes (at small n,
+   where a bucket spans a few short pieces, nearly every bucket) to the queue it sums with
+   a.long_lanes threads a bucket, longer ones (a popular digit, the top window's few
+   buckets) to the one it sums with whole blocks. status: [0], [1] the two queues' lengths;
+   the long queue from [2] up, the short one from [2 + chunks - 1] down. */
+enum { FIXUP_LONG_THREADS = 64 };
 extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::args a)
 {
     const u64 tid = global_id();
@@ -3278,8 +3288,9 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::
     const u32 g = a.slot_keys[2 * tid + 1];
     if (g == NONE) return;
     const u64 last = (a.offsets[g + 1] - 1) / a.chunk_len;  /* the last piece holding bucket g */
-    if (last - tid > FIXUP_SERIAL) {
-        a.status[1 + atomicAdd(&a.status[0], 1u)] = (u32)tid;
+    if (last - tid > a.fixup_serial) {
+        if (last - tid > 2 * a.long_lanes) a.status[2 + atomicAdd(&a.status[0], 1u)] = (u32)tid;
+        else a.status[2 + a.chunks - 1 - atomicAdd(&a.status[1], 1u)] = (u32)tid;
         return;
     }
     xyzz acc, part;
@@ -3309,23 +3320,51 @@ template <u32 THREADS> __device__ __forceinline__ void block_sum(xyzz &acc, u32 
     }
 }
 
-/* A block of FIXUP_LONG_THREADS per queued long bucket, the grid looping over the queue: its
-   threads add the tail and the head slots in strides, then the block adds up their sums
-   (small blocks: at small n many buckets are long, and a block's latency is a few sums). */
-extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long(const mgpu_bn::args a)
+/* Group `grp` of L threads of the block (L a power of two, the same for the whole block, which
+   calls this together): the bucket whose tail slot is piece `first` (NONE: none) is summed
+   from its tail and the head slots after it, the group's threads taking them in strides, then
+   by a tree in shared memory; the group's first thread stores it. A group that is the whole
+   block (one bucket) starts its tree at the power of two that covers the threads holding a
+   sum, as block_sum does; smaller groups at L / 2. */
+__device__ __forceinline__ void fixup_group(const args &a, u32 first, u32 L, u32 grp, u32 *sh)
 {
-    for (u32 k = blockIdx.x; k < a.status[0]; k += gridDim.x) {   /* the same for the whole block */
-        const u32 first = a.status[1 + k], g = a.slot_keys[2 * first + 1];
-        const u64 last = (a.offsets[g + 1] - 1) / a.chunk_len;
-        xyzz acc, part;
-        if (threadIdx.x == 0) load_xyzz(acc, a.slot_sums + 64 * first + 32);   /* the tail */
-        else set_inf(acc);
-        for (u64 t = first + 1 + threadIdx.x; t <= last; t += blockDim.x) {
+    const u32 lane = threadIdx.x & (L - 1);
+    u32 g = NONE, half = L / 2;
+    xyzz acc, part;
+    set_inf(acc);
+    if (first != NONE) {
+        const u64 last = (a.offsets[(g = a.slot_keys[2 * first + 1]) + 1] - 1) / a.chunk_len;
+        if (lane == 0) load_xyzz(acc, a.slot_sums + 64 * first + 32);   /* the tail */
+        for (u64 t = first + 1 + lane; t <= last; t += L) {
             load_xyzz(part, a.slot_sums + 64 * t);
             add_xyzz(acc, part);
         }
-        block_sum<FIXUP_LONG_THREADS>(acc, (u32)(last - first < blockDim.x ? last - first : blockDim.x));   /* threads holding sums */
-        if (threadIdx.x == 0) store_xyzz(a.buckets + bucket_slot(a, g), acc);
+        if (L == blockDim.x) {
+            const u32 count = last - first < L ? (u32)(last - first) : L;
+            for (half = 1; 2 * half < count; half <<= 1) {}
+            if (count <= 1) half = 0;
+        }
+    }
+    for (; half > 0; half >>= 1) {
+        if (lane >= half && lane < 2 * half) store_xyzz(sh + (grp * (L / 2) + lane - half) * 32, acc);
+        __syncthreads();
+        if (lane < half) { load_xyzz(part, sh + (grp * (L / 2) + lane) * 32); add_xyzz(acc, part); }
+        __syncthreads();
+    }
+    if (g != NONE && lane == 0) store_xyzz(a.buckets + bucket_slot(a, g), acc);
+}
+
+/* msm_fixup's queues, the grid looping over each: the long queue a block a bucket, then the
+   short one a group of a.long_lanes threads a bucket. */
+extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long(const mgpu_bn::args a)
+{
+    __shared__ u32 sh[FIXUP_LONG_THREADS / 2 * 32];
+    const u32 nlong = a.status[0], nshort = a.status[1], L = a.long_lanes, per = blockDim.x / L;
+    for (u32 k = blockIdx.x; k < nlong; k += gridDim.x)     /* (the same for the whole block) */
+        fixup_group(a, a.status[2 + k], blockDim.x, 0, sh);
+    for (u32 k0 = blockIdx.x * per; k0 < nshort; k0 += gridDim.x * per) {
+        const u32 k = k0 + threadIdx.x / L;
+        fixup_group(a, k < nshort ? a.status[2 + a.chunks - 1 - k] : NONE, L, threadIdx.x / L, sh);
     }
 }
 
