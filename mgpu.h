@@ -8680,9 +8680,12 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
 }
 
 /* Exclusive scan of a->counts[0..a->G) into a->offsets (tiles of MGPU__MSM_SCAN_TILE). */
+/* The exclusive scan of a->counts[0..G) in `tiles` tiles of MGPU__MSM_SCAN_TILE: one kernel
+   where they fit one tile (at 2^10 and 2^12 both scans: two launches fewer each). */
 static mgpu_result mgpu__msm_scan(const char *fn, uint32_t tiles, const mgpu__msm_args *a, mgpu__stream_obj *s)
 {
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_TILES, (size_t)tiles * 256, 256, a, s));
+    if (tiles == 1) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SCAN_PARTIALS, 256, 256, a, s));
     return mgpu__msm_launch(fn, MGPU__MK_SCAN_ADD, (size_t)tiles * 256, 256, a, s);
 }

@@ -2175,7 +2175,8 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU
                      negative digit) grouped by bin, in pairs in `binned`.
      msm_place_count per tile of `binned` (whatever its bins): a histogram of its buckets
                      in shared memory, added to the G bucket counters.
-     msm_scan_*      the bucket starts offsets[0..G] (offsets[G] = M); counts become cursors.
+     msm_scan_*      the bucket starts offsets[0..G] (offsets[G] = M); counts become cursors
+                     (one scan_tiles block where the counts fit one tile).
      msm_place_write per tile: its run of each bucket placed by one atomic on the bucket's
                      cursor, the tile sorted by bucket in shared memory and written out
                      run by run (a tile's buckets lie in one or two neighbouring bins,
@@ -2968,10 +2969,12 @@ template <u32 THREADS> __device__ __forceinline__ u32 block_exclusive_scan(u32 v
 }
 /* Exclusive scan of counts[0..G) in tiles of SCAN_TILE: offsets (within the tile) and
    partials[tile] = the tile's total. Launched for the bin counts (G = the bins, offsets =
-   bin_offsets) and then for the bucket counts. */
+   bin_offsets) and then for the bucket counts. A single tile (small n) finishes the scan
+   here, as msm_scan_add would: offsets[G] = the total, and the counts become cursors. */
 extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_tiles(const mgpu_bn::args a)
 {
     const u64 base = (u64)blockIdx.x * SCAN_TILE + (u64)threadIdx.x * SCAN_ITEMS;
+    const bool whole = gridDim.x == 1;
     u32 v[SCAN_ITEMS], sum = 0, total;
 #pragma unroll
     for (u32 q = 0; q < (u32)SCAN_ITEMS; q++) {
@@ -2981,10 +2984,16 @@ extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_tiles(c
     u32 run = block_exclusive_scan<SCAN_THREADS>(sum, &total);
 #pragma unroll
     for (u32 q = 0; q < (u32)SCAN_ITEMS; q++) {
-        if (base + q < a.G) a.offsets[base + q] = run;
+        if (base + q < a.G) {
+            a.offsets[base + q] = run;
+            if (whole) a.counts[base + q] = run;       /* (this thread's own counts, read above) */
+        }
         run += v[q];
     }
-    if (threadIdx.x == 0) a.partials[blockIdx.x] = total;
+    if (threadIdx.x == 0) {
+        if (whole) a.offsets[a.G] = total;
+        else a.partials[blockIdx.x] = total;
+    }
 }
 /* One block: partials[0..tiles) -> their exclusive scan; partials[tiles] = the total. */
 extern "C" __global__ void __launch_bounds__(SCAN_THREADS) mgpu_msm_scan_partials(const mgpu_bn::args a)
