@@ -8297,7 +8297,7 @@ typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 22
     uint32_t to_mont, sparse;
     uint32_t bin_shift, bins;
     uint32_t resume;
-    uint32_t fixup_serial, long_lanes;
+    uint32_t fixup_serial, long_lanes, group_max;
 } mgpu__msm_args;
 typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 224 ? 1 : -1];
 
@@ -8438,6 +8438,7 @@ static void mgpu__msm_chunking(const mgpu__msm_shape *sh, uint64_t entries, mgpu
         for (a->long_lanes = 2; a->long_lanes < spans && a->long_lanes < MGPU__MSM_FIXUP_LONG_THREADS;)
             a->long_lanes *= 2;
     }
+    a->group_max = 2 * a->long_lanes;  /* longer (a popular digit, the top window's few buckets): a whole block */
     if (len < 1) len = 1;
     a->chunk_len = (uint32_t)len;
     a->chunks = (uint32_t)((entries + len - 1) / len);

@@ -2842,6 +2842,7 @@ struct args {
                                           this piece's entries are added to them */
     u32 fixup_serial;                  /* msm_fixup adds up to this many head slots; longer buckets are queued */
     u32 long_lanes;                    /* msm_fixup_long: threads per queued bucket (a power of two <= 64) */
+    u32 group_max;                     /* ... up to this many head slots; more: a whole block */
 };
 enum { NONE = 0xffffffffu, SCAN_THREADS = 256, SCAN_ITEMS = 16, SCAN_TILE = SCAN_THREADS * SCAN_ITEMS,
        SCALARS_MONT = 1, POINTS_MONT = 2 };
@@ -3284,7 +3285,7 @@ extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_
 
 /* One thread per piece with a tail slot: the bucket's partial sums are that tail and the head
    slots of the k following pieces its entries reach into. Up to a.fixup_serial of them are
-   added here; longer buckets go to msm_fixup_long's queues: up to 2 a.long_lanes (at small n,
+   added here; longer buckets go to msm_fixup_long's queues: up to a.group_max (at small n,
    where a bucket spans a few short pieces, nearly every bucket) to the queue it sums with
    a.long_lanes threads a bucket, longer ones (a popular digit, the top window's few
    buckets) to the one it sums with whole blocks. status: [0], [1] the two queues' lengths;
@@ -3298,7 +3299,7 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::
     if (g == NONE) return;
     const u64 last = (a.offsets[g + 1] - 1) / a.chunk_len;  /* the last piece holding bucket g */
     if (last - tid > a.fixup_serial) {
-        if (last - tid > 2 * a.long_lanes) a.status[2 + atomicAdd(&a.status[0], 1u)] = (u32)tid;
+        if (last - tid > a.group_max) a.status[2 + atomicAdd(&a.status[0], 1u)] = (u32)tid;
         else a.status[2 + a.chunks - 1 - atomicAdd(&a.status[1], 1u)] = (u32)tid;
         return;
     }
@@ -3311,20 +3312,21 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::
     store_xyzz(a.buckets + bucket_slot(a, g), acc);
 }
 
-/* Block-wide sum of one XYZZ point per thread (at most THREADS), left in thread 0's acc.
-   Threads from `count` on (the same for the whole block) hold infinity, so the tree starts
-   at the power of two that covers count: fewer dependent sums when few threads hold one. */
-template <u32 THREADS> __device__ __forceinline__ void block_sum(xyzz &acc, u32 count)
+/* The sum of a group's XYZZ points, one a thread, left in its first thread's acc: group
+   `grp` is threads grp L .. grp L + L - 1 of the block (L a power of two), and the whole
+   block calls this together with the same L and count. Threads from `count` on in each
+   group hold infinity, so the tree starts at the power of two that covers count: fewer
+   dependent sums when few threads hold one. sh: L / 2 points a group. */
+__device__ __forceinline__ void group_tree(xyzz &acc, u32 L, u32 grp, u32 count, u32 *sh)
 {
-    __shared__ u32 sh[THREADS / 2 * 32];
-    const u32 t = threadIdx.x;
+    const u32 lane = threadIdx.x & (L - 1);
     u32 half = 1;
-    xyzz b;
+    xyzz part;
     while (2 * half < count) half <<= 1;
     for (half = count > 1 ? half : 0; half > 0; half >>= 1) {
-        if (t >= half && t < 2 * half) store_xyzz(sh + (t - half) * 32, acc);
+        if (lane >= half && lane < 2 * half) store_xyzz(sh + (grp * (L / 2) + lane - half) * 32, acc);
         __syncthreads();
-        if (t < half) { load_xyzz(b, sh + t * 32); add_xyzz(acc, b); }
+        if (lane < half) { load_xyzz(part, sh + (grp * (L / 2) + lane) * 32); add_xyzz(acc, part); }
         __syncthreads();
     }
 }
@@ -3332,13 +3334,13 @@ template <u32 THREADS> __device__ __forceinline__ void block_sum(xyzz &acc, u32 
 /* Group `grp` of L threads of the block (L a power of two, the same for the whole block, which
    calls this together): the bucket whose tail slot is piece `first` (NONE: none) is summed
    from its tail and the head slots after it, the group's threads taking them in strides, then
-   by a tree in shared memory; the group's first thread stores it. A group that is the whole
-   block (one bucket) starts its tree at the power of two that covers the threads holding a
-   sum, as block_sum does; smaller groups at L / 2. */
+   by group_tree; the group's first thread stores it. A group that is the whole block (one
+   bucket) starts its tree at the power of two that covers the threads holding a sum;
+   smaller groups at L / 2. */
 __device__ __forceinline__ void fixup_group(const args &a, u32 first, u32 L, u32 grp, u32 *sh)
 {
     const u32 lane = threadIdx.x & (L - 1);
-    u32 g = NONE, half = L / 2;
+    u32 g = NONE, count = L;
     xyzz acc, part;
     set_inf(acc);
     if (first != NONE) {
@@ -3348,18 +3350,9 @@ __device__ __forceinline__ void fixup_group(const args &a, u32 first, u32 L, u32
             load_xyzz(part, a.slot_sums + 64 * t);
             add_xyzz(acc, part);
         }
-        if (L == blockDim.x) {
-            const u32 count = last - first < L ? (u32)(last - first) : L;
-            for (half = 1; 2 * half < count; half <<= 1) {}
-            if (count <= 1) half = 0;
-        }
+        if (L == blockDim.x && last - first < L) count = (u32)(last - first);
     }
-    for (; half > 0; half >>= 1) {
-        if (lane >= half && lane < 2 * half) store_xyzz(sh + (grp * (L / 2) + lane - half) * 32, acc);
-        __syncthreads();
-        if (lane < half) { load_xyzz(part, sh + (grp * (L / 2) + lane) * 32); add_xyzz(acc, part); }
-        __syncthreads();
-    }
+    group_tree(acc, L, grp, count, sh);
     if (g != NONE && lane == 0) store_xyzz(a.buckets + bucket_slot(a, g), acc);
 }
 
@@ -3420,7 +3413,8 @@ extern "C" __global__ void __launch_bounds__(SUMS_THREADS, 2) mgpu_msm_sums(cons
         load_xyzz(b, a.seg + ((u64)w * a.seg_count + s) * 64 + (k > 1 ? 32 : 0));
         add_xyzz(acc, b);                              /* a chain of dependent sums: latency */
     }
-    block_sum<SUMS_THREADS>(acc, end - first < blockDim.x ? end - first : blockDim.x);
+    __shared__ u32 sh[SUMS_THREADS / 2 * 32];
+    group_tree(acc, SUMS_THREADS, 0, end - first < blockDim.x ? end - first : blockDim.x, sh);
     if (threadIdx.x == 0) store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
 }
 
@@ -3445,7 +3439,8 @@ extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn:
     } else {
         set_inf(acc);
     }
-    block_sum<32>(acc, parts);
+    __shared__ u32 sh[32 / 2 * 32];
+    group_tree(acc, 32, 0, parts, sh);
     if (k == 0) {
         reduce_once<FP>(acc.x, acc.x); reduce_once<FP>(acc.y, acc.y);
         reduce_once<FP>(acc.zz, acc.zz); reduce_once<FP>(acc.zzz, acc.zzz);
