@@ -7051,10 +7051,11 @@ typedef struct mgpu__msm_plan {
 /* The GPU half (>>bn254 gpu): s is a CUDA stream, n >= 1, count >= 1, every argument checked
    as the public comments say. stride: scalars from one MSM to the next, and points from one
    precomputed copy to the next (n for the public calls; more for a device's share in
-   mgpu_msm_multi). */
+   mgpu_msm_multi). wait: returns once the results are written (the calling thread combines
+   the window sums); otherwise a host function queued on s does that. */
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s);
+                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s, int wait);
 static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
                                             const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu__stream_obj *s);
 static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
@@ -7840,7 +7841,7 @@ static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalar
         return MGPU_SUCCESS;
     }
     if (mgpu__is_cuda(s->dev)) {
-        MGPU__TRY(mgpu__msm_gpu(fn, scalars, points, n, n, count, &plan, results, s));
+        MGPU__TRY(mgpu__msm_gpu(fn, scalars, points, n, n, count, &plan, results, s, wait));
         return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
     }
     if (plan.flags & MGPU_MSM_CHECK_POINTS)
@@ -7902,7 +7903,7 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
     if (plan.chosen && plan.factor == 1) mgpu__msm_plan_window(&plan, mgpu_msm_window_bits(len, 1));
     if (mgpu__is_cuda(dev)) {
         mgpu__stream_obj *s = &mgpu__g.dev[dev].default_stream;
-        MGPU__TRY(mgpu__msm_gpu(m->fn, scalars, points, len, m->n, k, &plan, out, s));
+        MGPU__TRY(mgpu__msm_gpu(m->fn, scalars, points, len, m->n, k, &plan, out, s, 1));
         return mgpu_stream_synchronize(s->h);
     }
     if (k > 1) {                               /* the CPU: one at a time */
@@ -8283,8 +8284,9 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
    when one would not fit in memory or in 32-bit entry offsets. The pieces of an MSM add into one set of
    buckets (the first clears it, the others resume from it), and after the last the
    bucket sums give wf XYZZ window sums; they are copied to a pinned buffer kept with the
-   stream, and a host function queued on the stream (cuLaunchHostFunc) turns them into
-   the results. */
+   stream and turned into the results by the calling thread once the stream is done (the
+   waiting calls), or by a host function queued on the stream (cuLaunchHostFunc; the
+   _async calls). */
 typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 224 bytes */
     const uint32_t *scalars, *points;
     uint32_t *out, *keys, *counts, *offsets, *partials, *entries, *binned, *bin_offsets, *buckets;
@@ -8768,7 +8770,7 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *
 }
 
 /* Everything after the workspace exists: events, pieces, parts, the host function. */
-static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_jacobian *results)
+static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_jacobian *results, int wait)
 {
     const mgpu__msm_plan *p = r->plan;
     const size_t msm_bytes = (size_t)p->wf * MGPU__MSM_PART;
@@ -8805,8 +8807,10 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
         job->wf = p->wf;
         job->c = p->c;
         job->flags = p->flags;
-        res = mgpu__push(r->s->dev, &prev, r->fn);
-        if (res == MGPU_SUCCESS) {
+        if (wait) {        /* here, not on the driver's thread: one hand-over fewer */
+            res = mgpu_stream_synchronize(r->s->h);
+            if (res == MGPU_SUCCESS) { mgpu__msm_finish(job); job = NULL; }
+        } else if ((res = mgpu__push(r->s->dev, &prev, r->fn)) == MGPU_SUCCESS) {
             e = mgpu__cu.cuLaunchHostFunc(r->s->cu, mgpu__msm_finish, job);
             mgpu__pop(r->s->dev, prev);
             if (e) res = mgpu__cuda_fail(e, r->fn, "cuLaunchHostFunc", r->s->dev);
@@ -8820,7 +8824,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
 
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s)
+                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s, int wait)
 {
     mgpu__msm_work r;
     mgpu__msm_plan pl = *plan;        /* c may be chosen again for the piece size */
@@ -8887,7 +8891,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
         if (res == MGPU_SUCCESS) res = mgpu__msm_record(r.start, s);
         if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r.load, r.start);
     }
-    if (res == MGPU_SUCCESS) res = mgpu__msm_enqueue(&r, count, results);
+    if (res == MGPU_SUCCESS) res = mgpu__msm_enqueue(&r, count, results, wait);
     /* A failure can leave loads queued on the internal stream that s never waits for: they
        finish before the workspace they write goes. */
     if (res != MGPU_SUCCESS && r.load != s) (void)mgpu__cu.cuStreamSynchronize(r.load->cu);
