@@ -6,6 +6,21 @@
      sqr      a_k <- a_k^2 (sqr<FP>: 512-bit square, one reduction)
      madd     acc <- acc + P, the mixed XYZZ addition of the bucket accumulation (add_affine)
 
+   Then the same additions with the accumulation's memory pattern, and the alternative issue
+   13 asks to measure before building it (affine sums with a batched inversion), over a
+   table of 2^24 random points (1 GB) and one wave of threads (2 blocks of 256 an SM):
+     madd_gather   buckets of 32 points gathered at random, one mixed XYZZ addition each
+                   after the first (msm_accumulate's loop)
+     affine_batch  K pairs of points gathered at random summed in affine coordinates,
+                   x3 = l^2 - xa - xb, y3 = l (xa - x3) - ya, l = (yb - ya) / (xb - xa),
+                   the K divisions by one inversion (Montgomery's trick: the running
+                   product stored before each pair, the inverse of the whole product by
+                   Fermat with 4-bit windows, then the pairs in reverse): 5 multiplications
+                   and a square a sum, against the mixed addition's 8 and 2
+     affine_seq    the same with the pairs read in order (thread t's pair i at 2 (i T + t)):
+                   the reads of a tree's later rounds, which would read the sums before them
+   The affine sums are checked against the mixed additions of the same pairs (as points).
+
    Every thread runs CHAINS independent chains of ITERS operations (one chain of additions);
    the results are folded into one word per thread. Checked, not just timed: the lazy chains'
    results, reduced, equal the compact multiplication's (mul<FP, false>, canonical, a
@@ -111,6 +126,183 @@ __global__ void same_points(const u32 *p, const u32 *q, unsigned count, u32 *out
 static int device_id;
 static cudaDeviceProp prop;
 
+/* ---- gathered additions */
+enum { NPTS_LOG = 24, BUCKET = 32, GATHER_ENTRIES = 1024, GATHER_THREADS = 256 };
+#define NPTS_MASK ((1u << NPTS_LOG) - 1)
+__device__ __forceinline__ u32 mix32(u32 h)
+{
+    h ^= h >> 15; h *= 0x2c1b3c6du; h ^= h >> 12; h *= 0x297a2d39u; h ^= h >> 15;
+    return h;
+}
+/* The j-th point of thread t: at random, or (SEQ) in order across the threads; j odd never
+   the same point as j - 1, so that no pair needs a doubling. */
+template <bool SEQ> __device__ __forceinline__ u32 point_at(u32 t, u32 j, u32 threads)
+{
+    if (SEQ) return (j * threads + t) & NPTS_MASK;
+    const u32 first = mix32(t * 0x9e3779b1u + (j & ~1u) * 0x85ebca6bu + 1);
+    return (first + (j & 1) * (1 + mix32(first) % NPTS_MASK)) & NPTS_MASK;
+}
+__global__ void fill_points(u32 *pts)
+{
+    const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int w = 0; w < 16; w++) pts[(u64)i * 16 + w] = mix32(i * 16 + w + 0x51ed270bu) & (w % 8 == 7 ? 0x0fffffffu : ~0u);
+}
+__device__ __forceinline__ void load_point(const u32 *pts, u32 i, u32 *x, u32 *y)
+{
+    load8(x, pts + (u64)i * 16);
+    load8(y, pts + (u64)i * 16 + 8);
+}
+__global__ void __launch_bounds__(GATHER_THREADS, 2) madd_gather(const u32 *pts, u32 *out, u32 threads)
+{
+    const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+    for (u32 b = 0; b < GATHER_ENTRIES / BUCKET; b++) {
+        xyzz acc;
+        u32 x[8], y[8];
+        load_point(pts, point_at<false>(t, b * BUCKET, threads), x, y);
+        set_affine(acc, x, y, false);
+#pragma unroll 1
+        for (u32 j = 1; j < BUCKET; j++) {
+            load_point(pts, point_at<false>(t, b * BUCKET + j, threads), x, y);
+            add_affine(acc, x, y, false);
+        }
+        store_xyzz(out + ((u64)b * threads + t) * 32, acc);
+    }
+}
+/* 1 / a = a^(p - 2), 4 bits at a time (lazy in and out) */
+__device__ __noinline__ void inv_fermat(u32 *o, const u32 *a)
+{
+    u32 pow[16][8], r[8];
+    copy(pow[0], ONE_P);
+    copy(pow[1], a);
+    for (int i = 2; i < 16; i++) mul<FP>(pow[i], pow[i - 1], a);
+    copy(r, pow[PM2[7] >> 28]);
+    for (int n = 62; n >= 0; n--) {
+        for (int k = 0; k < 4; k++) sqr<FP>(r, r);
+        const u32 d = (PM2[n / 8] >> (n % 8 * 4)) & 15;
+        if (d) mul<FP>(r, r, pow[d]);
+    }
+    copy(o, r);
+}
+template <bool SEQ> __global__ void __launch_bounds__(GATHER_THREADS, 2)
+affine_batch(const u32 *pts, u32 *prefix, u32 *out, u32 threads, u32 pairs)
+{
+    const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+    u32 acc[8], inv[8];
+    copy(acc, ONE_P);
+#pragma unroll 1
+    for (u32 i = 0; i < pairs; i++) {
+        u32 xa[8], xb[8], d[8];
+        load8(xa, pts + (u64)point_at<SEQ>(t, 2 * i, threads) * 16);
+        load8(xb, pts + (u64)point_at<SEQ>(t, 2 * i + 1, threads) * 16);
+        sub<FP>(d, xb, xa);
+        store8(prefix + ((u64)i * threads + t) * 8, acc);   /* the product before pair i */
+        mul<FP>(acc, acc, d);
+    }
+    inv_fermat(inv, acc);
+#pragma unroll 1
+    for (u32 i = pairs; i-- > 0;) {
+        u32 xa[8], ya[8], xb[8], yb[8], d[8], l[8], s[8];
+        load_point(pts, point_at<SEQ>(t, 2 * i, threads), xa, ya);
+        load_point(pts, point_at<SEQ>(t, 2 * i + 1, threads), xb, yb);
+        load8(s, prefix + ((u64)i * threads + t) * 8);
+        sub<FP>(d, xb, xa);
+        mul<FP>(s, inv, s);                            /* 1 / (xb - xa) */
+        mul<FP>(inv, inv, d);                          /* 1 / the product before pair i */
+        sub<FP>(d, yb, ya);
+        mul<FP>(l, d, s);
+        sqr<FP>(s, l);
+        sub<FP>(s, s, xa);
+        sub<FP>(s, s, xb);                             /* x3 */
+        sub<FP>(d, xa, s);
+        mul<FP>(d, l, d);
+        sub<FP>(d, d, ya);                             /* y3 */
+        store8(out + ((u64)i * threads + t) * 16, s);
+        store8(out + ((u64)i * threads + t) * 16 + 8, d);
+    }
+}
+/* Counts the sampled pairs (every 61st) whose affine sum is not the mixed addition's. */
+template <bool SEQ> __global__ void check_affine(const u32 *pts, const u32 *out, u32 threads, u32 pairs, u32 *bad)
+{
+    const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
+    for (u32 i = t % 61; i < pairs; i += 61) {
+        u32 x[8], y[8], l[8], r[8];
+        xyzz acc;
+        load_point(pts, point_at<SEQ>(t, 2 * i, threads), x, y);
+        set_affine(acc, x, y, false);
+        load_point(pts, point_at<SEQ>(t, 2 * i + 1, threads), x, y);
+        add_affine(acc, x, y, false);
+        load8(x, out + ((u64)i * threads + t) * 16);
+        load8(y, out + ((u64)i * threads + t) * 16 + 8);
+        mul<FP>(l, x, acc.zz); reduce_once<FP>(l, l); reduce_once<FP>(r, acc.x);
+        bool ok = equal(l, r);
+        mul<FP>(l, y, acc.zzz); reduce_once<FP>(l, l); reduce_once<FP>(r, acc.y);
+        if (!(ok && equal(l, r))) atomicAdd(bad, 1u);
+    }
+}
+/* Median of 5 launches after a warm-up, in ms. */
+template <typename L> static float median_ms(L launch)
+{
+    float v[5];
+    cudaEvent_t e0, e1;
+    CU(cudaEventCreate(&e0));
+    CU(cudaEventCreate(&e1));
+    launch();
+    for (int r = 0; r < 5; r++) {
+        CU(cudaEventRecord(e0));
+        launch();
+        CU(cudaEventRecord(e1));
+        CU(cudaEventSynchronize(e1));
+        CU(cudaGetLastError());
+        CU(cudaEventElapsedTime(&v[r], e0, e1));
+    }
+    CU(cudaEventDestroy(e0));
+    CU(cudaEventDestroy(e1));
+    for (int i = 1; i < 5; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { float x = v[j]; v[j] = v[j - 1]; v[j - 1] = x; }
+    return v[2];
+}
+/* The gathered additions; 1 where an affine sum is wrong. */
+static int gathered_additions(void)
+{
+    enum { PAIRS_MAX = 512 };
+    const u32 threads = (u32)prop.multiProcessorCount * 2 * GATHER_THREADS, blocks = threads / GATHER_THREADS;
+    u32 *pts, *prefix, *out, *bad, nbad = 0;
+    const size_t out_bytes = (size_t)threads * PAIRS_MAX * 64;   /* >= madd_gather's sums */
+    if (cudaMalloc(&pts, (size_t)64 << NPTS_LOG) != cudaSuccess) { cudaGetLastError(); printf("gathered additions: skipped: no 1 GB for the points\n"); return 0; }
+    if (cudaMalloc(&prefix, (size_t)threads * PAIRS_MAX * 32) != cudaSuccess || cudaMalloc(&out, out_bytes) != cudaSuccess) {
+        cudaGetLastError(); printf("gathered additions: skipped: too little memory\n"); return 0;
+    }
+    CU(cudaMalloc(&bad, 4));
+    fill_points<<<(1u << NPTS_LOG) / 256, 256>>>(pts);
+    float ms = median_ms([&] { madd_gather<<<blocks, GATHER_THREADS>>>(pts, out, threads); });
+    printf("mgpu_field op=madd_gather G_per_s=%.3f (buckets of %d gathered points; %u threads x %d entries, %.3f ms)\n",
+           (double)threads * (GATHER_ENTRIES - GATHER_ENTRIES / BUCKET) / (ms * 1e-3) / 1e9, BUCKET, threads, GATHER_ENTRIES, ms);
+    for (int seq = 0; seq < 2; seq++) {
+        for (u32 pairs = seq ? PAIRS_MAX : 128; pairs <= PAIRS_MAX; pairs *= 4) {
+            CU(cudaMemset(bad, 0, 4));
+            if (seq) {
+                ms = median_ms([&] { affine_batch<true><<<blocks, GATHER_THREADS>>>(pts, prefix, out, threads, pairs); });
+                check_affine<true><<<blocks, GATHER_THREADS>>>(pts, out, threads, pairs, bad);
+            } else {
+                ms = median_ms([&] { affine_batch<false><<<blocks, GATHER_THREADS>>>(pts, prefix, out, threads, pairs); });
+                check_affine<false><<<blocks, GATHER_THREADS>>>(pts, out, threads, pairs, bad);
+            }
+            u32 b;
+            CU(cudaMemcpy(&b, bad, 4, cudaMemcpyDeviceToHost));
+            nbad += b;
+            printf("mgpu_field op=%s G_per_s=%.3f (K = %u pairs a thread, one inversion; %.3f ms; %u sums checked wrong)\n",
+                   seq ? "affine_seq" : "affine_batch", (double)threads * pairs / (ms * 1e-3) / 1e9, pairs, ms, b);
+        }
+    }
+    CU(cudaFree(pts));
+    CU(cudaFree(prefix));
+    CU(cudaFree(out));
+    CU(cudaFree(bad));
+    if (nbad) printf("WRONG: affine sums: %u differ from the mixed additions\n", nbad);
+    return nbad != 0;
+}
+
+
 /* Best of 5 launches in ms; grid and threads of the launch. */
 template <typename K> static float best_ms(K kernel, const u32 *b, unsigned iters, u32 *out, unsigned *blocks_out)
 {
@@ -206,6 +398,7 @@ int main(int argc, char **argv)
     }
     CU(cudaFree(b));
     CU(cudaFree(out));
+    bad |= gathered_additions();
     printf("bench_bn_field summary: %s\n", bad ? "WRONG results" : "results verified");
     return bad;
 }
