@@ -8770,12 +8770,11 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *
     return r;
 }
 
-/* Everything after the workspace exists: events, pieces, parts, the host function. */
-/* Queues an MSM call's pieces on r->s; the window sums go to the stream's pinned buffer.
-   held NULL: a host function queued after them writes the results. Otherwise (a waiting
-   call) nothing is queued for them: on success the job is left in *job and the buffer's
-   lock stays held (*held), so that the caller waits for the stream (out of the internal
-   streams' lock), combines and unlocks. */
+/* Everything after the workspace exists, queued on r->s: events, pieces, the parts (window
+   sums) into the stream's pinned buffer, and, with held NULL, the host function that turns
+   them into the results. A waiting call passes held: on success nothing is queued for the
+   results, the job is left in *job_out and the buffer's lock stays held (*held), so that the
+   caller waits for the stream out of the internal streams' lock, combines and unlocks. */
 static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_jacobian *results,
                                      mgpu__red_ws **held, mgpu__msm_job **job_out)
 {
