@@ -239,8 +239,8 @@ template <bool SEQ> __global__ void check_affine(const u32 *pts, const u32 *out,
         if (!(ok && equal(l, r))) atomicAdd(bad, 1u);
     }
 }
-/* Median of 5 launches after a warm-up, in ms. */
-template <typename L> static float median_ms(L launch)
+/* 5 timed launches after a warm-up, in ms: the rank-th fastest (0 the best, 2 the median). */
+template <typename L> static float launches_ms(L launch, int rank)
 {
     float v[5];
     cudaEvent_t e0, e1;
@@ -259,7 +259,20 @@ template <typename L> static float median_ms(L launch)
     CU(cudaEventDestroy(e1));
     for (int i = 1; i < 5; i++)
         for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { float x = v[j]; v[j] = v[j - 1]; v[j - 1] = x; }
-    return v[2];
+    return v[rank];
+}
+/* affine_batch<SEQ> timed (median) and checked: its rate in G sums/s; *bad += the wrong sums. */
+template <bool SEQ> static double affine_rate(const u32 *pts, u32 *prefix, u32 *out, u32 threads, u32 pairs, u32 *bad_dev,
+                                              u32 *bad, float *ms)
+{
+    const u32 blocks = threads / GATHER_THREADS;
+    u32 b;
+    *ms = launches_ms([&] { affine_batch<SEQ><<<blocks, GATHER_THREADS>>>(pts, prefix, out, threads, pairs); }, 2);
+    CU(cudaMemset(bad_dev, 0, 4));
+    check_affine<SEQ><<<blocks, GATHER_THREADS>>>(pts, out, threads, pairs, bad_dev);
+    CU(cudaMemcpy(&b, bad_dev, 4, cudaMemcpyDeviceToHost));
+    *bad += b;
+    return (double)threads * pairs / (*ms * 1e-3) / 1e9;
 }
 /* The gathered additions; 1 where an affine sum is wrong. */
 static int gathered_additions(void)
@@ -274,24 +287,16 @@ static int gathered_additions(void)
     }
     CU(cudaMalloc(&bad, 4));
     fill_points<<<(1u << NPTS_LOG) / 256, 256>>>(pts);
-    float ms = median_ms([&] { madd_gather<<<blocks, GATHER_THREADS>>>(pts, out, threads); });
+    float ms = launches_ms([&] { madd_gather<<<blocks, GATHER_THREADS>>>(pts, out, threads); }, 2);
     printf("mgpu_field op=madd_gather G_per_s=%.3f (buckets of %d gathered points; %u threads x %d entries, %.3f ms)\n",
            (double)threads * (GATHER_ENTRIES - GATHER_ENTRIES / BUCKET) / (ms * 1e-3) / 1e9, BUCKET, threads, GATHER_ENTRIES, ms);
     for (int seq = 0; seq < 2; seq++) {
         for (u32 pairs = seq ? PAIRS_MAX : 128; pairs <= PAIRS_MAX; pairs *= 4) {
-            CU(cudaMemset(bad, 0, 4));
-            if (seq) {
-                ms = median_ms([&] { affine_batch<true><<<blocks, GATHER_THREADS>>>(pts, prefix, out, threads, pairs); });
-                check_affine<true><<<blocks, GATHER_THREADS>>>(pts, out, threads, pairs, bad);
-            } else {
-                ms = median_ms([&] { affine_batch<false><<<blocks, GATHER_THREADS>>>(pts, prefix, out, threads, pairs); });
-                check_affine<false><<<blocks, GATHER_THREADS>>>(pts, out, threads, pairs, bad);
-            }
-            u32 b;
-            CU(cudaMemcpy(&b, bad, 4, cudaMemcpyDeviceToHost));
-            nbad += b;
+            const u32 before = nbad;
+            const double rate = seq ? affine_rate<true>(pts, prefix, out, threads, pairs, bad, &nbad, &ms)
+                                    : affine_rate<false>(pts, prefix, out, threads, pairs, bad, &nbad, &ms);
             printf("mgpu_field op=%s G_per_s=%.3f (K = %u pairs a thread, one inversion; %.3f ms; %u sums checked wrong)\n",
-                   seq ? "affine_seq" : "affine_batch", (double)threads * pairs / (ms * 1e-3) / 1e9, pairs, ms, b);
+                   seq ? "affine_seq" : "affine_batch", rate, pairs, ms, nbad - before);
         }
     }
     CU(cudaFree(pts));
@@ -309,27 +314,8 @@ template <typename K> static float best_ms(K kernel, const u32 *b, unsigned iter
     int per_sm = 0;
     CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0));
     const unsigned blocks = (unsigned)prop.multiProcessorCount * (per_sm > 0 ? per_sm : 1) * 4;
-    cudaEvent_t e0, e1;
-    float best = 1e30f;
-    CU(cudaEventCreate(&e0));
-    CU(cudaEventCreate(&e1));
-    kernel<<<blocks, THREADS>>>(b, iters, out);
-    CU(cudaGetLastError());
-    CU(cudaDeviceSynchronize());
-    for (int r = 0; r < 5; r++) {
-        float t;
-        CU(cudaEventRecord(e0));
-        kernel<<<blocks, THREADS>>>(b, iters, out);
-        CU(cudaEventRecord(e1));
-        CU(cudaEventSynchronize(e1));
-        CU(cudaGetLastError());
-        CU(cudaEventElapsedTime(&t, e0, e1));
-        if (t < best) best = t;
-    }
-    CU(cudaEventDestroy(e0));
-    CU(cudaEventDestroy(e1));
     *blocks_out = blocks;
-    return best;
+    return launches_ms([&] { kernel<<<blocks, THREADS>>>(b, iters, out); }, 0);
 }
 
 /* The first CHECK words (or points) of two kernels' outputs over the same inputs must agree. */
