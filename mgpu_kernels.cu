@@ -1149,7 +1149,8 @@ __device__ __forceinline__ void pipe(const args &a)
    runs the kernel of RC with the weights past r zero (rows and words only those weights
    meet are not loaded; their taps are computed, with weight 0: no branches). f32:
    tr<float>'s operations in fast<>'s order, one kernel per radius (RC = r), so the taps
-   are known at compile time; 1 channel: a lane's window of values, whole 16-byte loads. */
+   are known at compile time; 1 channel: a lane's window of values, whole 16-byte loads;
+   4 channels, PH > 1: the horizontal pass blocked, PH pixels a lane (below). */
 template <int CACHE>
 __device__ __forceinline__ void stage_copy(sptr s, unsigned long long g, bool on)
 {
@@ -1198,7 +1199,7 @@ __device__ __forceinline__ void ring_hpass_u8(const args &a, const unsigned *x, 
     }
 }
 
-template <typename T, int C, int RC, int V, int PF, int WARPS, int VB>
+template <typename T, int C, int RC, int V, int PF, int WARPS, int VB, int PH = 1>
 __device__ __forceinline__ void ring(const args &a)
 {
     typedef tr<T> TR;
@@ -1216,10 +1217,16 @@ __device__ __forceinline__ void ring(const args &a)
         P = 2 * RC + VB,                            /* ring rows: the 2 RC before a block of VB rows, and the block */
         NFIX = (2 * H + 31) / 32,                   /* border values per lane (edge warps) */
         HW = (H + 3) / 4, XW = 2 * HW + V / 4,      /* 8-bit: extended words per lane */
-        XH = (RC + 3) / 4 * 4                       /* f32, C = 1: the window's values a side, whole 16 bytes */
+        XH = (RC + 3) / 4 * 4,                      /* f32, C = 1: the window's values a side, whole 16 bytes */
+        NSB = PH > 1 ? PF : NS,                     /* blocked (PH > 1): stages, each NCHP chunks */
+        NCHP = PH > 1 ? NCH | 1 : NCH,              /* an odd number of chunks: the rows of a pass in distinct banks */
+        SBP = 16 * NCHP
     };
     static_assert(V % 4 == 0 && (SZ == 4 || 4 * HW <= HB) && (SZ == 1 || C > 1 || XH <= HV), "ring: whole words, the halo lies in the stage");
-    __shared__ uint4 stage[WARPS][NS][NCH];
+    static_assert(PH == 1 || (SZ == 4 && C == 4 && V == 4 && VB % PH == 0 && PF % VB == 0 && PF >= VB && 32 % PH == 0),
+                  "ring: the blocked horizontal pass is for f32 pixels of 4 channels");
+    __shared__ uint4 stage[WARPS][NSB][NCHP];
+    __shared__ float4 hbuf[WARPS][PH > 1 ? PH : 1][33];     /* blocked: a pass's horizontal rows, one pixel a lane */
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
     const long long gw = (long long)blockIdx.x * WARPS + wib;
     const int rowlen = a.width * C, rowbytes = rowlen * SZ;
@@ -1295,107 +1302,191 @@ __device__ __forceinline__ void ring(const args &a)
         iaddr += sp;                                                                        \
         stage_commit();                                                                     \
     } while (0)
+    /* The vertical pass of ring row RC + j (the block's row j: input row base + j, output
+       row ys - 2 RC + base + j) and its store; then the ring's shift after a block. */
+    const auto vertical = [&](int j) {
+        const int c = RC + j;
+        A o[V];
 #pragma unroll
-    for (int p = 0; p < PF; p++)
-        if (p < niter) MGPU_BLUR_RING_ISSUE(p, p * SB);
-        else stage_commit();
-    for (int base = 0; base < niter; base += VB) {
+        for (int q = 0; q < V; q++) {
+            A acc = TR::vfirst(TR::weight(a, 0), ring[c][q]);
 #pragma unroll
-        for (int j = 0; j < VB; j++) {
-            const int i = base + j;
-            if (i < niter) {
-                const unsigned sr = su, sw = su == 0 ? (NS - 1) * SB : su - SB;
-                su = su == (NS - 1) * SB ? 0u : su + SB;
-                unsigned char *const st = mine + sr;
-                stage_wait<PF - 1>();               /* this lane's copies of row i landed */
-                __syncwarp();                       /* every lane's */
-                const bool need = (unsigned)(i - ilo) < nneed;
-                if (edge && need) {                 /* the values past the row's ends */
+            for (int k = 1; k <= RC; k++)           /* 8-bit: zero weights past r, no branch; f32: RC = r */
+                acc = TR::pair(acc, TR::weight(a, k), ring[c - k][q], ring[c + k][q]);
+            o[q] = acc;
+        }
+        if (in_row) {
+            if constexpr (SZ == 1) {                /* byte 3 of each sum */
+                unsigned u[V / 4];
 #pragma unroll
-                    for (int f = 0; f < NFIX; f++)
-                        if (fdst[f] >= 0) {
-                            if constexpr (SZ == 1) st[fdst[f]] = fsrc[f] >= 0 ? st[fsrc[f]] : (unsigned char)cword;
-                            else *(unsigned *)(st + fdst[f]) = fsrc[f] >= 0 ? *(const unsigned *)(st + fsrc[f]) : cword;
-                        }
-                    __syncwarp();
-                }
-                if constexpr (SZ == 1) {            /* horizontal pass into ring row 2 RC + j (stale rows: weight 0) */
-                    const unsigned *const xs = (const unsigned *)(st + HB + V * lane) - HW;
-                    unsigned x[XW], h[V];
-#pragma unroll
-                    for (int w = 0; w < XW; w++) x[w] = xs[w];
-#pragma unroll
-                    for (int v = 0; v < V / 4; v++) ring_hpass_u8<C, RC>(a, x + v, h + 4 * v);
-#pragma unroll
-                    for (int q = 0; q < V; q++) ring[2 * RC + j][q] = (A)h[q];
-                } else if (need) {
-                    const float *const xs = (const float *)(st + HB) + lane * V;
-                    /* C = 4: the lane's pixel and the pixels k to each side, one 16-byte load each;
-                       C = 1: the lane's window of values -XH .. 3 + XH, whole 16-byte loads */
-                    float xw[C == 1 ? 2 * XH + 4 : 4];
-                    if constexpr (C == 1) {
-#pragma unroll
-                        for (int w = 0; w < XH / 2 + 1; w++) {
-                            const float4 f = *(const float4 *)(xs - XH + 4 * w);
-                            xw[4 * w] = f.x; xw[4 * w + 1] = f.y; xw[4 * w + 2] = f.z; xw[4 * w + 3] = f.w;
-                        }
-                    } else {
-                        const float4 f = *(const float4 *)xs;
-                        xw[0] = f.x; xw[1] = f.y; xw[2] = f.z; xw[3] = f.w;
-                    }
-                    const float *const own = C == 1 ? xw + XH : xw;
-                    A acc[4];
-#pragma unroll
-                    for (int q = 0; q < 4; q++) acc[q] = TR::first(TR::weight(a, 0), (A)own[q]);
-#pragma unroll
-                    for (int k = 1; k <= RC; k++) {     /* RC = r */
-                        if constexpr (C == 4) {     /* the pixels k to the left and right: one load each */
-                            const float4 L = *(const float4 *)(xs - 4 * k), R = *(const float4 *)(xs + 4 * k);
-                            const float l4[4] = { L.x, L.y, L.z, L.w }, r4[4] = { R.x, R.y, R.z, R.w };
-#pragma unroll
-                            for (int q = 0; q < 4; q++) acc[q] = TR::pair(acc[q], TR::weight(a, k), (A)l4[q], (A)r4[q]);
-                        } else {
-#pragma unroll
-                            for (int q = 0; q < 4; q++) acc[q] = TR::pair(acc[q], TR::weight(a, k), xw[XH + q - k], xw[XH + q + k]);
-                        }
-                    }
-#pragma unroll
-                    for (int q = 0; q < 4; q++) ring[2 * RC + j][q] = acc[q];
-                }
-                if (i + PF < niter) MGPU_BLUR_RING_ISSUE(i + PF, sw);
-                else stage_commit();
-                if (i >= 2 * RC) {                  /* output row ys - 2RC + i (warp-uniform): ring row RC + j */
-                    const int c = RC + j;
-                    A o[V];
-#pragma unroll
-                    for (int q = 0; q < V; q++) {
-                        A acc = TR::vfirst(TR::weight(a, 0), ring[c][q]);
-#pragma unroll
-                        for (int k = 1; k <= RC; k++)   /* 8-bit: zero weights past r, no branch; f32: RC = r */
-                            acc = TR::pair(acc, TR::weight(a, k), ring[c - k][q], ring[c + k][q]);
-                        o[q] = acc;
-                    }
-                    if (in_row) {
-                        if constexpr (SZ == 1) {    /* byte 3 of each sum */
-                            unsigned u[V / 4];
-#pragma unroll
-                            for (int v = 0; v < V / 4; v++)
-                                u[v] = __byte_perm(__byte_perm((unsigned)o[4 * v], (unsigned)o[4 * v + 1], 0x0073),
-                                                   __byte_perm((unsigned)o[4 * v + 2], (unsigned)o[4 * v + 3], 0x0073), 0x5410);
-                            if constexpr (V == 8) *(uint2 *)(size_t)daddr = make_uint2(u[0], u[1]);
-                            else *(unsigned *)(size_t)daddr = u[0];
-                        } else {
-                            *(float4 *)(size_t)daddr = make_float4((float)o[0], (float)o[1], (float)o[2], (float)o[3]);
-                        }
-                    }
-                    daddr += a.dpitch;
-                }
+                for (int v = 0; v < V / 4; v++)
+                    u[v] = __byte_perm(__byte_perm((unsigned)o[4 * v], (unsigned)o[4 * v + 1], 0x0073),
+                                       __byte_perm((unsigned)o[4 * v + 2], (unsigned)o[4 * v + 3], 0x0073), 0x5410);
+                if constexpr (V == 8) *(uint2 *)(size_t)daddr = make_uint2(u[0], u[1]);
+                else *(unsigned *)(size_t)daddr = u[0];
+            } else {
+                *(float4 *)(size_t)daddr = make_float4((float)o[0], (float)o[1], (float)o[2], (float)o[3]);
             }
         }
+        daddr += a.dpitch;
+    };
+    const auto shift = [&]() {                      /* the next block's first 2 RC rows: register moves */
 #pragma unroll
-        for (int m = 0; m < 2 * RC; m++)            /* the next block's first 2 RC rows: register moves */
+        for (int m = 0; m < 2 * RC; m++)
 #pragma unroll
             for (int q = 0; q < V; q++) ring[m][q] = ring[m + VB][q];
+    };
+#pragma unroll
+    for (int p = 0; p < PF; p++)
+        if (p < niter) MGPU_BLUR_RING_ISSUE(p, p * SBP);
+        else stage_commit();
+    if constexpr (PH > 1) {
+        /* Blocked (f32, 4 channels): NSB = PF stages; per block of VB rows, wait for all of
+           them; then in passes of PH rows, lane (g, s) = (lane % PH, lane / PH) filters pixels
+           PH s .. PH s + PH - 1 of row g of the pass, keeping PH pixels on each side in
+           registers as the taps move out (2 shared loads a tap for PH outputs instead of 2 for
+           one), and the pass's rows go to the lanes of their pixels through hbuf (rows of 33
+           pixels and stages of an odd number of chunks: the 8 lanes of a 16-byte load phase
+           meet distinct banks). Then the block's stages are refilled PF rows ahead, and
+           `vertical` does the block's vertical passes. */
+        unsigned slot0 = 0;                         /* stage offset of row base (PF a multiple of VB: no wrap inside a block) */
+        for (int base = 0; base < niter; base += VB) {
+            stage_wait<PF - VB>();                  /* this lane's copies of rows base .. base + VB - 1 landed */
+            __syncwarp();                           /* every lane's */
+            if (edge) {
+#pragma unroll
+                for (int j = 0; j < VB; j++) {
+                    unsigned char *const st = mine + slot0 + j * SBP;
+                    if (base + j < niter)
+#pragma unroll
+                        for (int f = 0; f < NFIX; f++)
+                            if (fdst[f] >= 0) *(unsigned *)(st + fdst[f]) = fsrc[f] >= 0 ? *(const unsigned *)(st + fsrc[f]) : cword;
+                }
+                __syncwarp();
+            }
+#pragma unroll
+            for (int h0 = 0; h0 < VB; h0 += PH) {
+                const int g = lane % PH, s = lane / PH;
+                if (base + h0 + g < niter) {
+                    const float4 *const xs = (const float4 *)(mine + slot0 + (h0 + g) * SBP + HB) + PH * s;
+                    float4 L[PH], R[PH];            /* before tap k: L[m] = pixel m - k, R[m] = pixel m + k */
+                    A acc[PH][4];
+#pragma unroll
+                    for (int m = 0; m < PH; m++) {
+                        L[m] = R[m] = xs[m];
+                        const float o4[4] = { L[m].x, L[m].y, L[m].z, L[m].w };
+#pragma unroll
+                        for (int q = 0; q < 4; q++) acc[m][q] = TR::first(TR::weight(a, 0), o4[q]);
+                    }
+#pragma unroll
+                    for (int k = 1; k <= RC; k++) {
+#pragma unroll
+                        for (int m = PH - 1; m > 0; m--) L[m] = L[m - 1];
+#pragma unroll
+                        for (int m = 0; m < PH - 1; m++) R[m] = R[m + 1];
+                        L[0] = xs[-k];
+                        R[PH - 1] = xs[PH - 1 + k];
+#pragma unroll
+                        for (int m = 0; m < PH; m++) {
+                            const float l4[4] = { L[m].x, L[m].y, L[m].z, L[m].w }, r4[4] = { R[m].x, R[m].y, R[m].z, R[m].w };
+#pragma unroll
+                            for (int q = 0; q < 4; q++) acc[m][q] = TR::pair(acc[m][q], TR::weight(a, k), l4[q], r4[q]);
+                        }
+                    }
+#pragma unroll
+                    for (int m = 0; m < PH; m++) hbuf[wib][g][PH * s + m] = make_float4(acc[m][0], acc[m][1], acc[m][2], acc[m][3]);
+                }
+                __syncwarp();                       /* the pass's rows (and, the last pass, every read of the block's stages) */
+#pragma unroll
+                for (int j = 0; j < PH; j++)
+                    if (base + h0 + j < niter) {
+                        const float4 hv = hbuf[wib][j][lane];
+                        ring[2 * RC + h0 + j][0] = hv.x; ring[2 * RC + h0 + j][1] = hv.y;
+                        ring[2 * RC + h0 + j][2] = hv.z; ring[2 * RC + h0 + j][3] = hv.w;
+                    }
+                if (h0 + PH < VB) __syncwarp();     /* before the next pass writes hbuf */
+            }
+#pragma unroll
+            for (int j = 0; j < VB; j++)            /* rows base + PF .. into the block's stages */
+                if (base + PF + j < niter) MGPU_BLUR_RING_ISSUE(base + PF + j, slot0 + j * SBP);
+                else stage_commit();
+            slot0 = slot0 + VB * SBP == PF * SBP ? 0u : slot0 + VB * SBP;
+#pragma unroll
+            for (int j = 0; j < VB; j++)
+                if (base + j < niter && base + j >= 2 * RC) vertical(j);
+            shift();
+        }
+    } else {
+        for (int base = 0; base < niter; base += VB) {
+#pragma unroll
+            for (int j = 0; j < VB; j++) {
+                const int i = base + j;
+                if (i < niter) {
+                    const unsigned sr = su, sw = su == 0 ? (NS - 1) * SB : su - SB;
+                    su = su == (NS - 1) * SB ? 0u : su + SB;
+                    unsigned char *const st = mine + sr;
+                    stage_wait<PF - 1>();               /* this lane's copies of row i landed */
+                    __syncwarp();                       /* every lane's */
+                    const bool need = (unsigned)(i - ilo) < nneed;
+                    if (edge && need) {                 /* the values past the row's ends */
+#pragma unroll
+                        for (int f = 0; f < NFIX; f++)
+                            if (fdst[f] >= 0) {
+                                if constexpr (SZ == 1) st[fdst[f]] = fsrc[f] >= 0 ? st[fsrc[f]] : (unsigned char)cword;
+                                else *(unsigned *)(st + fdst[f]) = fsrc[f] >= 0 ? *(const unsigned *)(st + fsrc[f]) : cword;
+                            }
+                        __syncwarp();
+                    }
+                    if constexpr (SZ == 1) {            /* horizontal pass into ring row 2 RC + j (stale rows: weight 0) */
+                        const unsigned *const xs = (const unsigned *)(st + HB + V * lane) - HW;
+                        unsigned x[XW], h[V];
+#pragma unroll
+                        for (int w = 0; w < XW; w++) x[w] = xs[w];
+#pragma unroll
+                        for (int v = 0; v < V / 4; v++) ring_hpass_u8<C, RC>(a, x + v, h + 4 * v);
+#pragma unroll
+                        for (int q = 0; q < V; q++) ring[2 * RC + j][q] = (A)h[q];
+                    } else if (need) {
+                        const float *const xs = (const float *)(st + HB) + lane * V;
+                        /* C = 4: the lane's pixel and the pixels k to each side, one 16-byte load each;
+                           C = 1: the lane's window of values -XH .. 3 + XH, whole 16-byte loads */
+                        float xw[C == 1 ? 2 * XH + 4 : 4];
+                        if constexpr (C == 1) {
+#pragma unroll
+                            for (int w = 0; w < XH / 2 + 1; w++) {
+                                const float4 f = *(const float4 *)(xs - XH + 4 * w);
+                                xw[4 * w] = f.x; xw[4 * w + 1] = f.y; xw[4 * w + 2] = f.z; xw[4 * w + 3] = f.w;
+                            }
+                        } else {
+                            const float4 f = *(const float4 *)xs;
+                            xw[0] = f.x; xw[1] = f.y; xw[2] = f.z; xw[3] = f.w;
+                        }
+                        const float *const own = C == 1 ? xw + XH : xw;
+                        A acc[4];
+#pragma unroll
+                        for (int q = 0; q < 4; q++) acc[q] = TR::first(TR::weight(a, 0), (A)own[q]);
+#pragma unroll
+                        for (int k = 1; k <= RC; k++) {     /* RC = r */
+                            if constexpr (C == 4) {     /* the pixels k to the left and right: one load each */
+                                const float4 L = *(const float4 *)(xs - 4 * k), R = *(const float4 *)(xs + 4 * k);
+                                const float l4[4] = { L.x, L.y, L.z, L.w }, r4[4] = { R.x, R.y, R.z, R.w };
+#pragma unroll
+                                for (int q = 0; q < 4; q++) acc[q] = TR::pair(acc[q], TR::weight(a, k), (A)l4[q], (A)r4[q]);
+                            } else {
+#pragma unroll
+                                for (int q = 0; q < 4; q++) acc[q] = TR::pair(acc[q], TR::weight(a, k), xw[XH + q - k], xw[XH + q + k]);
+                            }
+                        }
+#pragma unroll
+                        for (int q = 0; q < 4; q++) ring[2 * RC + j][q] = acc[q];
+                    }
+                    if (i + PF < niter) MGPU_BLUR_RING_ISSUE(i + PF, sw);
+                    else stage_commit();
+                    if (i >= 2 * RC) vertical(j);   /* output row ys - 2RC + i (warp-uniform) */
+                }
+            }
+            shift();
+        }
     }
     stage_wait<0>();                                /* (nothing is pending: every group was waited for) */
 #undef MGPU_BLUR_RING_ISSUE
@@ -2120,19 +2211,29 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_
 { mgpu_blr::ring<unsigned char, 4, 8, 4, MGPU_BLUR_RING_PF8, MGPU_BLUR_RING_WARPS, MGPU_BLUR_RING_VB>(a); }
 /* f32: one ring kernel per radius R = 1..16 and channel count 1 or 4 (compile-time taps: no
    branches on the radius; on an H200, 4K RGBA, 1.3x and 1.08x the speed of one kernel for
-   radius 5..8 at radius 5 and 8). Rows per block VB and blocks per multiprocessor (mgpu.h's
-   mgpu__blur_f32ring_blocks) as measured on an H200 (3840x2160, 2026-11-27): up to radius 8,
-   4 blocks (<= 128 registers); 9..11, 3; 12..16, 4 channels 3 blocks of VB = 2 (the ring's
-   2R + 2 rows fit 168 registers), 1 channel 2 blocks of VB = 4. */
-#define MGPU_BLUR_F32RING(C, R, VB, BLOCKS) \
+   radius 5..8 at radius 5 and 8). Their shapes as measured on an H200 (3840x2160,
+   2026-11-27 and -28; blocks per multiprocessor mirrored by mgpu.h's
+   mgpu__blur_f32ring_blocks):
+   - 1 channel: 4 rows per block (VB); up to radius 8, 4 blocks (<= 128 registers); 9..11,
+     3; 12..16, 2.
+   - 4 channels: the blocked horizontal pass of 2 pixels a lane (PH = 2, 8 rows in flight),
+     VB = 4 and 4 blocks up to radius 8, 3 blocks above (VB = 2 from radius 13: fewer
+     registers for the ring, a few words spilled): 1.05-1.19x the row-at-a-time pass at
+     radius 4..15, 1.01-1.03x at 2 and 16; but not at radius 1 and 3 (0.93x and 0.94x in
+     the first trial), which keep the row-at-a-time pass (4 blocks). PH = 4 was no faster
+     (registers). */
+#define MGPU_BLUR_F32RING(C, R, PF, VB, PH, BLOCKS) \
     extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, BLOCKS) mgpu_blur_f32c##C##_ring##R(const mgpu_blr::args a) \
-    { mgpu_blr::ring<float, C, R, 4, MGPU_BLUR_RING_PF32, MGPU_BLUR_RING_WARPS, VB>(a); }
-#define MGPU_BLUR_F32RINGS(R, VB4, BLOCKS1, BLOCKS4) MGPU_BLUR_F32RING(1, R, 4, BLOCKS1) MGPU_BLUR_F32RING(4, R, VB4, BLOCKS4)
-MGPU_BLUR_F32RINGS(1, 4, 4, 4) MGPU_BLUR_F32RINGS(2, 4, 4, 4)
-MGPU_BLUR_F32RINGS(3, 4, 4, 4) MGPU_BLUR_F32RINGS(4, 4, 4, 4) MGPU_BLUR_F32RINGS(5, 4, 4, 4) MGPU_BLUR_F32RINGS(6, 4, 4, 4)
-MGPU_BLUR_F32RINGS(7, 4, 4, 4) MGPU_BLUR_F32RINGS(8, 4, 4, 4) MGPU_BLUR_F32RINGS(9, 4, 3, 3) MGPU_BLUR_F32RINGS(10, 4, 3, 3)
-MGPU_BLUR_F32RINGS(11, 4, 3, 3) MGPU_BLUR_F32RINGS(12, 2, 2, 3) MGPU_BLUR_F32RINGS(13, 2, 2, 3) MGPU_BLUR_F32RINGS(14, 2, 2, 3)
-MGPU_BLUR_F32RINGS(15, 2, 2, 3) MGPU_BLUR_F32RINGS(16, 2, 2, 3)
+    { mgpu_blr::ring<float, C, R, 4, PF, MGPU_BLUR_RING_WARPS, VB, PH>(a); }
+#define MGPU_BLUR_F32RINGS(R, BLOCKS1, PH4, VB4, BLOCKS4) \
+    MGPU_BLUR_F32RING(1, R, MGPU_BLUR_RING_PF32, 4, 1, BLOCKS1) \
+    MGPU_BLUR_F32RING(4, R, ((PH4) > 1 ? 2 * MGPU_BLUR_RING_PF32 : MGPU_BLUR_RING_PF32), VB4, PH4, BLOCKS4)
+MGPU_BLUR_F32RINGS(1, 4, 1, 4, 4) MGPU_BLUR_F32RINGS(2, 4, 2, 4, 4) MGPU_BLUR_F32RINGS(3, 4, 1, 4, 4)
+MGPU_BLUR_F32RINGS(4, 4, 2, 4, 4) MGPU_BLUR_F32RINGS(5, 4, 2, 4, 4) MGPU_BLUR_F32RINGS(6, 4, 2, 4, 4)
+MGPU_BLUR_F32RINGS(7, 4, 2, 4, 4) MGPU_BLUR_F32RINGS(8, 4, 2, 4, 4) MGPU_BLUR_F32RINGS(9, 3, 2, 4, 3)
+MGPU_BLUR_F32RINGS(10, 3, 2, 4, 3) MGPU_BLUR_F32RINGS(11, 3, 2, 4, 3) MGPU_BLUR_F32RINGS(12, 2, 2, 4, 3)
+MGPU_BLUR_F32RINGS(13, 2, 2, 2, 3) MGPU_BLUR_F32RINGS(14, 2, 2, 2, 3) MGPU_BLUR_F32RINGS(15, 2, 2, 2, 3)
+MGPU_BLUR_F32RINGS(16, 2, 2, 2, 3)
 #undef MGPU_BLUR_F32RINGS
 #undef MGPU_BLUR_F32RING
 /* The tensor-core kernels: radius <= 8 with 4 tiles of 16 bytes per warp, <= 16 with 2. */
