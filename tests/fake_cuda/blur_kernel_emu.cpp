@@ -22,7 +22,8 @@
    only radii 3..16, which take the generic kernels (..._any; f32 at 9..16: the tiled
    ones), wide images more often (a few tiles of every block size mgpu.h picks for them);
    EMU_FOCUS=wide only radii 17..64 (the wide kernels, ..._wide), images often narrower or
-   shorter than the radius;
+   shorter than the radius; EMU_FOCUS=ring only shapes for the ring kernels (..._r4, _r8:
+   8-bit radius 3..8 with 1, 3 or 4 channels; ..._ring1 .. _ring16: f32 with 1 or 4);
    EMU_FOCUS=mma only shapes for the tensor-core 8-bit kernels (..._m8, ..._m16), at every
    radius 0..16 they serve; EMU_FOCUS=tile only f32 at radius 9..16 (the tiled kernels,
    ..._t9 .. _t16, on every layout). Other cases pick the kernel as a GPU of compute
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
     const char *focus = getenv("EMU_FOCUS");
     const int focus_pipe = focus && !strcmp(focus, "pipe");
     const int focus_any = focus && !strcmp(focus, "any");
-    const int focus_ring = focus && !strcmp(focus, "ring");   /* radii 3..8 on aligned rows: the ring kernels */
+    const int focus_ring = focus && !strcmp(focus, "ring");   /* the ring kernels (8-bit radius 3..8, f32 1..16) */
     const int focus_wide = focus && !strcmp(focus, "wide");   /* radii 17..64: the wide kernels */
     const int focus_mma = focus && !strcmp(focus, "mma");     /* the tensor-core kernels, radius 0..16 */
     const int focus_tile = focus && !strcmp(focus, "tile");   /* f32 at radius 9..16: the tiled kernels */
@@ -99,6 +100,7 @@ int main(int argc, char **argv)
     mgpu_stream cpu = NULL;
     long fails = 0, vec_cases = 0, kernel_hits[MGPU__BK_COUNT] = {0}, band_cases = 0, strip_over = 0, variant_runs = 0;
     long any_blocks[3] = {0};              /* generic kernels' cases by block: 256, 128, 64 threads */
+    long f32_ring_cases = 0;               /* EMU_FOCUS=ring: f32 cases so far */
     rng.seed(seed);
     memset(&desc, 0, sizeof desc);
     desc.backend = MGPU_BACKEND_CPU;
@@ -113,14 +115,18 @@ int main(int argc, char **argv)
     for (long n = 0; n < ncases; n++) {
         alarm(120);
         /* shape: mostly small, sometimes wide enough for several segments / tiles */
-        const int c = focus_vec8 ? "\1\3\4"[rng() % 3] : 1 + (int)(rng() % 4);
+        const int c0 = focus_vec8 ? "\1\3\4"[rng() % 3] : 1 + (int)(rng() % 4);
         const mgpu_pixel_format f = focus_tile || (!focus_vec8 && rng() % 2) ? MGPU_PIXEL_F32 : MGPU_PIXEL_U8;
+        /* EMU_FOCUS=ring: only the channel counts that have ring kernels (8-bit 1, 3, 4; f32 1, 4),
+           and the f32 cases take every (radius, channels) in turn: each of the 32 kernels runs */
+        const long fk = focus_ring && f == MGPU_PIXEL_F32 ? f32_ring_cases++ : 0;
+        const int c = !focus_ring ? c0 : f == MGPU_PIXEL_F32 ? (fk / 16 % 2 ? 4 : 1) : c0 == 2 ? 4 : c0;
         const size_t es = f == MGPU_PIXEL_U8 ? 1 : 4;
         const int wide = rng() % (focus_any ? 2 : 3) == 0;
         int w = 1 + (int)(rng() % (wide ? 700 : 60));
         const int h = 1 + (int)(rng() % (wide ? 40 : 90));
         const int rsel = (int)(rng() % 10);
-        const int r = focus_ring ? (f == MGPU_PIXEL_F32 ? 1 + (int)(rng() % 16) : 3 + (int)(rng() % 6)) : focus_any ? 3 + (int)(rng() % 14) : focus_mma ? (int)(rng() % 17)
+        const int r = focus_ring ? (f == MGPU_PIXEL_F32 ? 1 + (int)(fk % 16) : 3 + (int)(rng() % 6)) : focus_any ? 3 + (int)(rng() % 14) : focus_mma ? (int)(rng() % 17)
                     : focus_wide ? 17 + (int)(rng() % 48) : focus_tile ? 9 + (int)(rng() % 8)
                     : rsel < 7 || focus_pipe ? rsel % 3 : rsel < 9 ? (int)(rng() % 17) : (int)(rng() % 65);
         const int border = (int)(rng() % 3);
