@@ -1302,6 +1302,15 @@ __device__ __forceinline__ void ring(const args &a)
         iaddr += sp;                                                                        \
         stage_commit();                                                                     \
     } while (0)
+    /* The values past the row's ends in the stage at st, by the border rule (edge warps). */
+    const auto fix_edges = [&](unsigned char *st) {
+#pragma unroll
+        for (int f = 0; f < NFIX; f++)
+            if (fdst[f] >= 0) {
+                if constexpr (SZ == 1) st[fdst[f]] = fsrc[f] >= 0 ? st[fsrc[f]] : (unsigned char)cword;
+                else *(unsigned *)(st + fdst[f]) = fsrc[f] >= 0 ? *(const unsigned *)(st + fsrc[f]) : cword;
+            }
+    };
     /* The vertical pass of ring row RC + j (the block's row j: input row base + j, output
        row ys - 2 RC + base + j) and its store; then the ring's shift after a block. */
     const auto vertical = [&](int j) {
@@ -1355,13 +1364,8 @@ __device__ __forceinline__ void ring(const args &a)
             __syncwarp();                           /* every lane's */
             if (edge) {
 #pragma unroll
-                for (int j = 0; j < VB; j++) {
-                    unsigned char *const st = mine + slot0 + j * SBP;
-                    if (base + j < niter)
-#pragma unroll
-                        for (int f = 0; f < NFIX; f++)
-                            if (fdst[f] >= 0) *(unsigned *)(st + fdst[f]) = fsrc[f] >= 0 ? *(const unsigned *)(st + fsrc[f]) : cword;
-                }
+                for (int j = 0; j < VB; j++)
+                    if (base + j < niter) fix_edges(mine + slot0 + j * SBP);
                 __syncwarp();
             }
 #pragma unroll
@@ -1428,13 +1432,8 @@ __device__ __forceinline__ void ring(const args &a)
                     stage_wait<PF - 1>();               /* this lane's copies of row i landed */
                     __syncwarp();                       /* every lane's */
                     const bool need = (unsigned)(i - ilo) < nneed;
-                    if (edge && need) {                 /* the values past the row's ends */
-#pragma unroll
-                        for (int f = 0; f < NFIX; f++)
-                            if (fdst[f] >= 0) {
-                                if constexpr (SZ == 1) st[fdst[f]] = fsrc[f] >= 0 ? st[fsrc[f]] : (unsigned char)cword;
-                                else *(unsigned *)(st + fdst[f]) = fsrc[f] >= 0 ? *(const unsigned *)(st + fsrc[f]) : cword;
-                            }
+                    if (edge && need) {
+                        fix_edges(st);
                         __syncwarp();
                     }
                     if constexpr (SZ == 1) {            /* horizontal pass into ring row 2 RC + j (stale rows: weight 0) */
