@@ -504,6 +504,14 @@ ifneq ($(HAVE_NVCC),)
 bench: $(BUILD)/bench_bn_field
 endif
 
+# bench_imma_rate: the rate and latency of the int8 tensor-core product of the 8-bit blur
+# kernels (mma.sync m16n8k32), CUDA runtime, sm_80 and later; needs nvcc.
+$(BUILD)/bench_imma_rate: bench/imma_rate.cu | $(BUILD)
+	$(NVCC) -O3 -std=c++17 -arch=$(if $(filter sm_7%,$(PEER_ARCH)),sm_80,$(PEER_ARCH)) -o $@ $<
+ifneq ($(HAVE_NVCC),)
+bench: $(BUILD)/bench_imma_rate
+endif
+
 $(BUILD)/bench_reduce: bench/reduce.c bench/bench_util.h bench/peers/peers.h $(BUILD)/mgpu.o \
                        $(BUILD)/peers/cub_reduce.o | $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -std=c99 $(BENCH_CFLAGS) -I. -o $@ $< $(BUILD)/mgpu.o \
