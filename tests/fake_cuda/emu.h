@@ -450,6 +450,12 @@ static inline void sts16(sptr s, unsigned w)
     if ((uintptr_t)s % 16) emu_misaligned("16-byte shared store", s, 16);
     memcpy(s, v, 16);
 }
+static void st8(unsigned long long p, uint2 v, bool on)
+{
+    if (!on) return;
+    if (p % 8) emu_misaligned("8-byte store", (const void *)(uintptr_t)p, 8);
+    memcpy((void *)(uintptr_t)p, &v, 8);
+}
 template <int CACHE> static void st16(unsigned long long p, uint4 v, bool on)
 {
     if (!on) return;
