@@ -2169,12 +2169,12 @@ __device__ __forceinline__ void mma(const args &a)
                         const unsigned x01 = __byte_perm(h[2 * ch], h[2 * ch + 1], 0x5140);   /* planes 0 and 1 */
                         const unsigned x2 = __byte_perm(h[2 * ch], h[2 * ch + 1], 0x5162);    /* plane 2 */
                         unsigned *const f = ring[ti][slot / 4][slot % 4 / 2][ch];
-                        if (slot % 2) {             /* the even slot of the pair holds rows still needed: merge */
+                        if (slot % 2) {             /* an odd slot: the pair's even slot holds rows still needed, merge */
                             f[0] = __byte_perm(f[0], x01, 0x5410);
                             f[1] = __byte_perm(f[1], x01, 0x7610);
                             f[2] = __byte_perm(f[2], x2, 0x5410);
-                        } else {                    /* the odd one holds block s + BA + 1 - NB, which the steps to
-                                                       come meet with zero weights until the next step refills it */
+                        } else {                    /* an even slot: the odd one holds block s + BA + 1 - NB, which the
+                                                       steps meet with zero weights until the next step refills it */
                             f[0] = x01;
                             f[1] = __byte_perm(h[2 * ch], h[2 * ch + 1], 0x5151);
                             f[2] = x2;

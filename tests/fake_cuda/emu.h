@@ -30,7 +30,7 @@
      A thread that ends with copies pending adds to emu_pending_fail (the callers report it);
      a copy to bytes that one of the thread's earlier copies still has to write (a WAW
      hazard, as compute-sanitizer's racecheck reports it) is reported and aborts.
-   - Every __ldg, __ldcg, __ldcs, __stcg, cp16z, st16 and shared vector access checks the
+   - Every __ldg, __ldcg, __ldcs, __stcg, cp16z, st8, st16 and shared vector access checks the
      alignment of its address (16 bytes for the vector types uint4, int4, float4, double2,
      longlong2, ulonglong2); a misaligned one is reported and aborts. Where the caller
      lists the launch's memory (emu_spans: the reduction kernels), __ldg, __ldcg, __ldcs
