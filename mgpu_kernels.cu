@@ -898,6 +898,12 @@ __device__ __forceinline__ void cp4(sptr s, unsigned long long g)
 __device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N>
 __device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory"); }
+/* 4-byte global store where on (predicated) */
+__device__ __forceinline__ void st4(unsigned long long p, unsigned v, bool on)
+{
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %2, 0; @p st.global.u32 [%0], %1; }\n"
+                 :: "l"(p), "r"(v), "r"((int)on) : "memory");
+}
 /* 8-byte global store where on (predicated) */
 __device__ __forceinline__ void st8(unsigned long long p, uint2 v, bool on)
 {
@@ -1925,9 +1931,11 @@ __device__ __forceinline__ void tiled(const args &a)
    Vertical pass: out (16 columns x 8 rows) = H (16 columns x K rows) . V (K rows x 8 rows),
    K slot 4t + b + 16q' (+ 32c) taken to be row 2t + (b & 1) of the ring slot 2q' + (b >> 1)
    (+ 4c): exactly the rows a lane's horizontal D holds, so the byte planes of the lane's
-   own h values are its H fragment (PRMTs, no shuffles). The ring has NB = 4 (K = 32) or 8
-   (K = 64) slots of 8 h rows; the block of rows computed at step s goes into slot (s + BA)
-   mod NB, and V (the vertical weights with its K rows in slot order) has one version per
+   own h values are its H fragment (PRMTs, no shuffles). The ring has NB = 2 BA + 2 slots of
+   8 h rows (the 2 BA + 1 blocks a step reads, and one so that slots pair): 4 (K = 32) up to
+   radius 8, 6 above (K = 48: a chunk of 32 and one of 16, m16n8k16; with 8 slots a quarter
+   of the vertical products met zero weights). The block of rows computed at step s goes
+   into slot (s + BA) mod NB, and V (the vertical weights with its K rows in slot order) has one version per
    step phase s mod NB, in shared memory like T. The output bytes (2 adjacent per row and
    tile) go through a shared tile to 16-byte stores. Rows the strip does not need are not
    loaded (their stale bytes meet zero weights), as are weights past the radius: one kernel
@@ -1941,7 +1949,16 @@ __device__ __forceinline__ void tiled(const args &a)
    of row g (two 16-byte loads; stage rows an odd number of 16-byte units apart, so no bank
    conflicts) and transposes their bytes into the 4 channels' X fragments (16 PRMT); the
    outputs, 2 pixels of 4 channels in a lane for each of 2 rows, go straight to 8-byte
-   stores. (8K RGBA at radius 3..8 on an H200: 1.32x, 12.7 -> 8.4 M products.) */
+   stores. (8K RGBA at radius 3..8 on an H200: 1.32x, 12.7 -> 8.4 M products.)
+   RGBA at radius 9..16 (P2; a planar ring of 4 tiles would not fit the registers): a warp's
+   2 tiles are its 8 pixels' channels 0, 1 and 2, 3, so a tile's window is 40 pixels of 2
+   channels (3 chunks of 16 pixels: 6 horizontal products a tile, not 10). A lane loads
+   pixels 16j + 4t .. + 3 of row g for chunk j (one 16-byte load; stage rows an odd number
+   of 64-byte units apart) and puts 2 pixels' channels 0, 1 (2, 3) in a word: K slot 4t + b
+   + 16q' is pixel 4t + 2q' + (b & 1), channel b >> 1 of the tile (4 PRMT a chunk for both
+   tiles; T's zeros where the channels differ). A lane's D holds pixel g's 2 channels, so
+   its outputs, pixel g of rows 2t and 2t + 1, go straight to 4-byte stores. (8K RGBA at
+   radius 9..16 on an H200, with the 6-slot ring: 1.23x.) */
 #ifndef MGPU_BLUR_EMU
 /* d = a.b + c for one m16n8k32 tile of unsigned bytes, exact 32-bit sums (a warp collective;
    sm_80 and later). Fragments as the PTX ISA lays them out, g = lane / 4, t = lane % 4:
@@ -1957,6 +1974,18 @@ __device__ __forceinline__ void mma_u8(unsigned d[4], const unsigned a[4], const
     d[0] = c[0]; d[1] = c[1]; d[2] = c[2]; d[3] = c[3];     /* (not used: mgpu.h picks these kernels on sm_80+) */
 #endif
 }
+/* The same for m16n8k16 (half the K, half the tensor pipe's time): a[0], a[1] and b[0] as
+   the first registers of mma_u8's fragments (A columns and B rows 4t .. 4t + 3). */
+__device__ __forceinline__ void mma_u8_k16(unsigned d[4], const unsigned a[2], unsigned b, const unsigned c[4])
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};\n"
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(b), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+#else
+    d[0] = c[0]; d[1] = c[1]; d[2] = c[2]; d[3] = c[3];
+#endif
+}
 #endif
 
 template <int C, int RMAX, int NT, int WARPS, int NSTG>
@@ -1965,20 +1994,27 @@ __device__ __forceinline__ void mma(const args &a)
     enum {
         NTH = WARPS * 32,
         BA = RMAX <= 8 ? 1 : 2,                     /* blocks of 8 rows a step's outputs reach on each side */
-        NB = 4 * BA,                                /* ring slots (8 rows each): K = 8 NB rows */
-        KC = NB / 4,                                /* vertical K chunks of 32 rows */
+        NB = 2 * BA + 2,                            /* ring slots (8 rows each; 2 BA + 1 read a step): K = 8 NB rows */
+        NP = NB / 2,                                /* slot pairs */
+        KC = (NB + 3) / 4,                          /* vertical K chunks of 32 rows (the last of 16 if NB % 4) */
         PL = C == 4 && NT == 4,                     /* RGBA, radius <= 8: a tile is 16 pixels of one channel (planar) */
-        WC = PL ? 1 : C,                            /* the window's step between values of a channel */
-        HW = PL ? 2 : (RMAX * C + 7) / 8 * 2,       /* a tile's window: 4 HW bytes a side (PL: pixels; 8-aligned) ... */
-        NKC = (16 + 8 * HW + 31) / 32,              /* ... in NKC chunks of 32 bytes */
+        P2 = C == 4 && NT == 2,                     /* RGBA, radius <= 16: a tile is 8 pixels of two channels */
+        TRN = PL || P2,                             /* a lane transposes its pixels' bytes into channel words */
+        WC = TRN ? 1 : C,                           /* the window's step between values of a channel */
+        HW = PL ? 2 : P2 ? 4 : (RMAX * C + 7) / 8 * 2,  /* a tile's window: 4 HW bytes a side (TRN: pixels) ... */
+        NKC = P2 ? (8 + 8 * HW + 15) / 16           /* ... in NKC chunks of 32 K slots: P2 16 pixels of 2 channels, */
+                 : (16 + 8 * HW + 31) / 32,         /* else 32 bytes (PL: pixels) */
         NM = NT + 2 * NKC - 2,                      /* 8-byte words a lane loads per step (16 bytes apart) */
         HB = (RMAX * C + 15) / 16 * 16,             /* halo bytes a side the stage rows hold */
         SEG = WARPS * NT * 16,                      /* a block's bytes of a row */
-        HBR0 = 32 * NKC - 4 * HW - 16 > HB ? 32 * NKC - 4 * HW - 16 : HB,
+        WLB = TRN ? 16 * HW : 4 * HW,               /* bytes of a window left of its outputs, */
+        WB = PL ? 128 : P2 ? 64 * NKC : 32 * NKC,   /* a window's bytes, */
+        TB = TRN ? 16 * NT : 16,                    /* the outputs' bytes */
+        HBR0 = WB - WLB - TB > HB ? WB - WLB - TB : HB,
         HBR = (HBR0 + 15) / 16 * 16,                /* the row's bytes right of the segment the windows reach */
         RP0 = HB + SEG + HBR,
-        RP = PL ? (RP0 + 15) / 32 * 32 + 16         /* stage row pitch: an odd number of 16-byte units (PL) ... */
-                : (RP0 + 31) / 64 * 64 + 32,        /* ... or of 32-byte units (banks) */
+        RU = PL ? 16 : P2 ? 64 : 32,                /* stage row pitch: an odd number of RU-byte units (a quarter */
+        RP = (RP0 + RU - 1) / (2 * RU) * (2 * RU) + RU,     /* warp's 16-byte loads span 2 RU: no bank conflicts) */
         NCH = (SEG + 2 * HB) / 16,                  /* chunks copied per row */
         CPT = (8 * NCH + NTH - 1) / NTH,            /* copies per thread and step */
         OS = NT * 16 + 16,                          /* output tile row pitch (banks) */
@@ -1988,7 +2024,7 @@ __device__ __forceinline__ void mma(const args &a)
     __shared__ uint4 stage[NSTG][8 * RP / 16];
     __shared__ uint4 hwt[2][NKC][32];               /* T fragments: [wl / wh][chunk][lane] */
     __shared__ uint2 vwt[NB][2][KC][32];            /* V fragments: [phase][wl / wh][chunk][lane] */
-    __shared__ uint4 otile[WARPS][PL ? 1 : 8 * OS / 16];
+    __shared__ uint4 otile[WARPS][TRN ? 1 : 8 * OS / 16];
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && !defined(MGPU_BLUR_EMU)
     return;                                         /* no int8 m16n8k32: mgpu.h picks these kernels on sm_80+ */
 #endif
@@ -2016,10 +2052,18 @@ __device__ __forceinline__ void mma(const args &a)
         unsigned w4[4];
         for (int q = 0; q < 4; q++) {
             w4[q] = 0u;
-            for (int b = 0; b < 4; b++) {
-                const int oc = 2 * lg + (q & 1), k = 8 * lt + 4 * (q >> 1) + b;     /* (K slot 4t + b + 16q': byte 8t + 4q' + b) */
-                const int d = -4 * HW + 32 * j + k - oc, ad = d < 0 ? -d : d;
-                const unsigned w = d % WC == 0 && ad / WC <= r ? a.wi[ad / WC] : 0u;
+            for (int b = 0; b < 4; b++) {       /* T row lg + 8 (q & 1), K slot 4 lt + 16 (q >> 1) + b: */
+                int d = 0;                      /* the distance from the output to the window's value */
+                bool on = true;
+                if (P2) {                       /* output pixel lg, channel q & 1; pixel 4 lt + 2 (q >> 1) + (b & 1), channel b >> 1 */
+                    d = 16 * j + 4 * lt + 2 * (q >> 1) + (b & 1) - 4 * HW - lg;
+                    on = (b >> 1) == (q & 1);
+                } else {                        /* output 2 lg + (q & 1); window value 8 lt + 4 (q >> 1) + b (PL: pixels) */
+                    d = -4 * HW + 32 * j + 8 * lt + 4 * (q >> 1) + b - 2 * lg - (q & 1);
+                    on = d % WC == 0;
+                }
+                const int ad = d < 0 ? -d : d;
+                const unsigned w = on && ad / WC <= r ? a.wi[ad / WC] : 0u;
                 w4[q] |= (part ? w >> 8 : w & 255u) << (8 * b);
             }
         }
@@ -2034,7 +2078,7 @@ __device__ __forceinline__ void mma(const args &a)
                 const int slot = 4 * c + 2 * q + (b >> 1), rin = 2 * lt + (b & 1);
                 const int jr = BA - (ph + BA - slot + 2 * NB) % NB;     /* the slot's block of rows, relative to the step */
                 const int d = 8 * jr + rin - lg, ad = d < 0 ? -d : d;
-                const unsigned w = ad <= r ? a.wi[ad] : 0u;
+                const unsigned w = slot < NB && ad <= r ? a.wi[ad] : 0u;
                 w2[q] |= (part ? w >> 8 : w & 255u) << (8 * b);
             }
         }
@@ -2067,7 +2111,8 @@ __device__ __forceinline__ void mma(const args &a)
         const int y0 = ys + 8 * j;
         unsigned char *const st = st0 + (j + BA) % NSTG * (8 * RP);
         /* the common case, 8 needed rows of the image: one test for the block (gray 1.07x, planar
-           RGBA 1.03x on an H200; not for RGBA at radius > 8, where ptxas then spilled more: 0.95x) */
+           RGBA 1.03x on an H200; not for RGBA at radius > 8: 0.95x with interleaved tiles, where
+           ptxas then spilled more, 0.99-1.00x with P2) */
         if ((C != 4 || PL) && j < nsteps + BA && y0 >= ys - r && y0 + 8 <= ye + r && y0 >= 0 && y0 + 8 <= height) {
 #pragma unroll
             for (int c = 0; c < CPT; c++)
@@ -2093,22 +2138,20 @@ __device__ __forceinline__ void mma(const args &a)
     };
     for (int j = -BA; j < NSTG - 1 - BA; j++) issue(j);
 
-    unsigned ring[NT][KC][2][2][3];                 /* [tile][chunk][slot pair][column 2g + ch][byte plane]: H fragments */
+    unsigned ring[NT][NP][2][3];                    /* [tile][slot pair][D row half ch][byte plane]: H fragments */
 #pragma unroll
     for (int i = 0; i < NT; i++)
 #pragma unroll
-        for (int c = 0; c < KC; c++)
+        for (int q = 0; q < NP; q++)
 #pragma unroll
-            for (int q = 0; q < 2; q++)
+            for (int ch = 0; ch < 2; ch++)
 #pragma unroll
-                for (int ch = 0; ch < 2; ch++)
-#pragma unroll
-                    for (int p = 0; p < 3; p++) ring[i][c][q][ch][p] = 0u;
+                for (int p = 0; p < 3; p++) ring[i][q][ch][p] = 0u;
     const int wcol = sb + wib * NT * 16;            /* this warp's first column */
     unsigned char *const ot = (unsigned char *)&otile[wib][0];
-    const int orow = PL ? 2 * t : lane / NT, ocb = PL ? 8 * g : 16 * (lane % NT);  /* this lane's output row and byte */
+    const int orow = TRN ? 2 * t : lane / NT, ocb = PL ? 8 * g : P2 ? 4 * g : 16 * (lane % NT);  /* this lane's output row and byte */
     unsigned long long daddr = a.dst + (unsigned long long)((long long)(ys - a.y_begin + orow) * (long long)a.dpitch + wcol + ocb);
-    const bool ocol = (PL || lane < 8 * NT) && wcol + ocb < rowlen;
+    const bool ocol = (TRN || lane < 8 * NT) && wcol + ocb < rowlen;
 
     for (int base = 0; base < niter; base += NB) {
 #pragma unroll
@@ -2116,7 +2159,7 @@ __device__ __forceinline__ void mma(const args &a)
             const int i = base + jj, s = i - 2 * BA;   /* step s: computes the block of rows s + BA */
             if (i < niter) {
                 const int slot = (jj + NB - BA) % NB, ph = (jj + 2 * NB - 2 * BA) % NB;   /* (base % NB == 0) */
-                const unsigned char *const st = st0 + (s + 2 * BA) % NSTG * (8 * RP);
+                const unsigned char *const st = st0 + (unsigned)i % NSTG * (8 * RP);
                 cp_wait<NSTG - 2>();                /* this thread's copies of block s + BA landed */
                 __syncthreads();                    /* everyone's; and every read of the stage refilled next */
                 if (edge) {
@@ -2133,8 +2176,19 @@ __device__ __forceinline__ void mma(const args &a)
                 issue(s + BA + NSTG - 1);
                 /* horizontal pass of rows 8(s + BA) .. + 7 into ring slot `slot` */
                 uint2 x[NM];                        /* X fragments: bytes 16m + 8t .. + 7 of the windows' row g; */
-                unsigned xc[4][2];                  /* PL: channel c of the window's pixels 8t .. + 3, 8t + 4 .. + 7 */
-                if constexpr (PL) {
+                unsigned xc[4][2];                  /* PL: channel c of the window's pixels 8t .. + 3, 8t + 4 .. + 7; */
+                unsigned xp[NKC][4];                /* P2: chunk j's pixels 16j + 4t .. + 3, bytes 0, 1 | 2, 3 (2 words each) */
+                if constexpr (P2) {
+                    const uint4 *const xr = (const uint4 *)(st + g * RP + HB + (wcol - sb) - 16 * HW) + t;
+#pragma unroll
+                    for (int j = 0; j < NKC; j++) { /* 2 pixels' bytes 0, 1 (or 2, 3) in a word: 4 permutes, not 8 */
+                        const uint4 w = xr[4 * j];
+                        xp[j][0] = __byte_perm(w.x, w.y, 0x5140);
+                        xp[j][1] = __byte_perm(w.z, w.w, 0x5140);
+                        xp[j][2] = __byte_perm(w.x, w.y, 0x7362);
+                        xp[j][3] = __byte_perm(w.z, w.w, 0x7362);
+                    }
+                } else if constexpr (PL) {
                     const uint4 *const xr = (const uint4 *)(st + g * RP + HB + (wcol - sb) - 16 * HW) + 2 * t;
 #pragma unroll
                     for (int u = 0; u < 2; u++) {   /* 4 pixels (words) to 4 channels (words): a byte transpose */
@@ -2158,7 +2212,8 @@ __device__ __forceinline__ void mma(const args &a)
                     for (int j = 0; j < NKC; j++) {
                         const uint4 al = hwt[0][j][lane], ah = hwt[1][j][lane];
                         const unsigned fl[4] = { al.x, al.y, al.z, al.w }, fh[4] = { ah.x, ah.y, ah.z, ah.w };
-                        const unsigned xb[2] = { PL ? xc[ti][0] : x[ti + 2 * j].x, PL ? xc[ti][1] : x[ti + 2 * j].y };
+                        const unsigned xb[2] = { P2 ? xp[j][2 * ti] : PL ? xc[ti][0] : x[ti + 2 * j].x,
+                                                 P2 ? xp[j][2 * ti + 1] : PL ? xc[ti][1] : x[ti + 2 * j].y };
                         mma_u8(dl, fl, xb, dl);
                         mma_u8(dh, fh, xb, dh);
                     }
@@ -2168,7 +2223,7 @@ __device__ __forceinline__ void mma(const args &a)
                     for (int ch = 0; ch < 2; ch++) {    /* column 2g + ch: rows 2t, 2t + 1 in h[2ch], h[2ch + 1] */
                         const unsigned x01 = __byte_perm(h[2 * ch], h[2 * ch + 1], 0x5140);   /* planes 0 and 1 */
                         const unsigned x2 = __byte_perm(h[2 * ch], h[2 * ch + 1], 0x5162);    /* plane 2 */
-                        unsigned *const f = ring[ti][slot / 4][slot % 4 / 2][ch];
+                        unsigned *const f = ring[ti][slot / 2][ch];
                         if (slot % 2) {             /* an odd slot: the pair's even slot holds rows still needed, merge */
                             f[0] = __byte_perm(f[0], x01, 0x5410);
                             f[1] = __byte_perm(f[1], x01, 0x7610);
@@ -2191,23 +2246,32 @@ __device__ __forceinline__ void mma(const args &a)
                         for (int c = 0; c < KC; c++) {
                             const uint2 bl2 = vwt[ph][0][c][lane], bh2 = vwt[ph][1][c][lane];
                             const unsigned bl[2] = { bl2.x, bl2.y }, bh[2] = { bh2.x, bh2.y };
-                            unsigned hp[3][4];      /* byte plane p of H: fragment register q = (pair q >> 1, column q & 1) */
+                            unsigned hp[3][4];      /* byte plane p of H: fragment register q = (pair 2c + (q >> 1), row half q & 1) */
 #pragma unroll
                             for (int p = 0; p < 3; p++)
 #pragma unroll
-                                for (int q = 0; q < 4; q++) hp[p][q] = ring[ti][c][q >> 1][q & 1][p];
-                            mma_u8(e0, hp[0], bl, e0);
-                            mma_u8(e1, hp[0], bh, e1);
-                            mma_u8(e1, hp[1], bl, e1);
-                            mma_u8(e2, hp[1], bh, e2);
-                            mma_u8(e2, hp[2], bl, e2);
-                            mma_u8(e3, hp[2], bh, e3);
+                                for (int q = 0; q < 4; q++) hp[p][q] = 2 * c + (q >> 1) < NP ? ring[ti][2 * c + (q >> 1)][q & 1][p] : 0u;
+                            if (4 * c + 4 <= NB) {
+                                mma_u8(e0, hp[0], bl, e0);
+                                mma_u8(e1, hp[0], bh, e1);
+                                mma_u8(e1, hp[1], bl, e1);
+                                mma_u8(e2, hp[1], bh, e2);
+                                mma_u8(e2, hp[2], bl, e2);
+                                mma_u8(e3, hp[2], bh, e3);
+                            } else {                /* the last pair alone: K = 16 */
+                                mma_u8_k16(e0, hp[0], bl[0], e0);
+                                mma_u8_k16(e1, hp[0], bh[0], e1);
+                                mma_u8_k16(e1, hp[1], bl[0], e1);
+                                mma_u8_k16(e2, hp[1], bh[0], e2);
+                                mma_u8_k16(e2, hp[2], bl[0], e2);
+                                mma_u8_k16(e3, hp[2], bh[0], e3);
+                            }
                         }
                         unsigned *const v = vb[ti];
 #pragma unroll
                         for (int q = 0; q < 4; q++) v[q] = (((((e3[q] << 8) + e2[q]) << 8) + e1[q]) << 8) + e0[q];
                         /* bytes 3: columns 2g, 2g + 1 of rows 2t (v[0], v[2]) and 2t + 1 (v[1], v[3]) */
-                        if constexpr (!PL) {
+                        if constexpr (!TRN) {
                             *(unsigned short *)(ot + 2 * t * OS + 16 * ti + 2 * g) = (unsigned short)__byte_perm(v[0], v[2], 0x0073);
                             *(unsigned short *)(ot + (2 * t + 1) * OS + 16 * ti + 2 * g) = (unsigned short)__byte_perm(v[1], v[3], 0x0073);
                         }
@@ -2220,6 +2284,12 @@ __device__ __forceinline__ void mma(const args &a)
                         const int y = ys + 8 * s + 2 * t;
                         st8(daddr, make_uint2(o[0], o[2]), ocol && y < ye);
                         st8(daddr + a.dpitch, make_uint2(o[1], o[3]), ocol && y + 1 < ye);
+                    } else if constexpr (P2) {      /* pixel g of rows 2t, 2t + 1: bytes 3 of channels 0, 1 (v[0 | 1], v[2 | 3]) and 2, 3 */
+                        const int y = ys + 8 * s + 2 * t;
+#pragma unroll
+                        for (int q = 0; q < 2; q++)
+                            st4(daddr + q * a.dpitch, __byte_perm(__byte_perm(vb[0][q], vb[0][q + 2], 0x0073),
+                                                                  __byte_perm(vb[1][q], vb[1][q + 2], 0x0073), 0x5410), ocol && y + q < ye);
                     } else {
                         __syncwarp();
                         if (ocol && ys + 8 * s + lane / NT < ye) {

@@ -19,8 +19,9 @@
    - __shared__ variables are thread_local: all coroutines of a launch run on the launching
      thread, one block at a time, so a block's threads share them. The dynamic shared
      memory of the blur kernels (emu_blur.h) is filled with 0xCD at each launch.
-   - mma_u8 (the blur's int8 tensor-core product, m16n8k32) is a warp operation like the
-     shuffles: each lane computes its part of D from every lane's A and B fragments.
+   - mma_u8 (the blur's int8 tensor-core product, m16n8k32; mma_u8_k16, m16n8k16) is a warp
+     operation like the shuffles: each lane computes its part of D from every lane's A and B
+     fragments.
    - cp.async (the blur's cp16z and cp4 / cp_commit / cp_wait<N>) is asynchronous: each thread's
      copies (zero fills where not `on`) are queued in commit groups and performed only
      when cp_wait lets them complete (all but the newest N groups), so a kernel that reads
@@ -30,9 +31,9 @@
      A thread that ends with copies pending adds to emu_pending_fail (the callers report it);
      a copy to bytes that one of the thread's earlier copies still has to write (a WAW
      hazard, as compute-sanitizer's racecheck reports it) is reported and aborts.
-   - Every __ldg, __ldcg, __ldcs, __stcg, cp16z, st8, st16 and shared vector access checks the
-     alignment of its address (16 bytes for the vector types uint4, int4, float4, double2,
-     longlong2, ulonglong2); a misaligned one is reported and aborts. Where the caller
+   - Every __ldg, __ldcg, __ldcs, __stcg, cp16z, st4, st8, st16 and shared vector access
+     checks the alignment of its address (16 bytes for the vector types uint4, int4, float4,
+     double2, longlong2, ulonglong2); a misaligned one is reported and aborts. Where the caller
      lists the launch's memory (emu_spans: the reduction kernels), __ldg, __ldcg, __ldcs
      and __stcg outside it (or a store to a read-only range) are reported and abort.
    - Atomics are plain read-modify-writes and __threadfence does nothing (one thread runs at
@@ -378,6 +379,13 @@ static inline void mma_u8(unsigned d[4], const unsigned a[4], const unsigned b[2
     emu_wait(emu_warp_bar[warp]);
     for (int q = 0; q < 4; q++) d[q] = out[q];
 }
+/* m16n8k16 (mma_u8_k16): its fragments are the first registers of m16n8k32's (A columns and
+   B rows 0..15), so it is m16n8k32 with the other half of K zero. */
+static inline void mma_u8_k16(unsigned d[4], const unsigned a[2], unsigned b, const unsigned c[4])
+{
+    const unsigned a4[4] = { a[0], a[1], 0u, 0u }, b2[2] = { b, 0u };
+    mma_u8(d, a4, b2, c);
+}
 
 /* ---- cp.async, per thread (see the top) */
 struct emu_copy { void *dst; const void *src; size_t n; };
@@ -449,6 +457,12 @@ static inline void sts16(sptr s, unsigned w)
     const unsigned v[4] = { w, w, w, w };
     if ((uintptr_t)s % 16) emu_misaligned("16-byte shared store", s, 16);
     memcpy(s, v, 16);
+}
+static void st4(unsigned long long p, unsigned v, bool on)
+{
+    if (!on) return;
+    if (p % 4) emu_misaligned("4-byte store", (const void *)(uintptr_t)p, 4);
+    memcpy((void *)(uintptr_t)p, &v, 4);
 }
 static void st8(unsigned long long p, uint2 v, bool on)
 {
