@@ -6376,10 +6376,12 @@ static int mgpu__blur_f32ring_blocks(int C, int r)
 }
 
 /* Bytes of a row per block of tensor-core kernel `which` (4 warps of 4 tiles of 16 bytes at
-   radius <= 8, of 2 at <= 16: = its template arguments WARPS * NT * 16). */
+   radius <= 8; at <= 16 of 3 for gray and RGB, of 2 for RGBA: = its template arguments
+   WARPS * NT * 16). */
 static int mgpu__blur_mma_segment(int which)
 {
-    return MGPU__BLUR_MMA_WARPS * 16 * ((which - MGPU__BK_MMA) % 2 == 0 ? 4 : 2);
+    const int k = which - MGPU__BK_MMA;             /* 2 * format + (radius > 8) */
+    return MGPU__BLUR_MMA_WARPS * 16 * (k % 2 == 0 ? 4 : k == 5 ? 2 : 3);
 }
 
 static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__BK_COUNT]; } mgpu__blur_k;

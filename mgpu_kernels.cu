@@ -2382,15 +2382,17 @@ MGPU_BLUR_F32RINGS(13, 2, 2, 2, 3) MGPU_BLUR_F32RINGS(14, 2, 2, 2, 3) MGPU_BLUR_
 MGPU_BLUR_F32RINGS(16, 2, 2, 2, 3)
 #undef MGPU_BLUR_F32RINGS
 #undef MGPU_BLUR_F32RING
-/* The tensor-core kernels: radius <= 8 with 4 tiles of 16 bytes per warp, <= 16 with 2. */
+/* The tensor-core kernels: radius <= 8 with 4 tiles of 16 bytes per warp; <= 16 with 3 (gray,
+   RGB: 1.13-1.15x 2 tiles on an H200, 8K at radius 9..16; 4 spilled 48 bytes, 1.07x) or 2
+   (RGBA: its two-channel tiles). */
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c1_m8(const mgpu_blr::args a)
 { mgpu_blr::mma<1, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c1_m16(const mgpu_blr::args a)
-{ mgpu_blr::mma<1, 16, 2, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
+{ mgpu_blr::mma<1, 16, 3, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c3_m8(const mgpu_blr::args a)
 { mgpu_blr::mma<3, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c3_m16(const mgpu_blr::args a)
-{ mgpu_blr::mma<3, 16, 2, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
+{ mgpu_blr::mma<3, 16, 3, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c4_m8(const mgpu_blr::args a)
 { mgpu_blr::mma<4, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c4_m16(const mgpu_blr::args a)
