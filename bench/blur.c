@@ -28,8 +28,9 @@
    filter with the same taps (u8), each result first compared with the CPU device's (split
    over the MGPU_CPU_DEVICES CPU devices: MGPU_CPU_DEVICES=16 makes radius 64 quick).
    --radii=LIST (e.g. --radii=3,5,8): those radii only (0..64); --images=LIST: those of rgba,
-   gray, f32 (3840x2160 RGBA f32), f32gray (3840x2160 gray f32) only (default: the first
-   three); --only-radii: skip the standard cases (and the multi-GPU section).
+   gray, rgb (7680x4320 RGB u8), f32 (3840x2160 RGBA f32), f32gray (3840x2160 gray f32) only
+   (default: rgba, gray, f32); --only-radii: skip the standard cases (and the multi-GPU
+   section).
 
    --sweep: the variants of the pipelined 8-bit kernel in build/blur_variants.fatbin (see
    bench/blur_variants.cu; --variants FILE for another path), on the rgba, gray and batch
@@ -754,6 +755,7 @@ int main(int argc, char **argv)
         static const struct { const char *name, *label; int count, w, h, C; mgpu_pixel_format f; int calls; } im[] = {
             { "rgba", "radii rgba 7680x4320x4 u8", 2, 7680, 4320, 4, MGPU_PIXEL_U8, 6 },
             { "gray", "radii gray 7680x4320x1 u8", 8, 7680, 4320, 1, MGPU_PIXEL_U8, 16 },
+            { "rgb", "radii rgb 7680x4320x3 u8", 2, 7680, 4320, 3, MGPU_PIXEL_U8, 6 },
             { "f32", "radii rgba 3840x2160x4 f32", 4, 3840, 2160, 4, MGPU_PIXEL_F32, 8 },
             { "f32gray", "radii gray 3840x2160x1 f32", 8, 3840, 2160, 1, MGPU_PIXEL_F32, 16 } };
         for (i = 0; i < (int)(sizeof im / sizeof im[0]); i++) {
