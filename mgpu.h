@@ -6381,7 +6381,7 @@ static int mgpu__blur_f32ring_blocks(int C, int r)
 static int mgpu__blur_mma_segment(int which)
 {
     const int k = which - MGPU__BK_MMA;             /* 2 * format + (radius > 8) */
-    return MGPU__BLUR_MMA_WARPS * 16 * (k % 2 == 0 ? 4 : k == 5 ? 2 : 3);
+    return MGPU__BLUR_MMA_WARPS * 16 * (k % 2 == 0 ? 4 : k / 2 == mgpu__blur_ring_format(MGPU_PIXEL_U8, 4) ? 2 : 3);
 }
 
 static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__BK_COUNT]; } mgpu__blur_k;

@@ -1935,8 +1935,8 @@ __device__ __forceinline__ void tiled(const args &a)
    8 h rows (the 2 BA + 1 blocks a step reads, and one so that slots pair): 4 (K = 32) up to
    radius 8, 6 above (K = 48: a chunk of 32 and one of 16, m16n8k16; with 8 slots a quarter
    of the vertical products met zero weights). The block of rows computed at step s goes
-   into slot (s + BA) mod NB, and V (the vertical weights with its K rows in slot order) has one version per
-   step phase s mod NB, in shared memory like T. The output bytes (2 adjacent per row and
+   into slot (s + BA) mod NB, and V (the vertical weights with its K rows in slot order) has
+   one version per step phase s mod NB, in shared memory like T. The output bytes (2 adjacent per row and
    tile) go through a shared tile to 16-byte stores. Rows the strip does not need are not
    loaded (their stale bytes meet zero weights), as are weights past the radius: one kernel
    serves every radius up to RMAX. A slot's rows fill half of the byte-plane registers they
@@ -2251,21 +2251,16 @@ __device__ __forceinline__ void mma(const args &a)
                             for (int p = 0; p < 3; p++)
 #pragma unroll
                                 for (int q = 0; q < 4; q++) hp[p][q] = 2 * c + (q >> 1) < NP ? ring[ti][2 * c + (q >> 1)][q & 1][p] : 0u;
-                            if (4 * c + 4 <= NB) {
-                                mma_u8(e0, hp[0], bl, e0);
-                                mma_u8(e1, hp[0], bh, e1);
-                                mma_u8(e1, hp[1], bl, e1);
-                                mma_u8(e2, hp[1], bh, e2);
-                                mma_u8(e2, hp[2], bl, e2);
-                                mma_u8(e3, hp[2], bh, e3);
-                            } else {                /* the last pair alone: K = 16 */
-                                mma_u8_k16(e0, hp[0], bl[0], e0);
-                                mma_u8_k16(e1, hp[0], bh[0], e1);
-                                mma_u8_k16(e1, hp[1], bl[0], e1);
-                                mma_u8_k16(e2, hp[1], bh[0], e2);
-                                mma_u8_k16(e2, hp[2], bl[0], e2);
-                                mma_u8_k16(e3, hp[2], bh[0], e3);
-                            }
+                            const auto acc = [&](unsigned e[4], const unsigned hf[4], const unsigned w[2]) {
+                                if (4 * c + 4 <= NB) mma_u8(e, hf, w, e);
+                                else mma_u8_k16(e, hf, w[0], e);    /* the last pair alone: K = 16 */
+                            };
+                            acc(e0, hp[0], bl);
+                            acc(e1, hp[0], bh);
+                            acc(e1, hp[1], bl);
+                            acc(e2, hp[1], bh);
+                            acc(e2, hp[2], bl);
+                            acc(e3, hp[2], bh);
                         }
                         unsigned *const v = vb[ti];
 #pragma unroll
