@@ -6372,7 +6372,7 @@ static int mgpu__blur_ring_lane_values(int which)
    launch bound of mgpu_blur_f32c<C>_ring<r>). */
 static int mgpu__blur_f32ring_blocks(int C, int r)
 {
-    return r <= 8 ? 4 : r <= 11 || C == 4 ? 3 : 2;
+    return r <= 8 ? 4 : r <= 11 || (C == 4 && r <= 13) ? 3 : 2;
 }
 
 /* Bytes of a row per block of tensor-core kernel `which` (4 warps of 4 tiles of 16 bytes at

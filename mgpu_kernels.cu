@@ -2358,11 +2358,13 @@ extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, 4) mgpu_
    - 1 channel: 4 rows per block (VB); up to radius 8, 4 blocks (<= 128 registers); 9..11,
      3; 12..16, 2.
    - 4 channels: the blocked horizontal pass of 2 pixels a lane (PH = 2, 8 rows in flight),
-     VB = 4 and 4 blocks up to radius 8, 3 blocks above (VB = 2 from radius 13: fewer
-     registers for the ring, a few words spilled): 1.05-1.19x the row-at-a-time pass at
-     radius 4..15, 1.01-1.03x at 2 and 16; but not at radius 1 and 3 (0.93x and 0.94x in
-     the first trial), which keep the row-at-a-time pass (4 blocks). PH = 4 was no faster
-     (registers). */
+     VB = 4 and 4 blocks up to radius 8, 3 blocks at 9..13 (VB = 2 at 13: fewer registers
+     for the ring, a few words spilled): 1.05-1.19x the row-at-a-time pass at radius 4..13,
+     1.01-1.03x at 2; but not at radius 1 and 3 (0.93x and 0.94x in the first trial), which
+     keep the row-at-a-time pass (4 blocks). At radius 14..16, 2 blocks with PH = 4 and VB =
+     4 (up to 255 registers: the ring of 36 rows without spills; 2026-11-28, against 3
+     blocks and VB = 2, which spilled: 1.04x, 1.06x, 1.22x at 14, 15, 16; but 0.93x at 13,
+     as PH = 2 with VB = 4; VB = 8: 0.79-0.96x). */
 #define MGPU_BLUR_F32RING(C, R, PF, VB, PH, BLOCKS) \
     extern "C" __global__ void __launch_bounds__(MGPU_BLUR_RING_WARPS * 32, BLOCKS) mgpu_blur_f32c##C##_ring##R(const mgpu_blr::args a) \
     { mgpu_blr::ring<float, C, R, 4, PF, MGPU_BLUR_RING_WARPS, VB, PH>(a); }
@@ -2373,8 +2375,8 @@ MGPU_BLUR_F32RINGS(1, 4, 1, 4, 4) MGPU_BLUR_F32RINGS(2, 4, 2, 4, 4) MGPU_BLUR_F3
 MGPU_BLUR_F32RINGS(4, 4, 2, 4, 4) MGPU_BLUR_F32RINGS(5, 4, 2, 4, 4) MGPU_BLUR_F32RINGS(6, 4, 2, 4, 4)
 MGPU_BLUR_F32RINGS(7, 4, 2, 4, 4) MGPU_BLUR_F32RINGS(8, 4, 2, 4, 4) MGPU_BLUR_F32RINGS(9, 3, 2, 4, 3)
 MGPU_BLUR_F32RINGS(10, 3, 2, 4, 3) MGPU_BLUR_F32RINGS(11, 3, 2, 4, 3) MGPU_BLUR_F32RINGS(12, 2, 2, 4, 3)
-MGPU_BLUR_F32RINGS(13, 2, 2, 2, 3) MGPU_BLUR_F32RINGS(14, 2, 2, 2, 3) MGPU_BLUR_F32RINGS(15, 2, 2, 2, 3)
-MGPU_BLUR_F32RINGS(16, 2, 2, 2, 3)
+MGPU_BLUR_F32RINGS(13, 2, 2, 2, 3) MGPU_BLUR_F32RINGS(14, 2, 4, 4, 2) MGPU_BLUR_F32RINGS(15, 2, 4, 4, 2)
+MGPU_BLUR_F32RINGS(16, 2, 4, 4, 2)
 #undef MGPU_BLUR_F32RINGS
 #undef MGPU_BLUR_F32RING
 /* The tensor-core kernels: radius <= 8 with 4 tiles of 16 bytes per warp; <= 16 with 3 (gray,
