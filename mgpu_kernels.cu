@@ -577,7 +577,7 @@ extern "C" __global__ void __launch_bounds__(MGPU_RED_BLOCK) mgpu_allreduce_max_
 #define MGPU_BLUR_RING_CACHE 2
 #define MGPU_BLUR_RING_VB 4                 /* 8-bit: rows per unrolled block of the row loop */
 /* The tensor-core 8-bit kernels (see mma; mgpu.h mirrors these as MGPU__BLUR_MMA_*): warps per
-   block, stages of 8 rows per block (NSTG - 1 blocks of rows in flight). */
+   block, stages of 8 rows per block (NSTG - SB blocks of rows in flight). */
 #define MGPU_BLUR_MMA_WARPS 4
 #define MGPU_BLUR_MMA_STAGES 4
 /* The wide kernels (see wide): threads per block, tile values per row, the words of
@@ -1920,8 +1920,9 @@ __device__ __forceinline__ void tiled(const args &a)
    Items: (segment, strip), one per block of WARPS warps; a segment is SEG = WARPS * NT * 16
    bytes of a row, each warp NT tiles of 16 columns. The strip goes by in steps of 8 output
    rows; a step's 8 input rows ("block" of rows) reach the block through NSTG shared stages
-   filled by cp.async NSTG - 1 steps ahead (each row with HB halo bytes a side; the border
-   rule at the row's ends applied in the stage by the edge blocks, as ring<> does).
+   filled by cp.async SB blocks at a time, after one block barrier every SB steps, NSTG - SB
+   to NSTG - 1 steps ahead (each row with HB halo bytes a side; the border rule at the row's
+   ends applied in the stage by the edge blocks, as ring<> does).
    Horizontal pass, per tile and block of rows: D (16 columns x 8 rows) = T (16 columns x K
    bytes of the row window, NKC chunks of 32) . X (K bytes x 8 rows). A product sums over K
    in any order: K slot 4t + b + 16q' is taken to be window byte 8t + 4q' + b, so a lane's
@@ -1988,7 +1989,7 @@ __device__ __forceinline__ void mma_u8_k16(unsigned d[4], const unsigned a[2], u
 }
 #endif
 
-template <int C, int RMAX, int NT, int WARPS, int NSTG>
+template <int C, int RMAX, int NT, int WARPS, int NSTG, int SB>
 __device__ __forceinline__ void mma(const args &a)
 {
     enum {
@@ -2021,6 +2022,7 @@ __device__ __forceinline__ void mma(const args &a)
         NFIX = (2 * RMAX * C + NTH - 1) / NTH       /* border values per thread (edge blocks) */
     };
     static_assert(8 * NT <= 32 && RMAX <= 8 * BA, "mma: a lane per output chunk");
+    static_assert(NB % SB == 0 && NSTG % SB == 0 && NSTG >= 2 * SB, "mma: blocks per barrier");
     __shared__ uint4 stage[NSTG][8 * RP / 16];
     __shared__ uint4 hwt[2][NKC][32];               /* T fragments: [wl / wh][chunk][lane] */
     __shared__ uint2 vwt[NB][2][KC][32];            /* V fragments: [phase][wl / wh][chunk][lane] */
@@ -2136,7 +2138,7 @@ __device__ __forceinline__ void mma(const args &a)
         for (int c = 0; c < CPT; c++) caddr[c] += 8 * sp;
         cp_commit();
     };
-    for (int j = -BA; j < NSTG - 1 - BA; j++) issue(j);
+    for (int j = -BA; j < NSTG - SB - BA; j++) issue(j);
 
     unsigned ring[NT][NP][2][3];                    /* [tile][slot pair][D row half ch][byte plane]: H fragments */
 #pragma unroll
@@ -2160,20 +2162,23 @@ __device__ __forceinline__ void mma(const args &a)
             if (i < niter) {
                 const int slot = (jj + NB - BA) % NB, ph = (jj + 2 * NB - 2 * BA) % NB;   /* (base % NB == 0) */
                 const unsigned char *const st = st0 + (unsigned)i % NSTG * (8 * RP);
-                cp_wait<NSTG - 2>();                /* this thread's copies of block s + BA landed */
-                __syncthreads();                    /* everyone's; and every read of the stage refilled next */
-                if (edge) {
-                    unsigned char *const sw = (unsigned char *)st;
+                if (jj % SB == 0) {
+                    cp_wait<NSTG - 2 * SB>();       /* this thread's copies of blocks s + BA .. + SB - 1 landed */
+                    __syncthreads();                /* everyone's; and every read of the stages refilled next */
+                    if (edge) {
+                        unsigned char *const sw = (unsigned char *)st;
 #pragma unroll
-                    for (int f = 0; f < NFIX; f++)
-                        if (fdst[f] >= 0) {
+                        for (int f = 0; f < NFIX; f++)
+                            if (fdst[f] >= 0) {
 #pragma unroll
-                            for (int rr = 0; rr < 8; rr++)
-                                sw[rr * RP + fdst[f]] = fsrc[f] >= 0 ? sw[rr * RP + fsrc[f]] : (unsigned char)cword;
-                        }
+                                for (int rr = 0; rr < 8 * SB; rr++)
+                                    sw[rr * RP + fdst[f]] = fsrc[f] >= 0 ? sw[rr * RP + fsrc[f]] : (unsigned char)cword;
+                            }
+                    }
+                    if (edge) __syncthreads();
+#pragma unroll
+                    for (int u = 0; u < SB; u++) issue(s + BA + NSTG - SB + u);
                 }
-                if (edge) __syncthreads();
-                issue(s + BA + NSTG - 1);
                 /* horizontal pass of rows 8(s + BA) .. + 7 into ring slot `slot` */
                 uint2 x[NM];                        /* X fragments: bytes 16m + 8t .. + 7 of the windows' row g; */
                 unsigned xc[4][2];                  /* PL: channel c of the window's pixels 8t .. + 3, 8t + 4 .. + 7; */
@@ -2381,19 +2386,18 @@ MGPU_BLUR_F32RINGS(16, 2, 4, 4, 2)
 #undef MGPU_BLUR_F32RING
 /* The tensor-core kernels: radius <= 8 with 4 tiles of 16 bytes per warp; <= 16 with 3 (gray,
    RGB: 1.13-1.15x 2 tiles on an H200, 8K at radius 9..16; 4 spilled 48 bytes, 1.07x) or 2
-   (RGBA: its two-channel tiles). */
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c1_m8(const mgpu_blr::args a)
-{ mgpu_blr::mma<1, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c1_m16(const mgpu_blr::args a)
-{ mgpu_blr::mma<1, 16, 3, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c3_m8(const mgpu_blr::args a)
-{ mgpu_blr::mma<3, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c3_m16(const mgpu_blr::args a)
-{ mgpu_blr::mma<3, 16, 3, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c4_m8(const mgpu_blr::args a)
-{ mgpu_blr::mma<4, 8, 4, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c4_m16(const mgpu_blr::args a)
-{ mgpu_blr::mma<4, 16, 2, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES>(a); }
+   (RGBA: its two-channel tiles). SB, the blocks of 8 rows a barrier: 2, but 1 for gray up
+   to radius 8 (H200, 8K, against 1 with the same 4 stages: RGB radius 3..8 1.15x, RGBA 9..16
+   1.02x, the others 1.00-1.01x; gray radius 3..8 0.97x, where ptxas spilled 144 bytes; 8
+   stages with 2: RGB 1.11x but gray 0.95x, RGBA radius 3..8 0.96x; 4 blocks a barrier at 3..8
+   and 3 at 9..16: no better). */
+#define MGPU_BLUR_MMA(C, R, NT, SB) \
+    extern "C" __global__ void __launch_bounds__(MGPU_BLUR_MMA_WARPS * 32, 16 / MGPU_BLUR_MMA_WARPS) mgpu_blur_u8c##C##_m##R(const mgpu_blr::args a) \
+    { mgpu_blr::mma<C, R, NT, MGPU_BLUR_MMA_WARPS, MGPU_BLUR_MMA_STAGES, SB>(a); }
+MGPU_BLUR_MMA(1, 8, 4, 1) MGPU_BLUR_MMA(1, 16, 3, 2)
+MGPU_BLUR_MMA(3, 8, 4, 2) MGPU_BLUR_MMA(3, 16, 3, 2)
+MGPU_BLUR_MMA(4, 8, 4, 2) MGPU_BLUR_MMA(4, 16, 2, 2)
+#undef MGPU_BLUR_MMA
 /* ================================================================ Gaussian blur (END) */
 
 /* ================================================================ BN254 MSM (BEGIN)
