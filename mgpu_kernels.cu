@@ -2165,7 +2165,7 @@ __device__ __forceinline__ void mma(const args &a)
                 if (jj % SB == 0) {
                     cp_wait<NSTG - 2 * SB>();       /* this thread's copies of blocks s + BA .. + SB - 1 landed */
                     __syncthreads();                /* everyone's; and every read of the stages refilled next */
-                    if (edge) {
+                    if (edge) {                     /* the SB stages' 8 SB rows, adjacent: i % SB == 0, NSTG % SB == 0 */
                         unsigned char *const sw = (unsigned char *)st;
 #pragma unroll
                         for (int f = 0; f < NFIX; f++)
