@@ -6453,6 +6453,19 @@ static void mgpu__blur_wave_strip(int multiprocessors, long long per_row, long l
     a->strip = (int)(strip < rows ? strip : rows);
 }
 
+/* The tensor-core kernels take the weights' high bytes (W[k] >> 8) only up to distance 7
+   (their products over the rows and columns beyond are left out). mgpu's weights always
+   allow that: the side weights fall with k, so W[k] >= 256 at some k >= 8 would make the 16
+   weights W[+-1 .. +-8] >= 256 sum to 4096 or more, leaving nothing for W[0] (>= 108 up
+   to radius 16). Checked all the same, so that no change of the weights can break them. */
+static int mgpu__blur_mma_weights_ok(const mgpu__blur_args *a)
+{
+    int k;
+    for (k = 8; k <= a->radius && k <= MGPU_BLUR_MAX_RADIUS; k++)
+        if (a->wi[k] >= 256u) return 0;
+    return 1;
+}
+
 /* The tensor-core kernel for an 8-bit image with 1, 3 or 4 channels whose rows allow 16-byte
    accesses (as the ring kernels'), radius <= 16 (any: the kernels serve radius 0 too), and
    its launch (mgpu__blur_wave_strip): strips of max(32, 16r)..512 rows, a block computing
@@ -6517,7 +6530,7 @@ static int mgpu__blur_shape(int multiprocessors, int cc_major, mgpu_pixel_format
     const int f32ring = aligned && f == MGPU_PIXEL_F32 && (C == 1 || C == 4) && r >= 1 && r <= 16;
     const int ring = f32ring || (f == MGPU_PIXEL_U8 && r >= 3 && r <= 8) ? mgpu__blur_ring_format(f, C) : -1;
     if (aligned && cc_major >= 8 && f == MGPU_PIXEL_U8 && mgpu__blur_ring_format(f, C) >= 0 && r >= MGPU__BLUR_MMA_RMIN
-        && r <= 16)
+        && r <= 16 && mgpu__blur_mma_weights_ok(a))
         return mgpu__blur_mma_shape(multiprocessors, a, dims);
     if (f == MGPU_PIXEL_F32 && r >= MGPU__BLUR_TILE_RMIN && r <= MGPU__BLUR_TILE_RMAX && !f32ring)
         return mgpu__blur_tile_shape(multiprocessors, a, dims);

@@ -1917,6 +1917,13 @@ __device__ __forceinline__ void tiled(const args &a)
    - h < 2^20 split into bytes h0, h1, h2: v = 2^23 + E0 + 2^8 E1 + 2^16 E2 + 2^24 E3 (mod
      2^32, which is exact: v < 2^32) with E0 = wl.h0, E1 = wh.h0 + wl.h1, E2 = wh.h1 + wl.h2,
      E3 = wh.h2 (the products of one scale accumulate into one fragment; 2^23 starts E0).
+   - wh != 0 only within 7 of the centre (mgpu.h checks it: mgpu__blur_mma_weights_ok), so
+     the wh products take only the values that reach: horizontally NKH chunks (gray at
+     radius 9..16 one of 2, RGB 2 of 4, RGBA 2 of 3), vertically the two ring pairs that hold
+     the blocks of rows s - 1 .. s + 1 (wh_pair; radius 9..16: one product of 32 rows for
+     each of E1, E2, E3 instead of one of 32 and one of 16). On an H200, 8K at radius 9..16:
+     1.05-1.08x; the pairs' registers then move into one operand (8 moves a tile and step)
+     in 4 of the 6 phases, which costs no more than two products of 16 rows there (0.98-1.01x).
    Items: (segment, strip), one per block of WARPS warps; a segment is SEG = WARPS * NT * 16
    bytes of a row, each warp NT tiles of 16 columns. The strip goes by in steps of 8 output
    rows; a step's 8 input rows ("block" of rows) reach the block through NSTG shared stages
@@ -1989,6 +1996,14 @@ __device__ __forceinline__ void mma_u8_k16(unsigned d[4], const unsigned a[2], u
 }
 #endif
 
+/* The two ring slot pairs that hold the blocks of rows s - 1, s, s + 1 when block s is in slot
+   ph of a ring of nb slots: the rows within 7 of step s's outputs, all that the high weight
+   bytes reach (the vertical wh product takes these 32 rows alone). */
+__host__ __device__ constexpr int wh_pair(int ph, int q, int nb)
+{
+    return nb == 4 ? q : q ? (ph + 1) % nb / 2 : (ph + nb - 1) % nb / 2;     /* (4: every pair, in order) */
+}
+
 template <int C, int RMAX, int NT, int WARPS, int NSTG, int SB>
 __device__ __forceinline__ void mma(const args &a)
 {
@@ -2006,6 +2021,16 @@ __device__ __forceinline__ void mma(const args &a)
         NKC = P2 ? (8 + 8 * HW + 15) / 16           /* ... in NKC chunks of 32 K slots: P2 16 pixels of 2 channels, */
                  : (16 + 8 * HW + 31) / 32,         /* else 32 bytes (PL: pixels) */
         NM = NT + 2 * NKC - 2,                      /* 8-byte words a lane loads per step (16 bytes apart) */
+        /* The high weight bytes wh reach 7 values a side (TRN: pixels): NKH chunks of K slots
+           from window value HOFF, where fewer than NKC (a chunk of 32 bytes from byte HOFF,
+           a multiple of 8, or P2's chunks from HOFF / 16), else the NKC chunks as wl */
+        CU = P2 ? 16 : 32,                          /* window values a chunk */
+        HLO = 4 * HW - 7 * (TRN ? 1 : C) > 0 ? 4 * HW - 7 * (TRN ? 1 : C) : 0,
+        HHI = 4 * HW + (P2 ? 8 : 16) + 7 * (TRN ? 1 : C),
+        HOFF0 = TRN ? HLO / CU * CU : HLO / 8 * 8,
+        NKH0 = (HHI - HOFF0 + CU - 1) / CU,
+        NKH = NKH0 < NKC ? NKH0 : NKC,
+        HOFF = NKH0 < NKC ? HOFF0 : 0,
         HB = (RMAX * C + 15) / 16 * 16,             /* halo bytes a side the stage rows hold */
         SEG = WARPS * NT * 16,                      /* a block's bytes of a row */
         WLB = TRN ? 16 * HW : 4 * HW,               /* bytes of a window left of its outputs, */
@@ -2023,9 +2048,10 @@ __device__ __forceinline__ void mma(const args &a)
     };
     static_assert(8 * NT <= 32 && RMAX <= 8 * BA, "mma: a lane per output chunk");
     static_assert(NB % SB == 0 && NSTG % SB == 0 && NSTG >= 2 * SB, "mma: blocks per barrier");
+    static_assert(TRN || (HOFF / 8 + 4 * NKH - 3) / 2 + NT <= NM, "mma: the wh chunks' words are loaded");
     __shared__ uint4 stage[NSTG][8 * RP / 16];
-    __shared__ uint4 hwt[2][NKC][32];               /* T fragments: [wl / wh][chunk][lane] */
-    __shared__ uint2 vwt[NB][2][KC][32];            /* V fragments: [phase][wl / wh][chunk][lane] */
+    __shared__ uint4 hwt[NKC + NKH][32];            /* T fragments: [wl chunk j | NKC + wh chunk k][lane] */
+    __shared__ uint2 vwt[NB][KC + 1][32];           /* V fragments: [phase][wl chunk c | KC: wh][lane] */
     __shared__ uint4 otile[WARPS][TRN ? 1 : 8 * OS / 16];
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 && !defined(MGPU_BLUR_EMU)
     return;                                         /* no int8 m16n8k32: mgpu.h picks these kernels on sm_80+ */
@@ -2049,8 +2075,9 @@ __device__ __forceinline__ void mma(const args &a)
     int fdst[NFIX], fsrc[NFIX];                     /* its border values: offsets in a stage row (-1: none), sources (-1: the constant) */
 
     /* the weight fragments */
-    for (int e = tid; e < 2 * NKC * 32; e += NTH) {
-        const int part = e / (NKC * 32), j = e / 32 % NKC, l = e % 32, lg = l >> 2, lt = l & 3;
+    for (int e = tid; e < (NKC + NKH) * 32; e += NTH) {
+        const int part = e / 32 >= NKC, j = part ? e / 32 - NKC : e / 32, l = e % 32, lg = l >> 2, lt = l & 3;
+        const int u0 = HOFF / 8 + 4 * j;            /* wh, not TRN: lane lt takes the word u0 + (lt ^ (u0 & 1)) */
         unsigned w4[4];
         for (int q = 0; q < 4; q++) {
             w4[q] = 0u;
@@ -2058,10 +2085,10 @@ __device__ __forceinline__ void mma(const args &a)
                 int d = 0;                      /* the distance from the output to the window's value */
                 bool on = true;
                 if (P2) {                       /* output pixel lg, channel q & 1; pixel 4 lt + 2 (q >> 1) + (b & 1), channel b >> 1 */
-                    d = 16 * j + 4 * lt + 2 * (q >> 1) + (b & 1) - 4 * HW - lg;
+                    d = (part ? HOFF : 0) + 16 * j + 4 * lt + 2 * (q >> 1) + (b & 1) - 4 * HW - lg;
                     on = (b >> 1) == (q & 1);
                 } else {                        /* output 2 lg + (q & 1); window value 8 lt + 4 (q >> 1) + b (PL: pixels) */
-                    d = -4 * HW + 32 * j + 8 * lt + 4 * (q >> 1) + b - 2 * lg - (q & 1);
+                    d = -4 * HW + (part && !PL ? 8 * (u0 + (lt ^ (u0 & 1))) : 32 * j + 8 * lt) + 4 * (q >> 1) + b - 2 * lg - (q & 1);
                     on = d % WC == 0;
                 }
                 const int ad = d < 0 ? -d : d;
@@ -2069,22 +2096,22 @@ __device__ __forceinline__ void mma(const args &a)
                 w4[q] |= (part ? w >> 8 : w & 255u) << (8 * b);
             }
         }
-        hwt[part][j][l] = make_uint4(w4[0], w4[1], w4[2], w4[3]);
+        hwt[part ? NKC + j : j][l] = make_uint4(w4[0], w4[1], w4[2], w4[3]);
     }
-    for (int e = tid; e < NB * 2 * KC * 32; e += NTH) {
-        const int ph = e / (2 * KC * 32), part = e / (KC * 32) % 2, c = e / 32 % KC, l = e % 32, lg = l >> 2, lt = l & 3;
+    for (int e = tid; e < NB * (KC + 1) * 32; e += NTH) {
+        const int ph = e / ((KC + 1) * 32), c = e / 32 % (KC + 1), part = c == KC, l = e % 32, lg = l >> 2, lt = l & 3;
         unsigned w2[2];
         for (int q = 0; q < 2; q++) {
             w2[q] = 0u;
-            for (int b = 0; b < 4; b++) {
-                const int slot = 4 * c + 2 * q + (b >> 1), rin = 2 * lt + (b & 1);
+            for (int b = 0; b < 4; b++) {           /* wh: K slots 16 q .. + 15 are the pair wh_pair(ph, q) */
+                const int slot = part ? 2 * wh_pair(ph, q, NB) + (b >> 1) : 4 * c + 2 * q + (b >> 1), rin = 2 * lt + (b & 1);
                 const int jr = BA - (ph + BA - slot + 2 * NB) % NB;     /* the slot's block of rows, relative to the step */
                 const int d = 8 * jr + rin - lg, ad = d < 0 ? -d : d;
                 const unsigned w = slot < NB && ad <= r ? a.wi[ad] : 0u;
                 w2[q] |= (part ? w >> 8 : w & 255u) << (8 * b);
             }
         }
-        vwt[ph][part][c][l] = make_uint2(w2[0], w2[1]);
+        vwt[ph][c][l] = make_uint2(w2[0], w2[1]);
     }
 #pragma unroll
     for (int c = 0; c < CPT; c++) {
@@ -2215,11 +2242,21 @@ __device__ __forceinline__ void mma(const args &a)
                     unsigned dl[4] = { 0u, 0u, 0u, 0u }, dh[4] = { 0u, 0u, 0u, 0u }, h[4];
 #pragma unroll
                     for (int j = 0; j < NKC; j++) {
-                        const uint4 al = hwt[0][j][lane], ah = hwt[1][j][lane];
-                        const unsigned fl[4] = { al.x, al.y, al.z, al.w }, fh[4] = { ah.x, ah.y, ah.z, ah.w };
+                        const uint4 al = hwt[j][lane];
+                        const unsigned fl[4] = { al.x, al.y, al.z, al.w };
                         const unsigned xb[2] = { P2 ? xp[j][2 * ti] : PL ? xc[ti][0] : x[ti + 2 * j].x,
                                                  P2 ? xp[j][2 * ti + 1] : PL ? xc[ti][1] : x[ti + 2 * j].y };
                         mma_u8(dl, fl, xb, dl);
+                    }
+#pragma unroll
+                    for (int k = 0; k < NKH; k++) {
+                        const uint4 ah = hwt[NKC + k][lane];
+                        const unsigned fh[4] = { ah.x, ah.y, ah.z, ah.w };
+                        const int U0 = HOFF / 8 + 4 * k, JH = HOFF / CU + k;
+                        /* not TRN: the words U0 .. U0 + 3 of the window, lane t's U0 + (t ^ (U0 & 1)) */
+                        const uint2 xw = U0 % 2 && t % 2 == 0 ? x[ti + (U0 + 1) / 2] : x[ti + U0 / 2];
+                        const unsigned xb[2] = { P2 ? xp[JH][2 * ti] : PL ? xc[ti][0] : xw.x,
+                                                 P2 ? xp[JH][2 * ti + 1] : PL ? xc[ti][1] : xw.y };
                         mma_u8(dh, fh, xb, dh);
                     }
 #pragma unroll
@@ -2245,31 +2282,32 @@ __device__ __forceinline__ void mma(const args &a)
                     unsigned vb[NT][4];
 #pragma unroll
                     for (int ti = 0; ti < NT; ti++) {
-                        unsigned e0[4] = { 1u << 23, 1u << 23, 1u << 23, 1u << 23 }, e1[4] = { 0u, 0u, 0u, 0u };
-                        unsigned e2[4] = { 0u, 0u, 0u, 0u }, e3[4] = { 0u, 0u, 0u, 0u };
+                        /* E_p: wl . plane p over every slot, then E_(p+1): wh . plane p over the pairs
+                           wh_pair(ph, 0) and (ph, 1) (the order up to radius 8, where those are all) */
+                        unsigned e[4][4] = { { 1u << 23, 1u << 23, 1u << 23, 1u << 23 } };
+                        uint2 bw[KC + 1];
 #pragma unroll
-                        for (int c = 0; c < KC; c++) {
-                            const uint2 bl2 = vwt[ph][0][c][lane], bh2 = vwt[ph][1][c][lane];
-                            const unsigned bl[2] = { bl2.x, bl2.y }, bh[2] = { bh2.x, bh2.y };
-                            unsigned hp[3][4];      /* byte plane p of H: fragment register q = (pair 2c + (q >> 1), row half q & 1) */
+                        for (int c = 0; c <= KC; c++) bw[c] = vwt[ph][c][lane];
 #pragma unroll
-                            for (int p = 0; p < 3; p++)
+                        for (int p = 0; p < 3; p++) {
 #pragma unroll
-                                for (int q = 0; q < 4; q++) hp[p][q] = 2 * c + (q >> 1) < NP ? ring[ti][2 * c + (q >> 1)][q & 1][p] : 0u;
-                            const auto acc = [&](unsigned e[4], const unsigned hf[4], const unsigned w[2]) {
-                                if (4 * c + 4 <= NB) mma_u8(e, hf, w, e);
-                                else mma_u8_k16(e, hf, w[0], e);    /* the last pair alone: K = 16 */
-                            };
-                            acc(e0, hp[0], bl);
-                            acc(e1, hp[0], bh);
-                            acc(e1, hp[1], bl);
-                            acc(e2, hp[1], bh);
-                            acc(e2, hp[2], bl);
-                            acc(e3, hp[2], bh);
+                            for (int c = 0; c < KC; c++) {
+                                unsigned hp[4];     /* plane p of H: fragment register q = (pair 2c + (q >> 1), row half q & 1) */
+#pragma unroll
+                                for (int q = 0; q < 4; q++) hp[q] = 2 * c + (q >> 1) < NP ? ring[ti][2 * c + (q >> 1)][q & 1][p] : 0u;
+                                const unsigned bl[2] = { bw[c].x, bw[c].y };
+                                if (4 * c + 4 <= NB) mma_u8(e[p], hp, bl, e[p]);
+                                else mma_u8_k16(e[p], hp, bl[0], e[p]);     /* the last pair alone: K = 16 */
+                            }
+                            unsigned hq[4];
+#pragma unroll
+                            for (int q = 0; q < 4; q++) hq[q] = ring[ti][wh_pair(ph, q >> 1, NB)][q & 1][p];
+                            const unsigned bh[2] = { bw[KC].x, bw[KC].y };
+                            mma_u8(e[p + 1], hq, bh, e[p + 1]);
                         }
                         unsigned *const v = vb[ti];
 #pragma unroll
-                        for (int q = 0; q < 4; q++) v[q] = (((((e3[q] << 8) + e2[q]) << 8) + e1[q]) << 8) + e0[q];
+                        for (int q = 0; q < 4; q++) v[q] = (((((e[3][q] << 8) + e[2][q]) << 8) + e[1][q]) << 8) + e[0][q];
                         /* bytes 3: columns 2g, 2g + 1 of rows 2t (v[0], v[2]) and 2t + 1 (v[1], v[3]) */
                         if constexpr (!TRN) {
                             *(unsigned short *)(ot + 2 * t * OS + 16 * ti + 2 * g) = (unsigned short)__byte_perm(v[0], v[2], 0x0073);
