@@ -506,9 +506,10 @@ endif
 
 # bench_imma_rate: the rate and latency of the int8 tensor-core product of the 8-bit blur
 # kernels (mma.sync m16n8k32), CUDA runtime, sm_80 and later; needs nvcc. For sm_90 it is
-# built for sm_90a, and also times Hopper's warpgroup product (wgmma) at several shapes.
+# built for sm_90a, and also times Hopper's warpgroup product (wgmma) at several shapes
+# (with compute_90 PTX beside it, without the wgmma code, for later GPUs).
 $(BUILD)/bench_imma_rate: bench/imma_rate.cu | $(BUILD)
-	$(NVCC) -O3 -std=c++17 $(if $(filter sm_90,$(PEER_ARCH)),-gencode arch=compute_90a$(comma)code=sm_90a -DMGPU_WGMMA,-arch=$(if $(filter sm_7%,$(PEER_ARCH)),sm_80,$(PEER_ARCH))) -o $@ $<
+	$(NVCC) -O3 -std=c++17 $(if $(filter sm_90,$(PEER_ARCH)),-gencode arch=compute_90a$(comma)code=sm_90a -gencode arch=compute_90$(comma)code=compute_90 -DMGPU_WGMMA,-arch=$(if $(filter sm_7%,$(PEER_ARCH)),sm_80,$(PEER_ARCH))) -o $@ $<
 ifneq ($(HAVE_NVCC),)
 bench: $(BUILD)/bench_imma_rate
 endif

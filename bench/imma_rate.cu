@@ -82,50 +82,57 @@ __global__ void rate(int iters, unsigned seed, unsigned *out)
    mma_u8's A fragment. D: register i of a lane (g = lane / 4, t = lane % 4, warp w of the
    group) is row 16 w + g + 8 ((i >> 1) & 1), column 8 (i >> 2) + 2 t + (i & 1). */
 template <int N> struct wg;
+/* The wgmma code exists in the sm_90a cubin only; the compute_90 PTX beside it (for GPUs
+   after Hopper, which run the mma.sync part) has none, and the host runs it on cc 9.0 only. */
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define WG_ASM(...) do { } while (0)
+#else
+#define WG_ASM asm volatile
+#endif
 template <> struct wg<8> {
     static __device__ void rs(unsigned *d, const unsigned *a, unsigned long long b, int acc)
-    { asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %9, 0;\n"
+    { WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %9, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n8k32.s32.u8.u8 {%0, %1, %2, %3}, {%4, %5, %6, %7}, %8, p;\n}\n"
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(acc) : "memory"); }
     static __device__ void ss(unsigned *d, unsigned long long a, unsigned long long b, int acc)
-    { asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"
+    { WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n8k32.s32.u8.u8 {%0, %1, %2, %3}, %4, %5, p;\n}\n"
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
                  : "l"(a), "l"(b), "r"(acc) : "memory"); }
 };
 template <> struct wg<16> {
     static __device__ void rs(unsigned *d, const unsigned *a, unsigned long long b, int acc)
-    { asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
+    { WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n16k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p;\n}\n"
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(acc) : "memory"); }
     static __device__ void ss(unsigned *d, unsigned long long a, unsigned long long b, int acc)
-    { asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
+    { WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n16k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p;\n}\n"
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7])
                  : "l"(a), "l"(b), "r"(acc) : "memory"); }
 };
 template <> struct wg<32> {
     static __device__ void rs(unsigned *d, const unsigned *a, unsigned long long b, int acc)
-    { asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+    { WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, {%16, %17, %18, %19}, %20, p;\n}\n"
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(acc) : "memory"); }
     static __device__ void ss(unsigned *d, unsigned long long a, unsigned long long b, int acc)
-    { asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+    { WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p;\n}\n"
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
                  : "l"(a), "l"(b), "r"(acc) : "memory"); }
 };
 template <> struct wg<64> {
     static __device__ void rs(unsigned *d, const unsigned *a, unsigned long long b, int acc)
-    { asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+    { WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n64k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p;\n}\n"
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(acc) : "memory"); }
     static __device__ void ss(unsigned *d, unsigned long long a, unsigned long long b, int acc)
-    { asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+    { WG_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n64k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p;\n}\n"
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
                  : "l"(a), "l"(b), "r"(acc) : "memory"); }
@@ -136,9 +143,9 @@ __device__ __forceinline__ unsigned long long wg_desc(const void *p, unsigned le
     const unsigned s = (unsigned)__cvta_generic_to_shared(p);
     return (unsigned long long)((s & 0x3FFFFu) >> 4) | (unsigned long long)(lead >> 4) << 16 | (unsigned long long)(stride >> 4) << 32;
 }
-__device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-template <int K> __device__ __forceinline__ void wg_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(K) : "memory"); }
+__device__ __forceinline__ void wg_fence() { WG_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wg_commit() { WG_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int K> __device__ __forceinline__ void wg_wait() { WG_ASM("wgmma.wait_group.sync.aligned %0;\n" :: "n"(K) : "memory"); }
 __device__ __forceinline__ int wg_off(int row, int k) { return row / 8 * 256 + k / 16 * 128 + row % 8 * 16 + k % 16; }
 
 /* The product of random bytes a (64 x 32, row-major) and b (N x 32: B transposed, row-major)
@@ -151,7 +158,7 @@ __global__ void wg_check(const unsigned char *a, const unsigned char *b, unsigne
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5, g = lane >> 2, t = lane & 3;
     for (int e = tid; e < 64 * 32; e += 128) sa[wg_off(e / 32, e % 32)] = a[e];
     for (int e = tid; e < N * 32; e += 128) sb[wg_off(e / 32, e % 32)] = b[e];
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    WG_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
     __syncthreads();
     unsigned af[4], acc[N / 2];
     for (int q = 0; q < 4; q++)
@@ -175,7 +182,7 @@ __global__ void wg_rate(int iters, unsigned seed, unsigned *out)
     const int tid = threadIdx.x;
     for (int e = tid; e < 64 * 32; e += blockDim.x) sa[e] = (unsigned char)(seed * (e + 1));
     for (int e = tid; e < N * 32; e += blockDim.x) sb[e] = (unsigned char)(seed * (e + 3));
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    WG_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
     __syncthreads();
     const unsigned long long da = wg_desc(sa, 128, 256), db = wg_desc(sb, 128, 256);
     unsigned af[4], acc[IND][N / 2];
