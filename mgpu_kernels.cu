@@ -2077,7 +2077,7 @@ __device__ __forceinline__ void mma(const args &a)
     /* the weight fragments */
     for (int e = tid; e < (NKC + NKH) * 32; e += NTH) {
         const int part = e / 32 >= NKC, j = part ? e / 32 - NKC : e / 32, l = e % 32, lg = l >> 2, lt = l & 3;
-        const int u0 = HOFF / 8 + 4 * j;            /* wh, not TRN: lane lt takes the word u0 + (lt ^ (u0 & 1)) */
+        const int u0 = (part ? HOFF / 8 : 0) + 4 * j;   /* not P2: lane lt takes the word u0 + (lt ^ (u0 & 1)) (wl: u0 even) */
         unsigned w4[4];
         for (int q = 0; q < 4; q++) {
             w4[q] = 0u;
@@ -2087,8 +2087,8 @@ __device__ __forceinline__ void mma(const args &a)
                 if (P2) {                       /* output pixel lg, channel q & 1; pixel 4 lt + 2 (q >> 1) + (b & 1), channel b >> 1 */
                     d = (part ? HOFF : 0) + 16 * j + 4 * lt + 2 * (q >> 1) + (b & 1) - 4 * HW - lg;
                     on = (b >> 1) == (q & 1);
-                } else {                        /* output 2 lg + (q & 1); window value 8 lt + 4 (q >> 1) + b (PL: pixels) */
-                    d = -4 * HW + (part && !PL ? 8 * (u0 + (lt ^ (u0 & 1))) : 32 * j + 8 * lt) + 4 * (q >> 1) + b - 2 * lg - (q & 1);
+                } else {                        /* output 2 lg + (q & 1); window value 8 word + 4 (q >> 1) + b (PL: pixels) */
+                    d = -4 * HW + 8 * (u0 + (lt ^ (u0 & 1))) + 4 * (q >> 1) + b - 2 * lg - (q & 1);
                     on = d % WC == 0;
                 }
                 const int ad = d < 0 ? -d : d;
