@@ -24,7 +24,7 @@ names=$(awk -v out="$OUT" '
             if (match($0, /^\/\* [A-Za-z0-9_]+\.c - /)) { name = substr($0, 4, RLENGTH - 6); print name }
         }
         if (name != "") print > (out "/" name)
-    }' README.md)
+    }' README.md docs/*.md)
 nblocks=0
 for n in $names; do
     nblocks=$((nblocks + 1))
@@ -50,7 +50,7 @@ hdr=$(grep -o '(8-bit: [^;]*; f32: [^)]*)' mgpu.h | head -1)
 u8=$(echo "$hdr" | sed 's/^(8-bit: \([^;]*\);.*/\1/')
 f32=$(echo "$hdr" | sed 's/.*; f32: \([^)]*\))$/\1/')
 impl=$(grep -o 'channels: use [^"]*"' mgpu.h | head -1 | sed 's/channels: use \(.*\)"/\1/')
-readme=$(grep -o '8-bit: [^;]*; f32: [^)]*)' README.md | head -1)
+readme=$(cat README.md docs/*.md | grep -o '8-bit: [^;]*; f32: [^)]*)' | head -1)
 if [ -z "$hdr" ] || [ -z "$impl" ]; then
     echo "FAIL channels: the rule was not found in mgpu.h (\"(8-bit: ...; f32: ...)\" and \"channels: use ...\")"; fail=1
 elif [ "$u8" != "$impl" ] || [ "$f32" != "$impl" ]; then
