@@ -1,4 +1,4 @@
-/* readme_blur.c - README.md's snippet for Gaussian blur (keep the two identical).
+/* readme_blur.c - the program for Gaussian blur in docs/blur.md (keep the two identical).
    Blurs an 8-bit RGB image in device memory, checks it against the CPU device (the same bytes),
    then blurs a batch of host images spread over every device. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* readme_collectives.c - README.md's snippet for collectives over devices (keep the two identical).
+/* readme_collectives.c - the program for collectives over devices in docs/api.md (keep the two identical).
    One buffer per device: all-reduce (every buffer becomes the elementwise sum over devices),
    broadcast from device 0, then a host array scattered in ranges over the devices and gathered. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* readme_devices.c - README.md's snippet for devices and binding (keep the two identical).
+/* readme_devices.c - the program for devices and binding in docs/api.md (keep the two identical).
    Lists the devices, binds this thread to each in turn, picks the fastest with mgpu_device_select
    and starts one thread bound to it. Without a GPU: MGPU_CPU_DEVICES=4 gives four CPU devices. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* readme_handles.c - README.md's snippet for checked handles (keep the two identical).
+/* readme_handles.c - the program for checked handles in docs/reliability.md (keep the two identical).
    A destroyed stream, a handle of another kind and a handle from before mgpu_shutdown are
    each MGPU_ERROR_INVALID_HANDLE, never a crash; mgpu goes on working. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* readme_kernel.c - README.md's snippet for your own kernels (keep the two identical).
+/* readme_kernel.c - the program for your own kernels in docs/api.md (keep the two identical).
    A kernel written in PTX (as `nvcc -ptx` writes it from CUDA C++ declared extern "C") doubles
    n values; a C version of it runs the same launch on CPU devices. Launched on every device. */
 #include <stdio.h>

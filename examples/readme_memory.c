@@ -1,4 +1,4 @@
-/* readme_memory.c - README.md's snippet for memory, streams and events (keep the two identical).
+/* readme_memory.c - the program for memory, streams and events in docs/api.md (keep the two identical).
    Pinned host memory, device memory and stream-ordered pool memory; copies, a fill, a built-in
    kernel and two timing events queued in order on one stream, then one wait. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* readme_msm.c - README.md's snippet for BN254 multi-scalar multiplication (keep the two identical).
+/* readme_msm.c - the program for BN254 multi-scalar multiplication in docs/msm.md (keep the two identical).
    sum k_i * P_i over 4096 random points on device 0, checked against the CPU device, then a
    batch of 4 MSMs spread over every device. */
 #include <stdio.h>

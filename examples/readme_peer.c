@@ -1,4 +1,4 @@
-/* readme_peer.c - README.md's snippet for copies between devices (keep the two identical).
+/* readme_peer.c - the program for copies between devices in docs/api.md (keep the two identical).
    Copies 64 MiB from the first device's memory to the last device's and says which path it took:
    direct (peer access), staged through pinned host memory, or a host copy (CPU devices). */
 #include <stdio.h>

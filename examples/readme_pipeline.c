@@ -1,4 +1,4 @@
-/* readme_pipeline.c - README.md's snippet for pipelines (keep the two identical).
+/* readme_pipeline.c - the program for pipelines in docs/pipelines.md (keep the two identical).
    Two stages: x + x on device 0 (a GPU if there is one), then +1 in host code on a CPU device
    by two workers (threads); 16 batches of 1M floats go through with 4 in flight and come out
    in order. */

@@ -1,4 +1,4 @@
-/* readme_processes.c - README.md's snippet for several processes (keep the two identical).
+/* readme_processes.c - the program for several processes in docs/processes.md (keep the two identical).
    Two processes share device memory through an IPC handle: the parent allocates and fills
    a buffer on its device 0 and sends the handle's bytes down a pipe; the child opens it on
    its own device 0, sums it with mgpu_reduce and answers. Fork before mgpu_init: the CUDA

@@ -1,4 +1,4 @@
-/* readme_profile.c - README.md's snippet for the profiler (keep the two identical).
+/* readme_profile.c - the program for the profiler in docs/profiler.md (keep the two identical).
    Profiles an upload, a reduction and a download on every device, prints each device's
    compute / transfer / sync time and GB/s, and writes a trace for Perfetto (argv[1], or
    /tmp/readme_profile.json). MGPU_PROFILE=path does the same for any program, unchanged. */

@@ -1,4 +1,4 @@
-/* readme_reduce.c - README.md's snippet for reductions (keep the two identical).
+/* readme_reduce.c - the program for reductions in docs/api.md (keep the two identical).
    Sum and max of 2^24 floats: on one device from its memory, and over every device from a
    host array (mgpu_reduce_multi splits it by throughput and overlaps copies and kernels). */
 #include <stdio.h>
