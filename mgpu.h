@@ -22,7 +22,8 @@
        x86_64-w64-mingw32-gcc -O2 -std=c99 prog.c mgpu.c        Windows, mingw-w64
 
    REQUIREMENTS
-   - A C99 or C11 compiler, or C++17 (gcc, clang, MSVC, mingw-w64); Linux or 64-bit Windows.
+   - A C99 or C11 compiler, or C++17 (gcc, clang, mingw-w64; MSVC and clang-cl, whose code
+     paths the tests build with mingw-w64); Linux or 64-bit Windows.
    - At run time, for GPUs: an NVIDIA driver for CUDA 12.0 or newer (R525 or later,
      MGPU_MIN_DRIVER_VERSION). Without one, CPU devices are used and mgpu_cuda_status says why.
    - The embedded kernels hold machine code (SASS) for sm_75, sm_80, sm_90, sm_100 and sm_120
