@@ -81,9 +81,10 @@ ASAN     = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 .PHONY: test-all check-all
 
 # Every example is a test: each runs with the default devices and with 4 CPU devices
-# (MGPU_CPU_DEVICES=4) and must exit 0. Output goes to build/<name>[.cpu4].log. The README
-# checks (tests/doc_check.sh): every snippet block of README.md is its examples/ file
-# character for character, and the documented blur channels and default CPU devices agree.
+# (MGPU_CPU_DEVICES=4) and must exit 0. Output goes to build/<name>[.cpu4].log. The doc
+# checks (tests/doc_check.sh): every program block of README.md and docs/*.md is its examples/
+# file character for character, every excerpt is in its file, every relative link resolves,
+# docs/api.md names every public function, and the blur channels and CPU devices agree.
 test-examples: run/examples run/docs
 test-docs: run/docs
 run/docs: FORCE | $(BUILD)
