@@ -1050,9 +1050,9 @@ MGPU_API int mgpu_local_rank(void);
    not a handle of that kind (or of another mgpu version) MGPU_ERROR_IPC_INVALID_HANDLE; a
    handle this process exported MGPU_ERROR_IPC_SAME_PROCESS.
    GPUs, mgpu_malloc memory: the driver's legacy IPC (cuIpcGetMemHandle /
-   cuIpcOpenMemHandle, on Linux and Windows); a process has a GPU allocation open at most once at a
-   time: a second open before the close is MGPU_ERROR_INVALID_ARGUMENT (or the driver's
-   error). GPUs, pool memory (mgpu_malloc_async): mgpu's pool of each GPU is made with
+   cuIpcOpenMemHandle, on Linux and Windows); a process has a GPU allocation open at most
+   once at a time: a second open before the close is MGPU_ERROR_INVALID_ARGUMENT (or the
+   driver's error). GPUs, pool memory (mgpu_malloc_async): mgpu's pool of each GPU is made with
    POSIX file descriptor handles where the driver offers them (Linux; else the device's
    default pool, whose memory cannot be exported: MGPU_ERROR_NOT_SUPPORTED). The export
    writes the driver's cuMemPoolExportPointer data into the handle and starts, once per
