@@ -17,6 +17,8 @@
    2^259 fits five limbs): (a b 2^4 + q p) / 2^260 = a b / 2^256 mod p, and it is below
    a b / 2^256 + p < 4p^2 / 2^256 + p < 2p. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 namespace mgpu_fp64 {
 using mgpu_bn::u32;
 using mgpu_bn::u64;

@@ -134,23 +134,27 @@ static int check_fp64(long pairs)
             if (memcmp(c1, c2, sizeof c1)) bad++, printf("FAIL fp64 chain %ld: native chain != integer chain\n", it);
         }
         if (it % 16 == 0) {                            /* mixed additions, as residues */
-            xyzz p0, p1, p2;
+            xyzz p0, p1, p2, p3, p4, p5;
             random_below(p0.x, MOD2[FP]); random_below(p0.y, MOD2[FP]);
             random_below(p0.zz, MOD2[FP]); random_below(p0.zzz, MOD2[FP]);
-            p1 = p0, p2 = p0;
+            p1 = p0, p2 = p0, p3 = p0, p4 = p0, p5 = p0;
             for (int i = 0; i < 4; i++) {
                 random_below(a, MOD2[FP]);
                 random_below(b, MOD2[FP]);
                 add_affine(p0, a, b, false);
                 mgpu_fp64::add_affine_x<mgpu_fp64::FM_ALL>(p1, a, b, false);
-                mgpu_fp64::add_affine_x<0x063>(p2, a, b, false);
+                mgpu_fp64::add_affine_x<0x063>(p2, a, b, false);   /* bench_bn_field's hybrids */
+                mgpu_fp64::add_affine_x<0x07b>(p3, a, b, false);
+                mgpu_fp64::add_affine_x<0x003>(p4, a, b, false);
+                mgpu_fp64::add_affine_x<0x163>(p5, a, b, false);
             }
-            for (xyzz *p : { &p0, &p1, &p2 })
+            for (xyzz *p : { &p0, &p1, &p2, &p3, &p4, &p5 })
                 for (u32 *v : { p->x, p->y, p->zz, p->zzz }) {
                     if (!below(v, MOD2[FP])) bad++, printf("FAIL fp64 addition %ld: a coordinate >= 2p\n", it);
                     reduce_once<FP>(v, v);
                 }
-            if (memcmp(&p0, &p1, sizeof p0) || memcmp(&p0, &p2, sizeof p0))
+            if (memcmp(&p0, &p1, sizeof p0) || memcmp(&p0, &p2, sizeof p0) || memcmp(&p0, &p3, sizeof p0) ||
+                memcmp(&p0, &p4, sizeof p0) || memcmp(&p0, &p5, sizeof p0))
                 bad++, printf("FAIL fp64 addition %ld: FP64 or hybrid mixed addition != add_affine\n", it);
         }
     }
