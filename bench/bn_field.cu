@@ -80,9 +80,10 @@ template <int OP> __global__ void __launch_bounds__(THREADS) chains(const u32 *b
     out[tid] = x;
 }
 
-/* acc = (t, 1) lifted, then acc += P_(i % 2) for i < iters (even; P from b). OP_MADD: add_affine;
-   OP_ADD_FULL: add_xyzz with P lifted to XYZZ (zz = zzz = 1). Writes the XYZZ result. */
-template <int OP> __global__ void __launch_bounds__(THREADS) additions(const u32 *b_in, unsigned iters, u32 *out)
+/* acc = (t, 1) lifted, then acc += P_(i % 2) for i < iters (even; P from b). OP_MADD: add_affine
+   (add_affine_x<FM> of bn_field_fp64.h: the products of FM on the FP64 pipe); OP_ADD_FULL:
+   add_xyzz with P lifted to XYZZ (zz = zzz = 1). Writes the XYZZ result. */
+template <int OP, unsigned FM = 0> __global__ void __launch_bounds__(THREADS) additions(const u32 *b_in, unsigned iters, u32 *out)
 {
     const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
     xyzz acc, q;
@@ -98,7 +99,7 @@ template <int OP> __global__ void __launch_bounds__(THREADS) additions(const u32
 #pragma unroll
         for (int s = 0; s < 2; s++) {
             if (OP == OP_MADD) {
-                add_affine(acc, px[s], py[s], false);
+                mgpu_fp64::add_affine_x<FM>(acc, px[s], py[s], false);
             } else {
                 copy(q.x, px[s]); copy(q.y, py[s]); copy(q.zz, ONE_P); copy(q.zzz, ONE_P);
                 add_xyzz(acc, q);
@@ -351,7 +352,7 @@ template <typename K1, typename K2> static int check(const char *what, K1 k1, K2
    fchains<OP, N>: N chains a thread of a <- a b: OP_IMUL mul<FP> (the integer baseline at
    the same N), OP_FMUL fmul (u32[8] in and out: two conversions in, one out a product),
    OP_FNATIVE fmul_native (the limbs stay doubles: the conversions' cost is the difference).
-   additions_x<FM>: the additions kernel with add_affine_x<FM> (FM: the FP64 products).
+   additions<OP_MADD, FM>: the additions kernel with add_affine_x<FM> (FM: the FP64 products).
    madd_gather_x<MA, MB, NA>: madd_gather with add_affine_x<MA> in warps w % 4 < NA and
    add_affine_x<MB> in the others (both pipes from one multiprocessor's warps), each thread
    its 32 buckets; madd_gather_dyn<MA, MB, NA> the same with the buckets handed out to
@@ -395,26 +396,6 @@ template <int OP, int N> __global__ void __launch_bounds__(THREADS) fchains(cons
         for (int j = 0; j < 8; j++) x ^= a[k][j] * (2 * j + 1) + k;
     }
     out[tid] = x;
-}
-template <unsigned FM> __global__ void __launch_bounds__(THREADS) additions_x(const u32 *b_in, unsigned iters, u32 *out)
-{
-    const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
-    xyzz acc;
-    u32 px[2][8], py[2][8];
-#pragma unroll
-    for (int j = 0; j < 8; j++) {
-        acc.x[j] = j == 0 ? tid : 0; acc.y[j] = j == 0 ? 1 : 0;
-        acc.zz[j] = ONE_P[j]; acc.zzz[j] = ONE_P[j];
-        px[0][j] = b_in[j]; py[0][j] = b_in[8 + j]; px[1][j] = b_in[16 + j]; py[1][j] = b_in[24 + j];
-    }
-#pragma unroll 1
-    for (unsigned i = 0; i < iters; i += 2) {
-#pragma unroll
-        for (int s = 0; s < 2; s++) mgpu_fp64::add_affine_x<FM>(acc, px[s], py[s], false);
-    }
-    reduce_once<FP>(acc.x, acc.x); reduce_once<FP>(acc.y, acc.y);
-    reduce_once<FP>(acc.zz, acc.zz); reduce_once<FP>(acc.zzz, acc.zzz);
-    store_xyzz(out + (u64)tid * 32, acc);
 }
 /* One bucket of the gathered additions: thread t's bucket b (BUCKET points), reduced, stored. */
 template <unsigned MA, unsigned MB> __device__ __forceinline__ void gather_bucket(const u32 *pts, u32 *out, u32 threads, u32 t, u32 b, bool first)
@@ -509,16 +490,16 @@ template <unsigned FM> static int additions_run(const char *name, const u32 *b, 
     CU(cudaMalloc(&o1, words * 4));
     CU(cudaMalloc(&o2, words * 4));
     CU(cudaMemset(o1, 0xa5, words * 4));
-    additions_x<FM><<<cblocks, THREADS>>>(b, 64, o1);
+    additions<OP_MADD, FM><<<cblocks, THREADS>>>(b, 64, o1);
     additions<OP_MADD><<<cblocks, THREADS>>>(b, 64, o2);
     CU(cudaGetLastError());
     const size_t bad = differing(o1, o2, words);
     CU(cudaMalloc(&out, (size_t)prop.multiProcessorCount * 2048 * 4 * 32 * 4));
     unsigned blocks;
-    const float ms = best_ms(additions_x<FM>, b, iters / 4, out, &blocks);
+    const float ms = best_ms(additions<OP_MADD, FM>, b, iters / 4, out, &blocks);
     *rate = (double)blocks * THREADS * (iters / 4) / (ms * 1e-3) / 1e9;
     cudaFuncAttributes fa;
-    CU(cudaFuncGetAttributes(&fa, additions_x<FM>));
+    CU(cudaFuncGetAttributes(&fa, additions<OP_MADD, FM>));
     printf("mgpu_field op=madd_%s G_per_s=%.3f (FP64 products 0x%03x; %u blocks x %d, %d registers, %.3f ms; %zu of %zu words differ from add_affine)\n",
            name, *rate, FM, blocks, THREADS, fa.numRegs, ms, bad, words);
     CU(cudaFree(o1));
