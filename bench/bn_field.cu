@@ -21,6 +21,12 @@
                    the reads of a tree's later rounds, which would read the sums before them
    The affine sums are checked against the mixed additions of the same pairs (as points).
 
+   Then the FP64 variants (bn_field_fp64.h, docs/msm_fp64.md): the multiplication in 52-bit
+   limbs on the FP64 pipe in product chains, and the mixed additions with chosen products on
+   it, in registers and gathered (products split inside an addition, or whole additions in
+   some warps), every output word compared with the integer code's. BN_PROFILE=1 runs only
+   the gathered variants, once each, for ncu (bench/bn_field_fp64.sh).
+
    Every thread runs CHAINS independent chains of ITERS operations (one chain of additions);
    the results are folded into one word per thread. Checked, not just timed: the lazy chains'
    results, reduced, equal the compact multiplication's (mul<FP, false>, canonical, a
