@@ -57,16 +57,32 @@
 enum { CHAINS = 8, THREADS = 256, CHECK = 512 };
 enum { OP_MUL, OP_SQR, OP_MUL_COMPACT, OP_SQR_COMPACT, OP_MADD, OP_ADD_FULL };
 
-/* Chain k of thread t starts at (t, k + 1, 0, ..) and uses b[k] (values below p). */
-template <int OP> __global__ void __launch_bounds__(THREADS) chains(const u32 *b_in, unsigned iters, u32 *out)
+/* Chain k of thread t starts at (t, k + 1, 0, ..) and uses b[k] (values below p); the N
+   results, reduced, are folded into one word. */
+template <int N> __device__ __forceinline__ void chains_start(u32 (*a)[8], u32 (*b)[8], const u32 *b_in, u32 tid)
 {
-    const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
-    u32 a[CHAINS][8], b[CHAINS][8], x = 0;
 #pragma unroll
-    for (int k = 0; k < CHAINS; k++) {
+    for (int k = 0; k < N; k++) {
 #pragma unroll
         for (int j = 0; j < 8; j++) { a[k][j] = j == 0 ? tid : j == 1 ? k + 1 : 0; b[k][j] = b_in[8 * k + j]; }
     }
+}
+template <int N> __device__ __forceinline__ u32 chains_fold(u32 (*a)[8])
+{
+    u32 x = 0;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        reduce_once<FP>(a[k], a[k]);
+#pragma unroll
+        for (int j = 0; j < 8; j++) x ^= a[k][j] * (2 * j + 1) + k;
+    }
+    return x;
+}
+template <int OP> __global__ void __launch_bounds__(THREADS) chains(const u32 *b_in, unsigned iters, u32 *out)
+{
+    const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
+    u32 a[CHAINS][8], b[CHAINS][8];
+    chains_start<CHAINS>(a, b, b_in, tid);
 #pragma unroll 1
     for (unsigned i = 0; i < iters; i++) {
 #pragma unroll
@@ -77,13 +93,7 @@ template <int OP> __global__ void __launch_bounds__(THREADS) chains(const u32 *b
             else mul<FP, false>(a[k], a[k], a[k]);
         }
     }
-#pragma unroll
-    for (int k = 0; k < CHAINS; k++) {
-        reduce_once<FP>(a[k], a[k]);
-#pragma unroll
-        for (int j = 0; j < 8; j++) x ^= a[k][j] * (2 * j + 1) + k;
-    }
-    out[tid] = x;
+    out[tid] = chains_fold<CHAINS>(a);
 }
 
 /* acc = (t, 1) lifted, then acc += P_(i % 2) for i < iters (even; P from b). OP_MADD: add_affine
@@ -160,21 +170,31 @@ __device__ __forceinline__ void load_point(const u32 *pts, u32 i, u32 *x, u32 *y
     load8(x, pts + (u64)i * 16);
     load8(y, pts + (u64)i * 16 + 8);
 }
+/* One bucket of the gathered additions: thread t's bucket b (BUCKET points) summed by
+   add_affine_x<MA> (first) or <MB> (add_affine for 0) and stored, reduced if REDUCE. */
+template <unsigned MA, unsigned MB, bool REDUCE = true>
+__device__ __forceinline__ void gather_bucket(const u32 *pts, u32 *out, u32 threads, u32 t, u32 b, bool first)
+{
+    xyzz acc;
+    u32 x[8], y[8];
+    load_point(pts, point_at<false>(t, b * BUCKET, threads), x, y);
+    set_affine(acc, x, y, false);
+#pragma unroll 1
+    for (u32 j = 1; j < BUCKET; j++) {
+        load_point(pts, point_at<false>(t, b * BUCKET + j, threads), x, y);
+        if (MA == MB || first) mgpu_fp64::add_affine_x<MA>(acc, x, y, false);
+        else mgpu_fp64::add_affine_x<MB>(acc, x, y, false);
+    }
+    if (REDUCE) {
+        reduce_once<FP>(acc.x, acc.x); reduce_once<FP>(acc.y, acc.y);
+        reduce_once<FP>(acc.zz, acc.zz); reduce_once<FP>(acc.zzz, acc.zzz);
+    }
+    store_xyzz(out + ((u64)b * threads + t) * 32, acc);
+}
 __global__ void __launch_bounds__(GATHER_THREADS, 2) madd_gather(const u32 *pts, u32 *out, u32 threads)
 {
     const u32 t = blockIdx.x * blockDim.x + threadIdx.x;
-    for (u32 b = 0; b < GATHER_ENTRIES / BUCKET; b++) {
-        xyzz acc;
-        u32 x[8], y[8];
-        load_point(pts, point_at<false>(t, b * BUCKET, threads), x, y);
-        set_affine(acc, x, y, false);
-#pragma unroll 1
-        for (u32 j = 1; j < BUCKET; j++) {
-            load_point(pts, point_at<false>(t, b * BUCKET + j, threads), x, y);
-            add_affine(acc, x, y, false);
-        }
-        store_xyzz(out + ((u64)b * threads + t) * 32, acc);
-    }
+    for (u32 b = 0; b < GATHER_ENTRIES / BUCKET; b++) gather_bucket<0, 0, false>(pts, out, threads, t, b, true);
 }
 /* 1 / a = a^(p - 2), 4 bits at a time (lazy in and out) */
 __device__ __noinline__ void inv_fermat(u32 *o, const u32 *a)
@@ -368,12 +388,8 @@ enum { OP_IMUL = 10, OP_FMUL, OP_FNATIVE };
 template <int OP, int N> __global__ void __launch_bounds__(THREADS) fchains(const u32 *b_in, unsigned iters, u32 *out)
 {
     const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
-    u32 a[N][8], b[N][8], x = 0;
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-#pragma unroll
-        for (int j = 0; j < 8; j++) { a[k][j] = j == 0 ? tid : j == 1 ? k + 1 : 0; b[k][j] = b_in[8 * k + j]; }
-    }
+    u32 a[N][8], b[N][8];
+    chains_start<N>(a, b, b_in, tid);
     if (OP == OP_FNATIVE) {
         double xa[N][5], yb[N][5];
 #pragma unroll
@@ -395,30 +411,7 @@ template <int OP, int N> __global__ void __launch_bounds__(THREADS) fchains(cons
             }
         }
     }
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        reduce_once<FP>(a[k], a[k]);
-#pragma unroll
-        for (int j = 0; j < 8; j++) x ^= a[k][j] * (2 * j + 1) + k;
-    }
-    out[tid] = x;
-}
-/* One bucket of the gathered additions: thread t's bucket b (BUCKET points), reduced, stored. */
-template <unsigned MA, unsigned MB> __device__ __forceinline__ void gather_bucket(const u32 *pts, u32 *out, u32 threads, u32 t, u32 b, bool first)
-{
-    xyzz acc;
-    u32 x[8], y[8];
-    load_point(pts, point_at<false>(t, b * BUCKET, threads), x, y);
-    set_affine(acc, x, y, false);
-#pragma unroll 1
-    for (u32 j = 1; j < BUCKET; j++) {
-        load_point(pts, point_at<false>(t, b * BUCKET + j, threads), x, y);
-        if (MA == MB || first) mgpu_fp64::add_affine_x<MA>(acc, x, y, false);
-        else mgpu_fp64::add_affine_x<MB>(acc, x, y, false);
-    }
-    reduce_once<FP>(acc.x, acc.x); reduce_once<FP>(acc.y, acc.y);
-    reduce_once<FP>(acc.zz, acc.zz); reduce_once<FP>(acc.zzz, acc.zzz);
-    store_xyzz(out + ((u64)b * threads + t) * 32, acc);
+    out[tid] = chains_fold<N>(a);
 }
 template <unsigned MA, unsigned MB, int NA, int MINB = 2>
 __global__ void __launch_bounds__(GATHER_THREADS, MINB) madd_gather_x(const u32 *pts, u32 *out, u32 threads, u32 *)
