@@ -221,9 +221,10 @@ run/blur_emu_tile: $(BUILD)/blur_kernel_emu FORCE
 
 # The BN254 field arithmetic of the MSM section on the host (tests/fake_cuda/bn_field_check.cpp):
 # the lazy unrolled multiplication, addition and subtraction against canonical results, on
-# random values and the edges of [0, 2m), under ASan/UBSan.
+# random values and the edges of [0, 2m), and bench_bn_field's FP64 multiplication and mixed
+# additions (bench/bn_field_fp64.h) against the integer ones, under ASan/UBSan.
 .PHONY: test-bn-field
-$(BUILD)/bn_field_check: tests/fake_cuda/bn_field_check.cpp tests/fake_cuda/emu.h $(BUILD)/msm_section.cu
+$(BUILD)/bn_field_check: tests/fake_cuda/bn_field_check.cpp tests/fake_cuda/emu.h $(BUILD)/msm_section.cu bench/bn_field_fp64.h
 	$(CXX) $(EMU_FLAGS) -O1 -Wno-unused-function -Wno-maybe-uninitialized -fsanitize=address,undefined \
 	  -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
 test-bn-field: run/bn_field
@@ -499,7 +500,7 @@ $(BUILD)/bench_blur: bench/blur.c bench/bench_util.h bench/peers/peers.h $(BUILD
 
 # bench_bn_field: mgpu's BN254 field multiply, square and mixed addition (the MSM section's
 # code, build/msm_section.cu) in small kernels on the CUDA runtime, for ARCH; needs nvcc.
-$(BUILD)/bench_bn_field: bench/bn_field.cu $(BUILD)/msm_section.cu $(BUILD)/peers/bn_field.cfg | $(BUILD)
+$(BUILD)/bench_bn_field: bench/bn_field.cu bench/bn_field_fp64.h $(BUILD)/msm_section.cu $(BUILD)/peers/bn_field.cfg | $(BUILD)
 	$(NVCC) -O3 -std=c++17 -arch=$(PEER_ARCH) -I$(BUILD) -o $@ $<
 ifneq ($(HAVE_NVCC),)
 bench: $(BUILD)/bench_bn_field

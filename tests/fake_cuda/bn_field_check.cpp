@@ -7,6 +7,7 @@
    `make test-bn-field` (argument: pairs per field, default 200000). */
 #include "tests/fake_cuda/emu.h"
 #include "msm_section.cu"
+#include "bench/bn_field_fp64.h"
 
 static std::mt19937_64 rng(12345);
 
@@ -93,11 +94,78 @@ template <int F> static int check(long pairs)
     return bad;
 }
 
+/* bench_bn_field's FP64 multiplication (bench/bn_field_fp64.h) against the integer one:
+   lazy in [0, 2p) in and out, the same residue; the native form's chain; and the mixed
+   addition with all and with some of its products on the FP64 pipe against add_affine. */
+static int check_fp64(long pairs)
+{
+    int bad = 0;
+    for (long it = 0; it < pairs && bad <= 10; it++) {
+        u32 a[8], b[8], ca[8], cb[8], r1[8], r2[8];
+        random_below(a, MOD2[FP]);
+        random_below(b, MOD2[FP]);
+        if (it % 7 == 1) minus(a, MOD2[FP], 1 + (u32)(it / 7 % 3));
+        if (it % 11 == 2) minus(b, MOD2[FP], 1 + (u32)(it / 11 % 3));
+        if (it % 13 == 3) { memset(b, 0, sizeof b); b[0] = (u32)(it & 1); }
+        if (it % 17 == 4) minus(b, MOD[FP], (u32)(it / 17 % 2));
+        memcpy(ca, a, sizeof a);
+        memcpy(cb, b, sizeof b);
+        reduce_once<FP>(ca, ca);
+        reduce_once<FP>(cb, cb);
+        mul<FP, false>(r2, ca, cb);
+        mgpu_fp64::fmul(r1, a, b);
+        if (!below(r1, MOD2[FP])) bad++, printf("FAIL fp64 pair %ld: product >= 2p\n", it);
+        reduce_once<FP>(r1, r1);
+        if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL fp64 pair %ld: FP64 product != integer product\n", it);
+        if (it % 64 == 0) {                            /* a chain a <- a b in the native form */
+            double x[5], y16[5];
+            u32 c1[8], c2[8];
+            mgpu_fp64::to_limbs<0>(x, a);
+            mgpu_fp64::to_limbs<4>(y16, b);
+            memcpy(c2, a, sizeof a);
+            for (int i = 0; i < 50; i++) {
+                mgpu_fp64::fmul_native(x, x, y16);
+                mul<FP>(c2, c2, b);
+            }
+            mgpu_fp64::native_to_u32(c1, x);
+            if (!below(c1, MOD2[FP])) bad++, printf("FAIL fp64 chain %ld: >= 2p\n", it);
+            reduce_once<FP>(c1, c1);
+            reduce_once<FP>(c2, c2);
+            if (memcmp(c1, c2, sizeof c1)) bad++, printf("FAIL fp64 chain %ld: native chain != integer chain\n", it);
+        }
+        if (it % 16 == 0) {                            /* mixed additions, as residues */
+            xyzz p0, p1, p2, p3, p4, p5;
+            random_below(p0.x, MOD2[FP]); random_below(p0.y, MOD2[FP]);
+            random_below(p0.zz, MOD2[FP]); random_below(p0.zzz, MOD2[FP]);
+            p1 = p0, p2 = p0, p3 = p0, p4 = p0, p5 = p0;
+            for (int i = 0; i < 4; i++) {
+                random_below(a, MOD2[FP]);
+                random_below(b, MOD2[FP]);
+                add_affine(p0, a, b, false);
+                mgpu_fp64::add_affine_x<mgpu_fp64::FM_ALL>(p1, a, b, false);
+                mgpu_fp64::add_affine_x<0x063>(p2, a, b, false);   /* bench_bn_field's hybrids */
+                mgpu_fp64::add_affine_x<0x07b>(p3, a, b, false);
+                mgpu_fp64::add_affine_x<0x003>(p4, a, b, false);
+                mgpu_fp64::add_affine_x<0x163>(p5, a, b, false);
+            }
+            for (xyzz *p : { &p0, &p1, &p2, &p3, &p4, &p5 })
+                for (u32 *v : { p->x, p->y, p->zz, p->zzz }) {
+                    if (!below(v, MOD2[FP])) bad++, printf("FAIL fp64 addition %ld: a coordinate >= 2p\n", it);
+                    reduce_once<FP>(v, v);
+                }
+            if (memcmp(&p0, &p1, sizeof p0) || memcmp(&p0, &p2, sizeof p0) || memcmp(&p0, &p3, sizeof p0) ||
+                memcmp(&p0, &p4, sizeof p0) || memcmp(&p0, &p5, sizeof p0))
+                bad++, printf("FAIL fp64 addition %ld: FP64 or hybrid mixed addition != add_affine\n", it);
+        }
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const long pairs = argc > 1 ? atol(argv[1]) : 200000;
-    const int bad = check<FP>(pairs) + check<FR>(pairs);
-    printf("%s BN254 field arithmetic: %ld pairs each for p and r (multiplication, square, a b - c d, addition, subtraction)\n",
+    const int bad = check<FP>(pairs) + check<FR>(pairs) + check_fp64(pairs);
+    printf("%s BN254 field arithmetic: %ld pairs each for p and r (multiplication, square, a b - c d, addition, subtraction; FP64 products, chains, mixed additions)\n",
            bad ? "FAIL" : "ok  ", pairs);
     printf("%d passed, %d failed\n", bad ? 0 : 1, bad ? 1 : 0);
     return bad != 0;
