@@ -31,10 +31,12 @@ all: examples $(BUILD)/mgpu_tests
 $(BUILD):
 	mkdir -p $(BUILD)
 
-# ---- kernels: mgpu_kernels.cu -> fatbin -> kernels_fatbin.h (committed; needs nvcc)
+# ---- kernels: mgpu_kernels.cu -> fatbin -> kernels_fatbin.h (committed; needs nvcc). The
+# kernel names come from the source preprocessed by the host compiler (macro-made kernels too).
 kernels: $(BUILD)/embed_fatbin
 	$(NVCC) -fatbin -O3 -std=c++17 --threads 0 -Xfatbin=-compress-all $(GENCODE) -o $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu
-	$(BUILD)/embed_fatbin $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu "$(ARCHS)" \
+	$(CXX) -E -P -x c++ mgpu_kernels.cu > $(BUILD)/mgpu_kernels.ii
+	$(BUILD)/embed_fatbin $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu $(BUILD)/mgpu_kernels.ii "$(ARCHS)" \
 	  "$$($(NVCC) --version | tail -1)" > kernels_fatbin.h.tmp && mv kernels_fatbin.h.tmp kernels_fatbin.h
 $(BUILD)/embed_fatbin: tools/embed_fatbin.c tools/sha256.h | $(BUILD)
 	$(CC) -O2 $(WARN) -std=c99 -o $@ $<

@@ -3222,7 +3222,7 @@ MGPU_API mgpu_result mgpu_stream_create_flags(mgpu_stream *stream, unsigned flag
 {
     static const char *fn = "mgpu_stream_create_flags";
     mgpu_device d = -1;
-    void *s;
+    void *s = NULL;
     MGPU__REQUIRE(stream, fn, "stream is NULL");
     if (flags & ~MGPU_STREAM_NON_BLOCKING) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "unknown flags 0x%x", flags);
     MGPU__TRY(mgpu__current(fn, &d));
@@ -4200,7 +4200,7 @@ static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, m
     uintptr_t h = 0;
     mgpu_result r;
     const char *why;
-    if (!mgpu__image_check((const unsigned char *)image, bytes, &why))
+    if (image && !mgpu__image_check((const unsigned char *)image, bytes, &why))   /* NULL: the built-in kernels */
         return mgpu__fail(MGPU_ERROR_INVALID_IMAGE, fn, "%zu bytes: %s", bytes, why);
     if (copy && bytes == SIZE_MAX) return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "bytes = %zu overflows", bytes);
     m = (mgpu__module_obj *)calloc(1, sizeof *m);
@@ -4229,7 +4229,7 @@ static mgpu_result mgpu__module_new(const void *image, size_t bytes, int copy, m
 MGPU_API mgpu_result mgpu_module_create(const void *image, size_t bytes, mgpu_module *module)
 {
     static const char *fn = "mgpu_module_create";
-    mgpu__module_obj *m;
+    mgpu__module_obj *m = NULL;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(image && module && bytes > 0, fn, "image or module is NULL, or bytes is 0");
     MGPU__TRY(mgpu__module_new(image, bytes, 1, &m, fn));
@@ -4273,22 +4273,75 @@ MGPU_API mgpu_result mgpu_module_destroy(mgpu_module module)
     return mgpu__destroy_module(m, 0);
 }
 
-/* Loads the module on a CUDA device exactly once. */
+/* The built-in fatbin, decoded from kernels_fatbin.h's base-85 text into a new buffer
+   (MGPU_KERNELS_FATBIN_SIZE bytes, malloc-aligned as the driver wants): NULL, with *damaged
+   set where the text is not base 85, else out of memory. One pass, table lookups only (a few
+   ms for 5 MB, also at -O0); the built-in module does it at its first load. */
+static void *mgpu__kernels_decode(int *damaged)
+{
+#ifndef MGPU_NO_EMBEDDED_KERNELS
+    /* t[k][c]: digit c's value times 85^(4-k); 2^40 for a non-digit, so any bad character,
+       or 5 digits above 2^32 - 1, shows in bits 32 and up of the sum. */
+    static const char digits[] = MGPU_KERNELS_FATBIN_DIGITS;
+    const size_t groups = ((size_t)MGPU_KERNELS_FATBIN_SIZE + 3) / 4, row = MGPU_KERNELS_FATBIN_ROW_GROUPS;
+    uint64_t t[5][256], bad = 0;
+    unsigned char *out, *o;
+    size_t g, i;
+    int k, c;
+    *damaged = 0;
+    if (sizeof mgpu__kernels_fatbin_b85 / sizeof mgpu__kernels_fatbin_b85[0] != (groups + row - 1) / row) {
+        *damaged = 1;
+        return NULL;
+    }
+    out = (unsigned char *)malloc(groups * 4);
+    if (!out) return NULL;
+    for (c = 0; c < 256; c++)
+        for (k = 0; k < 5; k++) t[k][c] = (uint64_t)1 << 40;
+    for (i = 0; i < 85; i++)
+        for (k = 0, c = (unsigned char)digits[i]; k < 5; k++)
+            t[k][c] = (uint64_t)i * (k == 0 ? 52200625u : k == 1 ? 614125u : k == 2 ? 7225u : k == 3 ? 85u : 1u);
+    for (g = 0, o = out; g < groups; g += row) {
+        const unsigned char *s = (const unsigned char *)mgpu__kernels_fatbin_b85[g / row];
+        size_t end = groups - g < row ? groups - g : row;
+        for (i = 0; i < end; i++, s += 5, o += 4) {
+            uint64_t v = t[0][s[0]] + t[1][s[1]] + t[2][s[2]] + t[3][s[3]] + t[4][s[4]];
+            bad |= v;
+            o[0] = (unsigned char)(v >> 24);
+            o[1] = (unsigned char)(v >> 16);
+            o[2] = (unsigned char)(v >> 8);
+            o[3] = (unsigned char)v;
+        }
+    }
+    if (bad >> 32) { free(out); *damaged = 1; return NULL; }
+    return out;
+#else
+    *damaged = 1;
+    return NULL;
+#endif
+}
+
+/* Loads the module on a CUDA device exactly once (the built-in one decoded first). */
 static mgpu_result mgpu__module_on(mgpu__module_obj *m, mgpu_device dev, mgpu__CUmodule *out, const char *fn)
 {
     mgpu__CUmodule cu = MGPU__LOAD(m->cu[dev]);
     mgpu__CUcontext prev;
     mgpu__CUresult e = MGPU__CUDA_SUCCESS;
+    int damaged = 0;
     if (cu) { *out = cu; return MGPU_SUCCESS; }
     MGPU__TRY(mgpu__push(dev, &prev, fn));
     mgpu__mutex_lock(&m->lock);
-    if (!m->cu[dev]) {
+    if (!m->cu[dev] && !m->image && (m->image = mgpu__kernels_decode(&damaged)) != NULL) m->owns_image = 1;
+    if (!m->cu[dev] && m->image) {
         e = mgpu__cu.cuModuleLoadData(&cu, m->image);
         if (!e) MGPU__STORE(m->cu[dev], cu);
     }
     cu = m->cu[dev];
     mgpu__mutex_unlock(&m->lock);
     mgpu__pop(dev, prev);
+    if (!cu && !e)
+        return damaged ? mgpu__fail(MGPU_ERROR_INVALID_IMAGE, fn, "kernels_fatbin.h is damaged (its text is not the "
+                                    "base 85 make kernels writes): copy it again or run make kernels")
+                       : mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory for the built-in kernels");
     if (e) return mgpu__cuda_fail(e, fn, "cuModuleLoadData", dev);
     *out = cu;
     return MGPU_SUCCESS;
@@ -4420,7 +4473,8 @@ static mgpu_result mgpu__create_builtin_module(void)
 #else
     static const char *fn = "mgpu_init";
     int i;
-    MGPU__TRY(mgpu__module_new(mgpu__kernels_fatbin, MGPU_KERNELS_FATBIN_SIZE, 0, &mgpu__g.builtin, fn));
+    /* No image yet: kernels_fatbin.h's text is decoded at the module's first load. */
+    MGPU__TRY(mgpu__module_new(NULL, MGPU_KERNELS_FATBIN_SIZE, 0, &mgpu__g.builtin, fn));
     for (i = 0; i < MGPU__K_COUNT; i++)
         MGPU__TRY(mgpu__module_kernel(mgpu__g.builtin, mgpu__builtin_names[i], &mgpu__g.builtin_kernel[i], fn));
     return MGPU_SUCCESS;

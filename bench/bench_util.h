@@ -31,13 +31,13 @@
 
 /* ------------------------------------------------------------------ raw driver entry points */
 #define BENCH_CU_FUNCS(X) \
-    X(cuInit) X(cuGetErrorName) X(cuDriverGetVersion) X(cuDeviceGet) X(cuDeviceCanAccessPeer) \
+    X(cuInit) X(cuGetErrorName) X(cuDriverGetVersion) X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceCanAccessPeer) \
     X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent) \
     X(cuCtxEnablePeerAccess) X(cuCtxSynchronize) \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) \
     X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) \
     X(cuMemcpyPeerAsync) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyHtoD) X(cuMemcpyDtoH) \
-    X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemHostAlloc) X(cuMemFreeHost) \
+    X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemAlloc) X(cuMemFree) \
     X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel)
 
 #define BENCH_STR_(x) #x

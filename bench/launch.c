@@ -14,13 +14,10 @@
    GPU's queue never fills and throttles the host. Warm-up first; the variants run
    round-robin (rotating order) inside every batch; the median of --batches batches is
    reported. Target: mgpu within 1 us (1000 ns) of raw per launch. */
+#define MGPU_STATIC              /* the implementation here too, beside mgpu.o: its decoder of */
+#define MGPU_IMPLEMENTATION      /* kernels_fatbin.h for the embedded image */
 #include "bench_util.h"
 #include <math.h>
-
-/* The embedded fatbin, renamed so it cannot clash with the copy inside mgpu.o. */
-#define mgpu__kernels_fatbin bench__kernels_fatbin
-#include "kernels_fatbin.h"
-#undef mgpu__kernels_fatbin
 
 enum {
     V_NOOP_MGPU, V_NOOP_RAW_NB, V_NOOP_RAW_BLK, V_NOOP_MGPU_DEF, V_NOOP_RAW_LEGACY,
@@ -144,10 +141,10 @@ static void *load_image(size_t *bytes, const char **from)
         fclose(f);
     }
     if (!img) {
+        int damaged = 0;
         *bytes = (size_t)MGPU_KERNELS_FATBIN_SIZE;
-        img = malloc(*bytes);
-        if (!img) { fprintf(stderr, "bench_launch: out of memory\n"); exit(1); }
-        memcpy(img, bench__kernels_fatbin, *bytes);
+        img = mgpu__kernels_decode(&damaged);
+        if (!img) { fprintf(stderr, "bench_launch: %s\n", damaged ? "kernels_fatbin.h is damaged" : "out of memory"); exit(1); }
         *from = "kernels_fatbin.h (embedded)";
     }
     return img;
@@ -193,11 +190,12 @@ int main(int argc, char **argv)
     int rc, v, b, i, missed = 0;
     size_t img_bytes = 0;
     const char *img_from = "";
-    void *img;
+    void *img, *embedded;
+    int damaged = 0;
     CUcontext ctx;
     CUdevice cudev;
     CUmodule rmod;
-    mgpu_module mod;
+    mgpu_module mod = NULL;
 
     if (parse_args(argc, argv)) return 2;
     if ((rc = bench_start("bench_launch", 1)) != 0) return rc;
@@ -213,9 +211,11 @@ int main(int argc, char **argv)
     MK(mgpu_set_device(opt.device));
     MK(mgpu_stream_create(&g.ms));
     img = load_image(&img_bytes, &img_from);
+    embedded = mgpu__kernels_decode(&damaged);
     printf("module image: %s, %zu bytes%s\n", img_from, img_bytes,
-           img_bytes == (size_t)MGPU_KERNELS_FATBIN_SIZE && !memcmp(img, bench__kernels_fatbin, img_bytes)
+           embedded && img_bytes == (size_t)MGPU_KERNELS_FATBIN_SIZE && !memcmp(img, embedded, img_bytes)
                ? " (identical to the embedded fatbin)" : " (differs from the embedded fatbin)");
+    free(embedded);
     MK(mgpu_module_create(img, img_bytes, &mod));
     MK(mgpu_module_load(mod, opt.device));
     MK(mgpu_module_kernel(mod, "mgpu_noop", &g.k_noop));

@@ -7,6 +7,7 @@
 #   BENCH_REDUCE_ARGS="--no-multi" BENCH_COLLECTIVES_ARGS="--sizes 1G --no-nccl" bench/run_all.sh
 #   BENCHES="msm" BENCH_MSM_ARGS="--n 2^20 --split-n 0" bench/run_all.sh
 #
+# bench_startup: mgpu_init and the first operation beside the raw driver, fresh processes.
 # bench_reduce (f32 sum vs CUB and a read-only kernel; multi-GPU reductions),
 # bench_collectives (all-reduce, broadcast, scatter/gather vs NCCL) and bench_msm (BN254
 # MSM on one GPU beside era-bellman-cuda run in the same call when .peers/era_bench exists,
@@ -26,7 +27,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 logdir=${OUT:-build/bench_logs}
 mkdir -p "$logdir"
-benches=${BENCHES:-"p2p launch reduce collectives msm blur ipc"}   # BENCHES="reduce" runs a subset
+benches=${BENCHES:-"p2p launch startup reduce collectives msm blur ipc"}   # BENCHES="reduce" runs a subset
 : "${BENCH_REDUCE_ARGS=--n 2^20,2^24,2^28 --reps 21 --shard-bytes 1G --host-bytes 4G}"
 : "${BENCH_COLLECTIVES_ARGS=--sizes 256M,1G --bcast-bytes 1G --sg-bytes 1G --reps 21}"
 : "${BENCH_MSM_ARGS=--n 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24 --batch-n 2^20 --split-n 2^24,2^26 --reps 9}"
