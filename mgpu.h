@@ -10531,14 +10531,37 @@ static mgpu_result mgpu__interop_refused(const char *fn, mgpu__CUresult e, const
     return mgpu__cuda_fail(e, fn, call, dev);
 }
 
+/* The last steps of an import: obj gets its handle, then the driver imports (memory with
+   mdesc, else a semaphore with sdesc) into obj's cu. The import comes last, so that a failed
+   call leaves the fd (or handle) the caller's and a successful one cannot fail after the
+   driver took it. On failure obj has no handle (the caller frees it). */
+static mgpu_result mgpu__interop_commit(const char *fn, mgpu_device dev, int kind, void *obj, uintptr_t *h, int fd_type,
+                                        const mgpu__CUextMemDesc *mdesc, const mgpu__CUextSemDesc *sdesc)
+{
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    mgpu_result r;
+    MGPU__TRY(mgpu__handle_new(kind, obj, h, fn));
+    if ((r = mgpu__push(dev, &prev, fn)) != MGPU_SUCCESS) {
+        mgpu__handle_release((const void *)*h);
+        return r;
+    }
+    e = mdesc ? mgpu__cu.cuImportExternalMemory(&((mgpu__xmem_obj *)obj)->cu, mdesc)
+              : mgpu__cu.cuImportExternalSemaphore(&((mgpu__xsem_obj *)obj)->cu, sdesc);
+    mgpu__pop(dev, prev);
+    if (e) {
+        mgpu__handle_release((const void *)*h);
+        return mgpu__interop_refused(fn, e, mdesc ? "cuImportExternalMemory" : "cuImportExternalSemaphore", dev, fd_type);
+    }
+    return MGPU_SUCCESS;
+}
+
 MGPU_API mgpu_result mgpu_external_memory_import(mgpu_device dev, const mgpu_external_memory_desc *desc,
                                                  mgpu_external_memory *mem)
 {
     static const char *fn = "mgpu_external_memory_import";
     mgpu__xmem_obj *m;
     mgpu__CUextMemDesc d;
-    mgpu__CUcontext prev;
-    mgpu__CUresult e;
     uint64_t id[2] = { 0, 0 };
     uintptr_t h = 0;
     int fd_type;
@@ -10560,28 +10583,17 @@ MGPU_API mgpu_result mgpu_external_memory_import(mgpu_device dev, const mgpu_ext
     m->dev = dev;
     m->size = desc->size;
     m->fd = -1;
-    /* The handle first: the import is the last step, so that a failed call leaves the fd (or
-       handle) the caller's and a successful one cannot fail after the driver took it. */
-    if (mgpu__handle_new(MGPU__H_EXTERNAL_MEMORY, m, &h, fn) != MGPU_SUCCESS) { free(m); return MGPU_ERROR_OUT_OF_MEMORY; }
-    m->h = (mgpu_external_memory)h;
     memset(&d, 0, sizeof d);
     d.type = (mgpu__CUextMemType)desc->type;
     if (fd_type) d.handle.fd = desc->fd;
     else d.handle.win32.handle = desc->handle;
     d.size = desc->size;
     d.flags = desc->flags & MGPU_EXTERNAL_DEDICATED ? MGPU__EXTERNAL_MEMORY_DEDICATED : 0;
-    if ((r = mgpu__push(dev, &prev, fn)) != MGPU_SUCCESS) {
-        mgpu__handle_release(m->h);
+    if ((r = mgpu__interop_commit(fn, dev, MGPU__H_EXTERNAL_MEMORY, m, &h, fd_type, &d, NULL)) != MGPU_SUCCESS) {
         free(m);
         return r;
     }
-    e = mgpu__cu.cuImportExternalMemory(&m->cu, &d);
-    mgpu__pop(dev, prev);
-    if (e) {
-        mgpu__handle_release(m->h);
-        free(m);
-        return mgpu__interop_refused(fn, e, "cuImportExternalMemory", dev, fd_type);
-    }
+    m->h = (mgpu_external_memory)h;
     if (fd_type) mgpu__interop_fd_kept(desc->fd, id, &m->fd, m->fd_id);
     *mem = m->h;
     return MGPU_SUCCESS;
@@ -10927,8 +10939,6 @@ MGPU_API mgpu_result mgpu_external_semaphore_import(mgpu_device dev, const mgpu_
     static const char *fn = "mgpu_external_semaphore_import";
     mgpu__xsem_obj *o;
     mgpu__CUextSemDesc d;
-    mgpu__CUcontext prev;
-    mgpu__CUresult e;
     uint64_t id[2] = { 0, 0 };
     uintptr_t h = 0;
     int t, fd_type;
@@ -10949,24 +10959,15 @@ MGPU_API mgpu_result mgpu_external_semaphore_import(mgpu_device dev, const mgpu_
     o->fd = -1;
     o->timeline = t == MGPU_EXTERNAL_SEMAPHORE_D3D12_FENCE || t == MGPU_EXTERNAL_SEMAPHORE_TIMELINE_FD ||
                   t == MGPU_EXTERNAL_SEMAPHORE_TIMELINE_WIN32;
-    if (mgpu__handle_new(MGPU__H_EXTERNAL_SEMAPHORE, o, &h, fn) != MGPU_SUCCESS) { free(o); return MGPU_ERROR_OUT_OF_MEMORY; }
-    o->h = (mgpu_external_semaphore)h;
     memset(&d, 0, sizeof d);
     d.type = (mgpu__CUextSemType)t;
     if (fd_type) d.handle.fd = desc->fd;
     else d.handle.win32.handle = desc->handle;
-    if ((r = mgpu__push(dev, &prev, fn)) != MGPU_SUCCESS) {
-        mgpu__handle_release(o->h);
+    if ((r = mgpu__interop_commit(fn, dev, MGPU__H_EXTERNAL_SEMAPHORE, o, &h, fd_type, NULL, &d)) != MGPU_SUCCESS) {
         free(o);
         return r;
     }
-    e = mgpu__cu.cuImportExternalSemaphore(&o->cu, &d);
-    mgpu__pop(dev, prev);
-    if (e) {
-        mgpu__handle_release(o->h);
-        free(o);
-        return mgpu__interop_refused(fn, e, "cuImportExternalSemaphore", dev, fd_type);
-    }
+    o->h = (mgpu_external_semaphore)h;
     if (fd_type) mgpu__interop_fd_kept(desc->fd, id, &o->fd, o->fd_id);
     *sem = o->h;
     return MGPU_SUCCESS;

@@ -287,20 +287,26 @@ static void destroy(vres *r)
     vk.vkFreeMemory(dev, r->mem, NULL);
 }
 
-/* The allocation imported into mgpu: its fd (the driver owns it then), its whole size,
-   dedicated. */
-static mgpu_external_memory import_memory(const vres *r)
+/* A new fd of an exported allocation (each import takes its own). */
+static int memory_fd(const vres *r)
 {
     VkMemoryGetFdInfoKHR gi;
-    mgpu_external_memory_desc d;
-    mgpu_external_memory m = NULL;
-    mgpu_result res;
     int fd = -1;
     memset(&gi, 0, sizeof gi);
     gi.sType = VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR;
     gi.memory = r->mem;
     gi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
     VK_OK(vk.vkGetMemoryFdKHR(dev, &gi, &fd));
+    return fd;
+}
+/* The allocation imported into mgpu: its fd (the driver owns it then), its whole size,
+   dedicated. */
+static mgpu_external_memory import_memory(const vres *r)
+{
+    mgpu_external_memory_desc d;
+    mgpu_external_memory m = NULL;
+    mgpu_result res;
+    int fd = memory_fd(r);
     memset(&d, 0, sizeof d);
     d.type = MGPU_EXTERNAL_MEMORY_OPAQUE_FD;
     d.fd = fd;
@@ -312,38 +318,47 @@ static mgpu_external_memory import_memory(const vres *r)
     }
     return m;
 }
-/* A timeline semaphore, exported to mgpu. */
-static VkSemaphore make_timeline(mgpu_external_semaphore *sem)
+/* A new fd of an exported semaphore. */
+static int semaphore_fd(VkSemaphore s)
+{
+    VkSemaphoreGetFdInfoKHR gi;
+    int fd = -1;
+    memset(&gi, 0, sizeof gi);
+    gi.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR;
+    gi.semaphore = s;
+    gi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    VK_OK(vk.vkGetSemaphoreFdKHR(dev, &gi, &fd));
+    return fd;
+}
+static void import_semaphore(VkSemaphore s, int timeline, mgpu_external_semaphore *sem)
+{
+    mgpu_external_semaphore_desc d;
+    mgpu_result res;
+    int fd = semaphore_fd(s);
+    memset(&d, 0, sizeof d);
+    d.type = timeline ? MGPU_EXTERNAL_SEMAPHORE_TIMELINE_FD : MGPU_EXTERNAL_SEMAPHORE_OPAQUE_FD;
+    d.fd = fd;
+    if ((res = mgpu_external_semaphore_import(gpu, &d, sem)) != MGPU_SUCCESS) { close(fd); MG_OK(res); }
+}
+/* A timeline (else binary) semaphore, exported and imported into mgpu as *sem (NULL: Vulkan's alone). */
+static VkSemaphore make_semaphore(int timeline, mgpu_external_semaphore *sem)
 {
     VkSemaphoreTypeCreateInfo ti;
     VkExportSemaphoreCreateInfo ex;
     VkSemaphoreCreateInfo si;
-    VkSemaphoreGetFdInfoKHR gi;
-    mgpu_external_semaphore_desc d;
-    mgpu_result res;
     VkSemaphore s;
-    int fd = -1;
     memset(&ti, 0, sizeof ti);
     ti.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO;
-    ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    ti.semaphoreType = timeline ? VK_SEMAPHORE_TYPE_TIMELINE : VK_SEMAPHORE_TYPE_BINARY;
     memset(&ex, 0, sizeof ex);
     ex.sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO;
     ex.pNext = &ti;
     ex.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
     memset(&si, 0, sizeof si);
     si.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
-    si.pNext = sem ? (void *)&ex : (void *)&ti;
+    si.pNext = sem || !timeline ? (void *)&ex : (void *)&ti;
     VK_OK(vk.vkCreateSemaphore(dev, &si, NULL, &s));
-    if (!sem) return s;
-    memset(&gi, 0, sizeof gi);
-    gi.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR;
-    gi.semaphore = s;
-    gi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-    VK_OK(vk.vkGetSemaphoreFdKHR(dev, &gi, &fd));
-    memset(&d, 0, sizeof d);
-    d.type = MGPU_EXTERNAL_SEMAPHORE_TIMELINE_FD;
-    d.fd = fd;
-    if ((res = mgpu_external_semaphore_import(gpu, &d, sem)) != MGPU_SUCCESS) { close(fd); MG_OK(res); }
+    if (sem) import_semaphore(s, timeline, sem);
     return s;
 }
 
@@ -501,7 +516,7 @@ static int check(void)
     unsigned char *in = (unsigned char *)malloc(bytes), *ref = (unsigned char *)malloc(bytes);
     vres staging = make_buffer(2 * half, 0, 1), buf = make_buffer(2 * half, 1, 0), img = make_image(W, H);
     mgpu_external_semaphore sem = NULL;
-    VkSemaphore vs = make_timeline(&sem);
+    VkSemaphore vs = make_semaphore(1, &sem);
     mgpu_external_memory mb = import_memory(&buf), mi = import_memory(&img);
     mgpu_external_image ximg = NULL;
     mgpu_external_image_desc id;
@@ -600,7 +615,7 @@ static void bench(void)
     const int W4 = 3840, H4 = 2160, W8 = 7680, H8 = 4320;
     const size_t f4 = (size_t)W4 * H4 * 4, f8 = (size_t)W8 * H8 * 4;
     mgpu_external_semaphore sem = NULL;
-    VkSemaphore vs = make_timeline(&sem), local = make_timeline(NULL);
+    VkSemaphore vs = make_semaphore(1, &sem), local = make_semaphore(1, NULL);
     vres render = make_buffer(f4, 0, 0), present = make_buffer(f4, 0, 0), staging = make_buffer(f4, 0, 1);
     vres frame = make_buffer(2 * f4, 1, 0);
     mgpu_external_memory mf = import_memory(&frame);
@@ -765,12 +780,168 @@ static void bench(void)
     free(host);
 }
 
+/* ---- OpenGL through EGL (a surfaceless context on the EGL device that is the GPU): GL
+   imports the Vulkan allocation (GL_EXT_memory_object_fd) as a buffer and two binary
+   semaphores (GL_EXT_semaphore_fd); mgpu imports the same allocation and semaphores. GL
+   writes the frame and signals; mgpu waits, blurs, signals; GL waits and reads it back. */
+#if __has_include(<EGL/egl.h>) && __has_include(<GL/glext.h>)
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+#define GL_FUNCS(X) X(PFNGLGETUNSIGNEDBYTEVEXTPROC, glGetUnsignedBytevEXT) \
+    X(PFNGLCREATEMEMORYOBJECTSEXTPROC, glCreateMemoryObjectsEXT) X(PFNGLDELETEMEMORYOBJECTSEXTPROC, glDeleteMemoryObjectsEXT) \
+    X(PFNGLMEMORYOBJECTPARAMETERIVEXTPROC, glMemoryObjectParameterivEXT) X(PFNGLIMPORTMEMORYFDEXTPROC, glImportMemoryFdEXT) \
+    X(PFNGLCREATEBUFFERSPROC, glCreateBuffers) X(PFNGLDELETEBUFFERSPROC, glDeleteBuffers) \
+    X(PFNGLNAMEDBUFFERSTORAGEMEMEXTPROC, glNamedBufferStorageMemEXT) X(PFNGLNAMEDBUFFERSUBDATAPROC, glNamedBufferSubData) \
+    X(PFNGLGETNAMEDBUFFERSUBDATAPROC, glGetNamedBufferSubData) X(PFNGLGENSEMAPHORESEXTPROC, glGenSemaphoresEXT) \
+    X(PFNGLDELETESEMAPHORESEXTPROC, glDeleteSemaphoresEXT) X(PFNGLIMPORTSEMAPHOREFDEXTPROC, glImportSemaphoreFdEXT) \
+    X(PFNGLSIGNALSEMAPHOREEXTPROC, glSignalSemaphoreEXT) X(PFNGLWAITSEMAPHOREEXTPROC, glWaitSemaphoreEXT) \
+    X(gl_void_fn, glFlush) X(gl_void_fn, glFinish) X(gl_error_fn, glGetError)
+typedef void (APIENTRYP gl_void_fn)(void);              /* GL 1.0's: glext.h has no types for them */
+typedef GLenum (APIENTRYP gl_error_fn)(void);
+#define GL_FIELD(type, name) type name;
+static struct { GL_FUNCS(GL_FIELD) int unused_; } gl;
+
+/* 1 ok, 0 differs, -1 skipped (with a line). */
+static int gl_check(const uint8_t uuid[16])
+{
+    enum { W = 517, H = 333 };
+    const size_t bytes = (size_t)W * H * 4, half = (bytes + 255) & ~(size_t)255;
+    static const EGLint cfg_attrs[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE };
+    static const EGLint ctx_attrs[] = { EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5, EGL_NONE };
+    PFNEGLGETPROCADDRESSPROC gpa;
+    PFNEGLQUERYDEVICESEXTPROC query_devices;
+    PFNEGLGETPLATFORMDISPLAYEXTPROC platform_display;
+    PFNEGLINITIALIZEPROC initialize;
+    PFNEGLCHOOSECONFIGPROC choose;
+    PFNEGLBINDAPIPROC bind;
+    PFNEGLCREATECONTEXTPROC create;
+    PFNEGLMAKECURRENTPROC make_current;
+    PFNEGLDESTROYCONTEXTPROC destroy_context;
+    PFNEGLTERMINATEPROC terminate;
+    EGLDeviceEXT devices[16];
+    EGLDisplay dpy = EGL_NO_DISPLAY;
+    EGLContext ctx = EGL_NO_CONTEXT;
+    EGLConfig cfg;
+    EGLint ndev = 0, ncfg = 0, i;
+    GLubyte gl_uuid[GL_UUID_SIZE_EXT];
+    GLuint mem = 0, buf = 0, sem[2] = { 0, 0 }, one = 1;
+    GLint dedicated = 1;
+    unsigned char *in, *ref, *out, *p = NULL;
+    vres vb;
+    VkSemaphore vs[2];
+    mgpu_external_semaphore ms[2] = { NULL, NULL };
+    mgpu_external_memory mm;
+    mgpu_image s, d;
+    int ok, k;
+    void *lib = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib || !(*(void **)&gpa = dlsym(lib, "eglGetProcAddress"))) { printf("skip gl: no libEGL.so.1\n"); return -1; }
+#define EGL_GET(var, type, name) var = (type)gpa(name);
+    EGL_GET(query_devices, PFNEGLQUERYDEVICESEXTPROC, "eglQueryDevicesEXT")
+    EGL_GET(platform_display, PFNEGLGETPLATFORMDISPLAYEXTPROC, "eglGetPlatformDisplayEXT")
+    EGL_GET(initialize, PFNEGLINITIALIZEPROC, "eglInitialize") EGL_GET(choose, PFNEGLCHOOSECONFIGPROC, "eglChooseConfig")
+    EGL_GET(bind, PFNEGLBINDAPIPROC, "eglBindAPI") EGL_GET(create, PFNEGLCREATECONTEXTPROC, "eglCreateContext")
+    EGL_GET(make_current, PFNEGLMAKECURRENTPROC, "eglMakeCurrent")
+    EGL_GET(destroy_context, PFNEGLDESTROYCONTEXTPROC, "eglDestroyContext") EGL_GET(terminate, PFNEGLTERMINATEPROC, "eglTerminate")
+    if (!query_devices || !platform_display || !initialize || !query_devices(16, devices, &ndev)) {
+        printf("skip gl: EGL has no device enumeration (EGL_EXT_device_enumeration)\n");
+        return -1;
+    }
+    /* the EGL device whose GL context has the Vulkan device's UUID */
+    for (i = 0; i < ndev && ctx == EGL_NO_CONTEXT; i++) {
+        dpy = platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+        if (dpy == EGL_NO_DISPLAY || !initialize(dpy, NULL, NULL) || !bind(EGL_OPENGL_API) ||
+            !choose(dpy, cfg_attrs, &cfg, 1, &ncfg) || ncfg < 1) continue;
+        ctx = create(dpy, cfg, EGL_NO_CONTEXT, ctx_attrs);
+        if (ctx == EGL_NO_CONTEXT || !make_current(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) { ctx = EGL_NO_CONTEXT; continue; }
+#define LOAD_GL(type, name) gl.name = (type)gpa(#name);
+        GL_FUNCS(LOAD_GL)
+        memset(gl_uuid, 0, sizeof gl_uuid);
+        if (gl.glGetUnsignedBytevEXT) gl.glGetUnsignedBytevEXT(GL_DEVICE_UUID_EXT, gl_uuid);
+        if (!gl.glImportMemoryFdEXT || !gl.glImportSemaphoreFdEXT || memcmp(gl_uuid, uuid, 16)) {
+            make_current(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+            destroy_context(dpy, ctx);
+            ctx = EGL_NO_CONTEXT;
+        }
+    }
+    if (ctx == EGL_NO_CONTEXT) {
+        printf("skip gl: none of the %d EGL devices gives a GL 4.5 context with GL_EXT_memory_object_fd on the GPU\n", (int)ndev);
+        return -1;
+    }
+    in = (unsigned char *)malloc(bytes);
+    ref = (unsigned char *)malloc(bytes);
+    out = (unsigned char *)malloc(bytes);
+    fill_random(in, bytes);
+    cpu_blur(in, ref, W, H);
+    /* Vulkan allocates; GL and mgpu each import the allocation and the two semaphores */
+    vb = make_buffer(2 * half, 1, 0);
+    for (k = 0; k < 2; k++) vs[k] = make_semaphore(0, &ms[k]);
+    mm = import_memory(&vb);
+    MG_OK(mgpu_external_memory_buffer(mm, 0, 2 * half, (void **)&p));
+    gl.glCreateMemoryObjectsEXT(1, &mem);
+    gl.glMemoryObjectParameterivEXT(mem, GL_DEDICATED_MEMORY_OBJECT_EXT, &dedicated);
+    gl.glImportMemoryFdEXT(mem, vb.alloc, GL_HANDLE_TYPE_OPAQUE_FD_EXT, memory_fd(&vb));
+    gl.glCreateBuffers(1, &buf);
+    gl.glNamedBufferStorageMemEXT(buf, (GLsizeiptr)(2 * half), mem, 0);
+    gl.glGenSemaphoresEXT(2, sem);
+    for (k = 0; k < 2; k++) gl.glImportSemaphoreFdEXT(sem[k], GL_HANDLE_TYPE_OPAQUE_FD_EXT, semaphore_fd(vs[k]));
+    if (gl.glGetError() != GL_NO_ERROR) { printf("FAIL gl: importing the memory or the semaphores: GL error\n"); return 0; }
+    /* GL writes the frame, signals; mgpu waits, blurs it into the second half, signals; GL waits, reads */
+    gl.glNamedBufferSubData(buf, 0, (GLsizeiptr)bytes, in);
+    gl.glSignalSemaphoreEXT(sem[0], 1, &buf, 0, NULL, NULL);
+    gl.glFlush();
+    s = rgba(p, W, H);
+    d = rgba(p + half, W, H);
+    MG_OK(mgpu_set_device(gpu));
+    MG_OK(mgpu_external_semaphore_wait_async(ms[0], 0, NULL));
+    MG_OK(mgpu_blur_async(&s, &d, NULL, NULL));
+    MG_OK(mgpu_external_semaphore_signal_async(ms[1], 0, NULL));
+    gl.glWaitSemaphoreEXT(sem[1], 1, &buf, 0, NULL, NULL);
+    gl.glGetNamedBufferSubData(buf, (GLintptr)half, (GLsizeiptr)bytes, out);
+    gl.glFinish();
+    MG_OK(mgpu_device_synchronize(gpu));
+    ok = gl.glGetError() == GL_NO_ERROR && !memcmp(out, ref, bytes);
+    printf("%s gl: a %dx%d RGBA GL buffer (GL_EXT_memory_object_fd, EGL surfaceless) written by GL, blurred by mgpu, "
+           "read by GL: %s the CPU device's\n", ok ? "ok  " : "FAIL", W, H, ok ? "identical to" : "DIFFERS from");
+    gl.glDeleteSemaphoresEXT(2, sem);
+    gl.glDeleteBuffers(1, &buf);
+    gl.glDeleteMemoryObjectsEXT(1, &mem);
+    gl.glFinish();
+    make_current(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    destroy_context(dpy, ctx);
+    terminate(dpy);
+    for (k = 0; k < 2; k++) MG_OK(mgpu_external_semaphore_destroy(ms[k]));
+    MG_OK(mgpu_external_memory_destroy(mm));
+    VK_OK(vk.vkDeviceWaitIdle(dev));
+    for (k = 0; k < 2; k++) vk.vkDestroySemaphore(dev, vs[k], NULL);
+    destroy(&vb);
+    (void)one;
+    free(in);
+    free(ref);
+    free(out);
+    return ok;
+}
+#else
+static int gl_check(const uint8_t uuid[16])
+{
+    (void)uuid;
+    printf("skip gl: built without the EGL and GL headers (libegl-dev, libgl-dev)\n");
+    return -1;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int ok;
     MG_OK(mgpu_init(NULL));
     if (!vk_open()) { mgpu_shutdown(); return 0; }
     ok = check();
+    if (ok) {
+        mgpu_device_info info;
+        MG_OK(mgpu_device_info_get(gpu, &info));
+        ok = gl_check(info.uuid) != 0;
+    }
     if (ok && argc > 1 && !strcmp(argv[1], "--bench")) bench();
     vk.vkDestroyFence(dev, fence, NULL);
     vk.vkDestroyCommandPool(dev, pool, NULL);
