@@ -262,8 +262,9 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
 # GPUs, whose driver takes memfds as exported memory and semaphores (buffers, images,
 # semaphores, several GPUs; without peer access too), under ASan/UBSan, and suite_faults'
 # interop program (every driver call failed in turn) under ASan/UBSan. examples/vulkan_blur.c
-# needs the Vulkan headers (Debian's libvulkan-dev; .ci/run installs it) and loads
-# libvulkan.so.1 at run time; without the headers it builds as a program that says so.
+# needs the Vulkan headers (Debian's libvulkan-dev; its OpenGL part libegl-dev and libgl-dev;
+# .ci/run installs them) and loads libvulkan.so.1 (libEGL.so.1) at run time; without the
+# headers it builds as a program that says so.
 FAKE_RUNS += interop interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
 VULKAN_FOUND := $(wildcard /usr/include/vulkan/vulkan.h)
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))

@@ -2,7 +2,10 @@
    and a device, no surface) exports a buffer, an optimal-tiled image and a timeline
    semaphore; mgpu imports them on the GPU whose UUID the Vulkan device has, waits for the
    semaphore, blurs, signals it; Vulkan reads the result back and the program checks it, bit
-   for bit, against the CPU device's blur of the same random bytes.
+   for bit, against the CPU device's blur of the same random bytes. Then the same through
+   OpenGL: a surfaceless EGL context on that GPU imports the Vulkan allocation as a GL buffer
+   and two binary semaphores (GL_EXT_memory_object_fd, GL_EXT_semaphore_fd); GL writes,
+   mgpu blurs, GL reads (skipped with a line where EGL or its headers are missing).
 
    usage: vulkan_blur            the check (prints ok; "skip: ..." and exit 0 where there is
                                  no Vulkan device that is an mgpu GPU)
@@ -13,8 +16,9 @@
                                  blur against mgpu_malloc memory's, the tiled image's against
                                  the buffer's
 
-   Needs the Vulkan headers to build (Debian: libvulkan-dev) and libvulkan.so.1 with a
-   driver to run; it loads the loader at run time (no -lvulkan). Linux (OPAQUE_FD handles).
+   Needs the Vulkan headers to build (Debian: libvulkan-dev; for the GL part libegl-dev and
+   libgl-dev) and libvulkan.so.1 (libEGL.so.1) with a driver to run; it loads them at run
+   time (no -lvulkan, -lEGL). Linux (OPAQUE_FD handles).
    Build (the Makefile does this): cc -std=c99 -I. examples/vulkan_blur.c build/mgpu.o -ldl -lpthread */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
