@@ -3901,9 +3901,15 @@ static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu__stream_
 {
     mgpu__alloc a;
     mgpu_result r;
+    long i;
+    int external;
     if (!ptr) return MGPU_SUCCESS;
     MGPU__REQUIRE_INIT(fn);
-    if (mgpu__locate(ptr).kind == MGPU__ALLOC_EXTERNAL)
+    mgpu__mutex_lock(&mgpu__lock);
+    i = mgpu__find_locked((uintptr_t)ptr);
+    external = i >= 0 && mgpu__g.allocs[i].kind == MGPU__ALLOC_EXTERNAL;
+    mgpu__mutex_unlock(&mgpu__lock);
+    if (external)
         return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is a buffer of imported memory: "
                           "mgpu_external_memory_destroy releases it", ptr);
     if (!mgpu__unregister((uintptr_t)ptr, &a, host)) {
