@@ -93,6 +93,7 @@ run/docs: FORCE | $(BUILD)
 	$(RUN) docs $(BUILD)/doc_check.log sh tests/doc_check.sh
 run/examples: examples FORCE
 	@$(if $(STB_FOUND),,echo "skip build/blur_image: libstb-dev is not installed";) \
+	$(if $(VULKAN_FOUND),,echo "skip build/vulkan_blur: the Vulkan headers (libvulkan-dev) are not installed: built without Vulkan";) \
 	start=$$(date +%s); fail=0; n=0; \
 	for e in $(EXAMPLES); do n=$$((n + 1)); \
 	  env -u MGPU_CPU_DEVICES $$e > $$e.log 2>&1 || { echo "FAIL $$e (exit $$?)"; cat $$e.log; fail=1; }; \
@@ -260,6 +261,16 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
             pipeline pipeline,FAKE_CUDA_P2P=0 \
             asan_faults,init,memory,streams,reduce,collectives,blur \
             asan_faults,FAKE_CUDA_P2P=0,memory,streams,collectives,blur faults,msm asan_pointers
+
+# ---- graphics interop (mgpu.h's >>interop; docs/interop.md). suite_interop on the 2 fake
+# GPUs, whose driver takes memfds as exported memory and semaphores (buffers, images,
+# semaphores, several GPUs; without peer access too), under ASan/UBSan, and suite_faults'
+# interop program (every driver call failed in turn) under ASan/UBSan. examples/vulkan_blur.c
+# needs the Vulkan headers (Debian's libvulkan-dev; its OpenGL part libegl-dev and libgl-dev;
+# .ci/run installs them) and loads libvulkan.so.1 (libEGL.so.1) at run time; without the
+# headers it builds as a program that says so.
+FAKE_RUNS += interop interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
+VULKAN_FOUND := $(wildcard /usr/include/vulkan/vulkan.h)
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
 # (-Wno-maybe-uninitialized: at -O2 gcc cannot see that the blur kernels read a halo word
@@ -276,7 +287,7 @@ $(BUILD)/libcuda_faultshim.so: tests/fault_shim/fault_shim.cpp tests/fake_cuda/f
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -I. -fPIC -shared -o $@ $< -ldl -lpthread
 run/faults_shim: $(BUILD)/libcuda_faultshim.so $(BUILD)/libfake_cuda.so $(BUILD)/suite_faults FORCE
 	@sh tests/fake_run.sh faults MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libcuda_faultshim.so \
-	  FAULTSHIM_REAL=$(CURDIR)/$(BUILD)/libfake_cuda.so init memory streams reduce collectives blur
+	  FAULTSHIM_REAL=$(CURDIR)/$(BUILD)/libfake_cuda.so init memory streams reduce collectives blur interop
 test-fake: $(addprefix run/fake_,$(FAKE_IDS))
 .SECONDEXPANSION:
 run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_run,$$*)) FORCE

@@ -201,7 +201,8 @@ typedef enum mgpu_result {
     MGPU_ERROR_IPC_INVALID_HANDLE = -80, /* bytes that are not an mgpu IPC handle of that kind */
     MGPU_ERROR_IPC_SAME_PROCESS = -81,  /* a handle this process exported: use the pointer / event */
     MGPU_ERROR_IPC_EXPORTER_GONE = -82, /* the exporting process exited or freed what it exported */
-    MGPU_ERROR_IPC_NO_ANSWER = -83      /* pool memory: the exporter's socket closed, timed out or passed no memory */
+    MGPU_ERROR_IPC_NO_ANSWER = -83,     /* pool memory: the exporter's socket closed, timed out or passed no memory */
+    MGPU_ERROR_EXTERNAL_HANDLE = -90    /* an fd / HANDLE that is not open, already imported, or refused as that type */
 } mgpu_result;
 
 typedef int mgpu_device;                /* index into mgpu's device table */
@@ -1250,6 +1251,121 @@ MGPU_API mgpu_result mgpu_profile_summary(mgpu_profile_device *out, int capacity
    process per device, a thread per stream and per waiting host thread. */
 MGPU_API mgpu_result mgpu_profile_write(const char *path);
 
+/* ---------------------------------------------------------------- graphics interop */
+#define MGPU_HAS_INTEROP 1               /* this mgpu.h has mgpu_external_memory_import and friends */
+/* GRAPHICS INTEROP (docs/interop.md)
+   Vulkan (and on Windows D3D12) memory and semaphores, used in place on the GPU that owns
+   them through the driver's external memory. mgpu takes the OS handles the exporting API
+   gives (an fd on Linux: vkGetMemoryFdKHR / vkGetSemaphoreFdKHR, OPAQUE_FD; a HANDLE on
+   Windows) and plain sizes; it needs no graphics header.
+   - mgpu_device_from_uuid: the device whose UUID is VkPhysicalDeviceIDProperties.deviceUUID
+     (mgpu_device_info.uuid); mgpu_device_from_luid: a D3D adapter's LUID (Windows).
+   - mgpu_external_memory_import: one VkDeviceMemory (or D3D12 heap / resource) on one GPU.
+     size is the WHOLE allocation's (VkMemoryAllocateInfo.allocationSize), not a buffer's;
+     MGPU_EXTERNAL_DEDICATED exactly when the allocation is dedicated
+     (VkMemoryDedicatedAllocateInfo; D3D12 resources always are: required there).
+     An fd belongs to the driver once the import succeeds (do not close it, do not import it
+     again: that is MGPU_ERROR_EXTERNAL_HANDLE); after a failed import it is still yours to
+     close. Windows NT handles stay yours (CloseHandle them when you like).
+   - mgpu_external_memory_buffer: a device pointer into it, bytes at offset (the Vulkan
+     buffer's bind offset), which every mgpu call takes as memory of that GPU (blur, reduce,
+     copies, collectives); mgpu knows its extent, so a range past it is refused. mgpu_free
+     refuses it: mgpu_external_memory_destroy releases it.
+   - mgpu_external_memory_image: an optimal-tiled image (a CUDA array, level 0 of a
+     mipmapped array) at offset; copy it to and from linear memory, or blur it
+     (mgpu_external_image_blur_async: through two pitch-linear scratch buffers from the
+     device's pool; src == dst blurs in place).
+   - Semaphores: binary (value 0) and timeline (Vulkan timeline semaphores, D3D12 fences:
+     the value); signal and wait are queued on a stream of the semaphore's GPU.
+   - Before mgpu touches memory a Vulkan queue used, that queue must release it to
+     VK_QUEUE_FAMILY_EXTERNAL (a barrier, then a semaphore mgpu waits for); Vulkan acquires it
+     back after the semaphore mgpu signals. Imported memory and semaphores live on the GPU
+     they were imported on: other GPUs reach the memory as they reach any of its memory
+     (peer access or staged copies).
+   - mgpu_external_memory_destroy waits for the device, then releases its images, its
+     buffers and the import, in that order (a handle of a released image is stale); the
+     exporter may free its memory after that. mgpu_shutdown destroys what is left.
+   Errors: a CPU device MGPU_ERROR_NOT_SUPPORTED (external memory is a GPU's), so is a
+   handle type of the other OS or one the driver lacks; a range past the allocation
+   MGPU_ERROR_INVALID_ARGUMENT; a stream of another device MGPU_ERROR_WRONG_DEVICE; a
+   destroyed or stale handle MGPU_ERROR_INVALID_HANDLE; an fd that is not open or is already
+   imported, or a handle the driver refuses as that type, MGPU_ERROR_EXTERNAL_HANDLE. */
+typedef struct mgpu_external_memory_t *mgpu_external_memory;
+typedef struct mgpu_external_image_t *mgpu_external_image;
+typedef struct mgpu_external_semaphore_t *mgpu_external_semaphore;
+typedef enum mgpu_external_memory_type {
+    MGPU_EXTERNAL_MEMORY_OPAQUE_FD = 1,          /* Linux: VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT */
+    MGPU_EXTERNAL_MEMORY_OPAQUE_WIN32 = 2,       /* Windows: an NT handle (..._OPAQUE_WIN32_BIT) */
+    MGPU_EXTERNAL_MEMORY_OPAQUE_WIN32_KMT = 3,   /* Windows: a global share handle (..._OPAQUE_WIN32_KMT_BIT) */
+    MGPU_EXTERNAL_MEMORY_D3D12_HEAP = 4,         /* Windows: ID3D12Device::CreateSharedHandle of a heap */
+    MGPU_EXTERNAL_MEMORY_D3D12_RESOURCE = 5      /* Windows: ... of a committed resource (dedicated) */
+} mgpu_external_memory_type;
+#define MGPU_EXTERNAL_DEDICATED 1u               /* the allocation is dedicated to one image or buffer */
+typedef struct mgpu_external_memory_desc {
+    mgpu_external_memory_type type;
+    int fd;                                      /* OPAQUE_FD */
+    void *handle;                                /* the Windows types */
+    uint64_t size;                               /* bytes of the whole allocation */
+    unsigned flags;                              /* MGPU_EXTERNAL_DEDICATED */
+} mgpu_external_memory_desc;
+#define MGPU_EXTERNAL_IMAGE_STORAGE 2u           /* the image has VK_IMAGE_USAGE_STORAGE_BIT */
+#define MGPU_EXTERNAL_IMAGE_COLOR_ATTACHMENT 32u /* the image has VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT */
+typedef struct mgpu_external_image_desc {
+    uint64_t offset;                             /* where the image is bound in the memory */
+    int width, height;                           /* of level 0 */
+    int channels;                                /* 1, 2 or 4 (CUDA arrays have no 3-channel formats) */
+    mgpu_pixel_format format;                    /* U8: R8/R8G8/R8G8B8A8_UNORM (or _UINT), F32: R32.._SFLOAT */
+    int levels;                                  /* mip levels of the image (0: 1); mgpu uses level 0 */
+    unsigned flags;                              /* MGPU_EXTERNAL_IMAGE_*: as the image was created */
+} mgpu_external_image_desc;
+typedef enum mgpu_external_semaphore_type {
+    MGPU_EXTERNAL_SEMAPHORE_OPAQUE_FD = 1,       /* Linux: a binary VkSemaphore */
+    MGPU_EXTERNAL_SEMAPHORE_OPAQUE_WIN32 = 2,    /* Windows: a binary VkSemaphore, NT handle */
+    MGPU_EXTERNAL_SEMAPHORE_OPAQUE_WIN32_KMT = 3,
+    MGPU_EXTERNAL_SEMAPHORE_D3D12_FENCE = 4,     /* Windows: an ID3D12Fence (values) */
+    MGPU_EXTERNAL_SEMAPHORE_TIMELINE_FD = 9,     /* Linux: a timeline VkSemaphore (values) */
+    MGPU_EXTERNAL_SEMAPHORE_TIMELINE_WIN32 = 10  /* Windows: a timeline VkSemaphore, NT handle */
+} mgpu_external_semaphore_type;
+typedef struct mgpu_external_semaphore_desc {
+    mgpu_external_semaphore_type type;
+    int fd;                                      /* the fd types */
+    void *handle;                                /* the Windows types */
+} mgpu_external_semaphore_desc;
+
+/* The device with that UUID (VkPhysicalDeviceIDProperties.deviceUUID) or LUID (deviceLUID,
+   DXGI_ADAPTER_DESC.AdapterLuid: Windows); MGPU_ERROR_NOT_FOUND if none. */
+MGPU_API mgpu_result mgpu_device_from_uuid(const uint8_t uuid[16], mgpu_device *dev);
+MGPU_API mgpu_result mgpu_device_from_luid(const uint8_t luid[8], mgpu_device *dev);
+MGPU_API mgpu_result mgpu_external_memory_import(mgpu_device dev, const mgpu_external_memory_desc *desc,
+                                                 mgpu_external_memory *mem);
+MGPU_API mgpu_result mgpu_external_memory_buffer(mgpu_external_memory mem, uint64_t offset, size_t bytes, void **ptr);
+MGPU_API mgpu_result mgpu_external_memory_image(mgpu_external_memory mem, const mgpu_external_image_desc *desc,
+                                                mgpu_external_image *image);
+MGPU_API mgpu_result mgpu_external_memory_destroy(mgpu_external_memory mem);
+/* The image's level 0 to or from linear memory (an mgpu_image of the same width, height,
+   channels and format: the image's GPU's memory, or host memory), queued on a stream of
+   the image's GPU (NULL: the current device's default stream). */
+MGPU_API mgpu_result mgpu_external_image_read_async(mgpu_external_image image, const mgpu_image *dst, mgpu_stream stream);
+MGPU_API mgpu_result mgpu_external_image_write_async(mgpu_external_image image, const mgpu_image *src, mgpu_stream stream);
+/* dst = src blurred (as mgpu_blur_async; src == dst: in place), both of the stream's GPU:
+   src is copied to pitch-linear scratch from the device's pool, blurred into a second
+   scratch buffer, which is copied to dst (three passes over the image where a buffer's
+   blur is one). */
+MGPU_API mgpu_result mgpu_external_image_blur_async(mgpu_external_image src, mgpu_external_image dst,
+                                                    const mgpu_blur_params *params, mgpu_stream stream);
+/* src[i] -> dst[i] for i < count, each on its image's GPU (the GPUs work at once); returns
+   when all are done. Every handle is checked before any work starts. */
+MGPU_API mgpu_result mgpu_external_image_blur_batch(const mgpu_external_image *src, const mgpu_external_image *dst,
+                                                    int count, const mgpu_blur_params *params);
+MGPU_API mgpu_result mgpu_external_semaphore_import(mgpu_device dev, const mgpu_external_semaphore_desc *desc,
+                                                    mgpu_external_semaphore *sem);
+/* Queued on a stream of the semaphore's GPU: the stream's later work waits until the
+   semaphore is signalled (binary: value 0) or reaches value (timeline); signal sets it. */
+MGPU_API mgpu_result mgpu_external_semaphore_wait_async(mgpu_external_semaphore sem, uint64_t value, mgpu_stream stream);
+MGPU_API mgpu_result mgpu_external_semaphore_signal_async(mgpu_external_semaphore sem, uint64_t value, mgpu_stream stream);
+/* After the work that waits for or signals it has run. */
+MGPU_API mgpu_result mgpu_external_semaphore_destroy(mgpu_external_semaphore sem);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1391,6 +1507,10 @@ static size_t mgpu__host_memory(int available)
     if (!GlobalMemoryStatusEx(&m)) return 0;
     return (size_t)(available ? m.ullAvailPhys : m.ullTotalPhys);
 }
+/* Graphics interop (>>interop): the OS handles the driver imports here (NT and KMT handles),
+   and what identifies an fd (none on Windows: 0). */
+#define MGPU__INTEROP_WIN32 1
+static int mgpu__fd_identity(int fd, uint64_t id[2]) { (void)fd; id[0] = id[1] = 0; return 0; }
 #else
 #include <pthread.h>
 #include <dlfcn.h>
@@ -1457,6 +1577,16 @@ static size_t mgpu__host_memory(int available)
 {
     long pages = sysconf(available ? _SC_AVPHYS_PAGES : _SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     return (pages > 0 && page > 0) ? (size_t)pages * (size_t)page : 0;
+}
+/* Graphics interop (>>interop): fds. 1 and the file's device and inode if fd is open, else 0. */
+#define MGPU__INTEROP_WIN32 0
+static int mgpu__fd_identity(int fd, uint64_t id[2])
+{
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) return 0;
+    id[0] = (uint64_t)st.st_dev;
+    id[1] = (uint64_t)st.st_ino;
+    return 1;
 }
 #endif
 
@@ -1545,6 +1675,21 @@ typedef CUmemAllocationHandleType mgpu__CUmemHandleType;
 typedef CUmemAllocationType mgpu__CUmemAllocType;
 typedef CUmemPoolProps mgpu__CUmemPoolProps;
 typedef CUmemPoolPtrExportData mgpu__CUmemPoolPtrExportData;
+typedef CUexternalMemory mgpu__CUexternalMemory;                 /* >>interop */
+typedef CUexternalMemoryHandleType mgpu__CUextMemType;
+typedef CUexternalSemaphoreHandleType mgpu__CUextSemType;
+typedef CUarray_format mgpu__CUarrayFormat;
+typedef CUmemorytype mgpu__CUmemType;
+typedef CUexternalSemaphore mgpu__CUexternalSemaphore;
+typedef CUmipmappedArray mgpu__CUmipmappedArray;
+typedef CUarray mgpu__CUarray;
+typedef CUDA_EXTERNAL_MEMORY_HANDLE_DESC mgpu__CUextMemDesc;
+typedef CUDA_EXTERNAL_MEMORY_BUFFER_DESC mgpu__CUextBufferDesc;
+typedef CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC mgpu__CUextArrayDesc;
+typedef CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC mgpu__CUextSemDesc;
+typedef CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS mgpu__CUextSemSignal;
+typedef CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS mgpu__CUextSemWait;
+typedef CUDA_MEMCPY2D mgpu__CUmemcpy2D;
 #else
 typedef int mgpu__CUresult;
 typedef int mgpu__CUdevice;
@@ -1579,6 +1724,70 @@ typedef struct {
     unsigned char reserved[54];
 } mgpu__CUmemPoolProps;
 typedef struct { unsigned char reserved[64]; } mgpu__CUmemPoolPtrExportData;
+/* >>interop: external memory and semaphores, the layouts of cuda.h (CUDA 10.0 and later) */
+typedef struct mgpu__CUextMemory_st *mgpu__CUexternalMemory;
+typedef int mgpu__CUextMemType;
+typedef int mgpu__CUextSemType;
+typedef int mgpu__CUarrayFormat;
+typedef int mgpu__CUmemType;
+typedef struct mgpu__CUextSemaphore_st *mgpu__CUexternalSemaphore;
+typedef struct mgpu__CUmipmappedArray_st *mgpu__CUmipmappedArray;
+typedef struct mgpu__CUarray_st *mgpu__CUarray;
+typedef struct {
+    mgpu__CUextMemType type;
+    union { int fd; struct { void *handle; const void *name; } win32; const void *nvSciBufObject; } handle;
+    unsigned long long size;
+    unsigned int flags;
+    unsigned int reserved[16];
+} mgpu__CUextMemDesc;
+typedef struct { unsigned long long offset, size; unsigned int flags; unsigned int reserved[16]; } mgpu__CUextBufferDesc;
+typedef struct {
+    unsigned long long offset;
+    struct { size_t Width, Height, Depth; mgpu__CUarrayFormat Format; unsigned int NumChannels, Flags; } arrayDesc;
+    unsigned int numLevels;
+    unsigned int reserved[16];
+} mgpu__CUextArrayDesc;
+typedef struct {
+    mgpu__CUextSemType type;
+    union { int fd; struct { void *handle; const void *name; } win32; const void *nvSciSyncObj; } handle;
+    unsigned int flags;
+    unsigned int reserved[16];
+} mgpu__CUextSemDesc;
+typedef struct {
+    struct {
+        struct { unsigned long long value; } fence;
+        union { void *fence; unsigned long long reserved; } nvSciSync;
+        struct { unsigned long long key; } keyedMutex;
+        unsigned int reserved[12];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+} mgpu__CUextSemSignal;
+typedef struct {
+    struct {
+        struct { unsigned long long value; } fence;
+        union { void *fence; unsigned long long reserved; } nvSciSync;
+        struct { unsigned long long key; unsigned int timeoutMs; } keyedMutex;
+        unsigned int reserved[10];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+} mgpu__CUextSemWait;
+typedef struct {
+    size_t srcXInBytes, srcY;
+    mgpu__CUmemType srcMemoryType;
+    const void *srcHost;
+    mgpu__CUdeviceptr srcDevice;
+    mgpu__CUarray srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes, dstY;
+    mgpu__CUmemType dstMemoryType;
+    void *dstHost;
+    mgpu__CUdeviceptr dstDevice;
+    mgpu__CUarray dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes, Height;
+} mgpu__CUmemcpy2D;
 #endif
 
 #define MGPU__CUDA_SUCCESS ((mgpu__CUresult)0)
@@ -1628,6 +1837,32 @@ typedef struct { unsigned char reserved[64]; } mgpu__CUmemPoolPtrExportData;
 #define MGPU__MEM_ALLOCATION_PINNED ((mgpu__CUmemAllocType)1)
 #define MGPU__MEM_HANDLE_POSIX_FD ((mgpu__CUmemHandleType)1)
 #define MGPU__GET_PROC_ADDRESS_LEGACY_STREAM 1ull
+#define MGPU__EXTERNAL_MEMORY_DEDICATED 1u                      /* >>interop */
+#define MGPU__AD_FORMAT_UNSIGNED_INT8 0x01
+#define MGPU__AD_FORMAT_FLOAT 0x20
+#define MGPU__MEMORYTYPE_ARRAY 3
+#define MGPU__ARRAY3D_SURFACE_LDST 0x02u
+#define MGPU__ARRAY3D_COLOR_ATTACHMENT 0x20u
+#define MGPU__CUDA_ERROR_INVALID_HANDLE ((mgpu__CUresult)400)
+#define MGPU__CUDA_ERROR_OPERATING_SYSTEM ((mgpu__CUresult)304)
+/* The interop entry points (>>interop), resolved with the rest. */
+#define MGPU__CU_INTEROP_FUNCS(X) \
+    X(cuDeviceGetLuid, 10000, (char *luid, unsigned *node_mask, mgpu__CUdevice dev)) \
+    X(cuImportExternalMemory, 10000, (mgpu__CUexternalMemory *m, const mgpu__CUextMemDesc *desc)) \
+    X(cuExternalMemoryGetMappedBuffer, 10000, (mgpu__CUdeviceptr *p, mgpu__CUexternalMemory m, \
+                                               const mgpu__CUextBufferDesc *desc)) \
+    X(cuExternalMemoryGetMappedMipmappedArray, 10000, (mgpu__CUmipmappedArray *a, mgpu__CUexternalMemory m, \
+                                                       const mgpu__CUextArrayDesc *desc)) \
+    X(cuDestroyExternalMemory, 10000, (mgpu__CUexternalMemory m)) \
+    X(cuMipmappedArrayGetLevel, 5000, (mgpu__CUarray *level, mgpu__CUmipmappedArray a, unsigned index)) \
+    X(cuMipmappedArrayDestroy, 5000, (mgpu__CUmipmappedArray a)) \
+    X(cuMemcpy2DAsync, 3020, (const mgpu__CUmemcpy2D *copy, mgpu__CUstream s)) \
+    X(cuImportExternalSemaphore, 10000, (mgpu__CUexternalSemaphore *sem, const mgpu__CUextSemDesc *desc)) \
+    X(cuSignalExternalSemaphoresAsync, 10000, (const mgpu__CUexternalSemaphore *sems, \
+                                               const mgpu__CUextSemSignal *params, unsigned count, mgpu__CUstream s)) \
+    X(cuWaitExternalSemaphoresAsync, 10000, (const mgpu__CUexternalSemaphore *sems, \
+                                             const mgpu__CUextSemWait *params, unsigned count, mgpu__CUstream s)) \
+    X(cuDestroyExternalSemaphore, 10000, (mgpu__CUexternalSemaphore sem))
 
 /* Every driver entry point: name, the ABI version whose signature is written here, and
    the parameters. Resolved once through cuGetProcAddress_v2 with exactly that version. */
@@ -1697,7 +1932,8 @@ typedef struct { unsigned char reserved[64]; } mgpu__CUmemPoolPtrExportData;
     X(cuIpcOpenMemHandle, 11000, (mgpu__CUdeviceptr *p, mgpu__CUipcMemHandle h, unsigned flags)) \
     X(cuIpcCloseMemHandle, 4010, (mgpu__CUdeviceptr p)) \
     X(cuIpcGetEventHandle, 4010, (mgpu__CUipcEventHandle *h, mgpu__CUevent e)) \
-    X(cuIpcOpenEventHandle, 4010, (mgpu__CUevent *e, mgpu__CUipcEventHandle h))
+    X(cuIpcOpenEventHandle, 4010, (mgpu__CUevent *e, mgpu__CUipcEventHandle h)) \
+    MGPU__CU_INTEROP_FUNCS(X)
 
 #define MGPU__X_TYPEDEF(name, ver, params) typedef mgpu__CUresult (MGPU__CUDAAPI *mgpu__pfn_##name) params;
 MGPU__CU_FUNCS(MGPU__X_TYPEDEF)
@@ -1755,13 +1991,33 @@ MGPU__SAME(MGPU__POOL_RELEASE_THRESHOLD, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
 MGPU__SAME(MGPU__MEM_LOCATION_TYPE_DEVICE, CU_MEM_LOCATION_TYPE_DEVICE)
 MGPU__SAME(MGPU__MEM_ACCESS_READWRITE, CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
 MGPU__SAME(MGPU__GET_PROC_ADDRESS_LEGACY_STREAM, CU_GET_PROC_ADDRESS_LEGACY_STREAM)
+MGPU__SAME(MGPU__EXTERNAL_MEMORY_DEDICATED, CUDA_EXTERNAL_MEMORY_DEDICATED)
+MGPU__SAME(MGPU__AD_FORMAT_UNSIGNED_INT8, CU_AD_FORMAT_UNSIGNED_INT8)
+MGPU__SAME(MGPU__AD_FORMAT_FLOAT, CU_AD_FORMAT_FLOAT)
+MGPU__SAME(MGPU__MEMORYTYPE_ARRAY, CU_MEMORYTYPE_ARRAY)
+MGPU__SAME(MGPU__ARRAY3D_SURFACE_LDST, CUDA_ARRAY3D_SURFACE_LDST)
+MGPU__SAME(MGPU__ARRAY3D_COLOR_ATTACHMENT, CUDA_ARRAY3D_COLOR_ATTACHMENT)
+MGPU__SAME(MGPU__CUDA_ERROR_INVALID_HANDLE, CUDA_ERROR_INVALID_HANDLE)
+MGPU__SAME(MGPU__CUDA_ERROR_OPERATING_SYSTEM, CUDA_ERROR_OPERATING_SYSTEM)
+MGPU__SAME(MGPU_EXTERNAL_MEMORY_OPAQUE_FD, CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD)
+MGPU__SAME(MGPU_EXTERNAL_MEMORY_OPAQUE_WIN32, CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32)
+MGPU__SAME(MGPU_EXTERNAL_MEMORY_OPAQUE_WIN32_KMT, CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT)
+MGPU__SAME(MGPU_EXTERNAL_MEMORY_D3D12_HEAP, CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP)
+MGPU__SAME(MGPU_EXTERNAL_MEMORY_D3D12_RESOURCE, CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE)
+MGPU__SAME(MGPU_EXTERNAL_SEMAPHORE_OPAQUE_FD, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD)
+MGPU__SAME(MGPU_EXTERNAL_SEMAPHORE_OPAQUE_WIN32, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32)
+MGPU__SAME(MGPU_EXTERNAL_SEMAPHORE_OPAQUE_WIN32_KMT, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT)
+MGPU__SAME(MGPU_EXTERNAL_SEMAPHORE_D3D12_FENCE, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE)
+MGPU__SAME(MGPU_EXTERNAL_SEMAPHORE_TIMELINE_FD, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD)
+MGPU__SAME(MGPU_EXTERNAL_SEMAPHORE_TIMELINE_WIN32, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32)
 #define MGPU__X_CHECK(name, ver, params) (void)sizeof(mgpu__cu.name = name);
 static void mgpu__check_cuda_h(void) { MGPU__CU_FUNCS(MGPU__X_CHECK) }
 #endif
 
 /* >>state ---------------------------------------------------------------------- */
 enum { MGPU__ALLOC_DEVICE, MGPU__ALLOC_POOL, MGPU__ALLOC_MANAGED, MGPU__ALLOC_HOST,
-       MGPU__ALLOC_IPC };                /* IPC: another process's memory, opened here */
+       MGPU__ALLOC_IPC,                  /* IPC: another process's memory, opened here */
+       MGPU__ALLOC_EXTERNAL };           /* a buffer of imported graphics memory (>>interop) */
 typedef struct mgpu__alloc {           /* one live allocation made by mgpu */
     uintptr_t base;
     size_t size;
@@ -1951,7 +2207,7 @@ MGPU_API const char *mgpu_result_string(mgpu_result r)
     MGPU__NAME(MGPU_ERROR_STALE_KERNELS) MGPU__NAME(MGPU_ERROR_THREAD) MGPU__NAME(MGPU_ERROR_CUDA)
     MGPU__NAME(MGPU_ERROR_NOT_ON_CURVE) MGPU__NAME(MGPU_ERROR_IPC_INVALID_HANDLE)
     MGPU__NAME(MGPU_ERROR_IPC_SAME_PROCESS) MGPU__NAME(MGPU_ERROR_IPC_EXPORTER_GONE)
-    MGPU__NAME(MGPU_ERROR_IPC_NO_ANSWER)
+    MGPU__NAME(MGPU_ERROR_IPC_NO_ANSWER) MGPU__NAME(MGPU_ERROR_EXTERNAL_HANDLE)
 #undef MGPU__NAME
     }
     return "MGPU_ERROR_UNKNOWN";
@@ -2010,8 +2266,10 @@ static void *mgpu__aligned_alloc(size_t bytes, void **raw)
    mgpu_shutdown, zero or junk matches nothing: every public call looks its handles up under
    mgpu__lock (O(1)) and answers MGPU_ERROR_INVALID_HANDLE, never dereferencing them.
    Destroying a handle while another thread still uses it remains a race, as in CUDA. */
-enum { MGPU__H_STREAM, MGPU__H_EVENT, MGPU__H_MODULE, MGPU__H_KERNEL, MGPU__H_THREAD, MGPU__H_PIPELINE };
-static const char *const mgpu__kind_name[] = { "stream", "event", "module", "kernel", "thread", "pipeline" };
+enum { MGPU__H_STREAM, MGPU__H_EVENT, MGPU__H_MODULE, MGPU__H_KERNEL, MGPU__H_THREAD, MGPU__H_PIPELINE,
+       MGPU__H_EXTERNAL_MEMORY, MGPU__H_EXTERNAL_IMAGE, MGPU__H_EXTERNAL_SEMAPHORE };
+static const char *const mgpu__kind_name[] = { "stream", "event", "module", "kernel", "thread", "pipeline",
+                                               "external memory", "external image", "external semaphore" };
 #define MGPU__SLOT_BITS (sizeof(uintptr_t) > 4 ? 24 : 12)
 #define MGPU__SLOT_MAX (((size_t)1 << MGPU__SLOT_BITS) - 1)
 
@@ -2343,6 +2601,7 @@ static void mgpu__ipc_server_stop(void);
 static void mgpu__prof_set_path(const char *path);
 static mgpu_result mgpu__init_undo(mgpu_result r);
 static int mgpu__unregister(uintptr_t p, mgpu__alloc *out, int kind_host);
+static void mgpu__interop_shutdown(void);
 static mgpu_result mgpu__stream_free(mgpu__stream_obj *s, int last_try);
 static mgpu_result mgpu__event_free(mgpu__event_obj *ev, int last_try);
 static void mgpu__pipe_destroy_all(void);
@@ -2508,6 +2767,7 @@ MGPU_API mgpu_result mgpu_shutdown(void)
         if (mgpu__stream_free(s, 0) != MGPU_SUCCESS) mgpu__stream_free(s, 1);
     while ((ev = (mgpu__event_obj *)mgpu__handle_any(MGPU__H_EVENT)) != NULL)
         if (mgpu__event_free(ev, 0) != MGPU_SUCCESS) mgpu__event_free(ev, 1);
+    mgpu__interop_shutdown();          /* imported semaphores and memory, its buffers with it */
     while (mgpu__g.nallocs) {           /* what the user did not free */
         mgpu__alloc a = mgpu__g.allocs[mgpu__g.nallocs - 1];
         int host = a.kind == MGPU__ALLOC_HOST;
@@ -3726,8 +3986,17 @@ static mgpu_result mgpu__free(const char *fn, void *ptr, int host, mgpu__stream_
 {
     mgpu__alloc a;
     mgpu_result r;
+    long i;
+    int external;
     if (!ptr) return MGPU_SUCCESS;
     MGPU__REQUIRE_INIT(fn);
+    mgpu__mutex_lock(&mgpu__lock);
+    i = mgpu__find_locked((uintptr_t)ptr);
+    external = i >= 0 && mgpu__g.allocs[i].kind == MGPU__ALLOC_EXTERNAL;
+    mgpu__mutex_unlock(&mgpu__lock);
+    if (external)
+        return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%p is a buffer of imported memory: "
+                          "mgpu_external_memory_destroy releases it", ptr);
     if (!mgpu__unregister((uintptr_t)ptr, &a, host)) {
         mgpu__where w = mgpu__locate(ptr);
         if (w.kind >= 0 && !w.foreign && w.base == (uintptr_t)ptr)
@@ -9695,7 +9964,8 @@ MGPU_API mgpu_result mgpu_ipc_export_memory(const void *ptr, mgpu_ipc_handle *ha
     if (a.kind != MGPU__ALLOC_DEVICE && a.kind != MGPU__ALLOC_POOL)
         return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%p is %s memory: only mgpu_malloc and mgpu_malloc_async memory "
                           "can be exported", ptr, a.kind == MGPU__ALLOC_MANAGED ? "managed"
-                          : a.kind == MGPU__ALLOC_HOST ? "pinned host" : "another process's");
+                          : a.kind == MGPU__ALLOC_HOST ? "pinned host"
+                          : a.kind == MGPU__ALLOC_EXTERNAL ? "imported graphics" : "another process's");
     mgpu__ipc_header(&w, MGPU__IPC_MEMORY, a.dev);
     w.size = a.size;
     w.offset = (uint64_t)((uintptr_t)ptr - a.base);
@@ -10279,6 +10549,653 @@ MGPU_API mgpu_result mgpu_pipeline_finish(mgpu_pipeline pipeline)
         r = mgpu__pipe_failed(p, fn);
     }
     return r;
+}
+
+/* >>interop --------------------------------------------------------------------
+   Graphics memory and semaphores imported through the driver's external memory calls
+   (cuImportExternalMemory, cuImportExternalSemaphore). An import is a checked handle of one
+   GPU; its buffers are entries of mgpu's allocation table (MGPU__ALLOC_EXTERNAL: device
+   memory of that GPU with its extent, so every call's range and device checks apply), its
+   images (CUDA arrays) handles of their own. Which OS handles the driver takes is the
+   platform's (>>platform: fds, or NT and KMT handles on Windows). */
+typedef struct mgpu__xmem_obj {
+    mgpu_external_memory h;
+    mgpu_device dev;
+    mgpu__CUexternalMemory cu;
+    uint64_t size;                     /* the whole allocation's */
+    int fd;                            /* an fd the driver keeps open after the import, else -1 */
+    uint64_t fd_id[2];                 /* its file (so that a second import of it is refused) */
+    uintptr_t *bufs;                   /* the bases of its mapped buffers */
+    size_t nbufs, cap_bufs;
+} mgpu__xmem_obj;
+typedef struct mgpu__ximage_obj {
+    mgpu_external_image h;
+    const mgpu__xmem_obj *mem;
+    mgpu_device dev;
+    mgpu__CUmipmappedArray mip;
+    mgpu__CUarray level;               /* level 0 */
+    int width, height, channels;
+    mgpu_pixel_format format;
+} mgpu__ximage_obj;
+typedef struct mgpu__xsem_obj {
+    mgpu_external_semaphore h;
+    mgpu_device dev;
+    mgpu__CUexternalSemaphore cu;
+    int timeline;                      /* takes values (timeline semaphore, D3D12 fence); binary: 0 only */
+    int fd;
+    uint64_t fd_id[2];
+} mgpu__xsem_obj;
+MGPU__HANDLE_GET(mgpu__xmem_get, MGPU__H_EXTERNAL_MEMORY, mgpu__xmem_obj, mgpu_external_memory, 1)
+MGPU__HANDLE_GET(mgpu__ximage_get, MGPU__H_EXTERNAL_IMAGE, mgpu__ximage_obj, mgpu_external_image, 1)
+MGPU__HANDLE_GET(mgpu__xsem_get, MGPU__H_EXTERNAL_SEMAPHORE, mgpu__xsem_obj, mgpu_external_semaphore, 1)
+
+MGPU_API mgpu_result mgpu_device_from_uuid(const uint8_t uuid[16], mgpu_device *dev)
+{
+    static const char *fn = "mgpu_device_from_uuid";
+    int i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(uuid && dev, fn, "uuid or dev is NULL");
+    for (i = 0; i < mgpu__g.ndev; i++)          /* GPUs first: they come first in the table */
+        if (!memcmp(mgpu__g.dev[i].info.uuid, uuid, 16)) { *dev = i; return MGPU_SUCCESS; }
+    return mgpu__fail(MGPU_ERROR_NOT_FOUND, fn, "no device has the UUID %02x%02x%02x%02x-...-%02x%02x (%d devices)",
+                      uuid[0], uuid[1], uuid[2], uuid[3], uuid[14], uuid[15], mgpu__g.ndev);
+}
+
+MGPU_API mgpu_result mgpu_device_from_luid(const uint8_t luid[8], mgpu_device *dev)
+{
+    static const char *fn = "mgpu_device_from_luid";
+    int i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(luid && dev, fn, "luid or dev is NULL");
+    for (i = 0; i < mgpu__g.ncuda; i++) {
+        char l[8];
+        unsigned mask = 0;
+        if (mgpu__cu.cuDeviceGetLuid(l, &mask, mgpu__g.dev[i].cu) == 0 && !memcmp(l, luid, 8)) { *dev = i; return MGPU_SUCCESS; }
+    }
+    return mgpu__fail(MGPU_ERROR_NOT_FOUND, fn, "no GPU has that LUID (%d GPUs; the driver gives LUIDs on Windows only)",
+                      mgpu__g.ncuda);
+}
+
+/* Imports go to GPUs, with the handle types of this OS. */
+static mgpu_result mgpu__interop_device(const char *fn, mgpu_device dev, int fd_type, const char *what)
+{
+    if (!mgpu__is_cuda(dev))
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "device %d is a CPU device: external %s belongs to a GPU", dev, what);
+    if (fd_type == MGPU__INTEROP_WIN32)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%s handles are not imported on %s",
+                          fd_type ? "fd" : "Windows", MGPU__INTEROP_WIN32 ? "Windows" : "this OS");
+    return MGPU_SUCCESS;
+}
+
+/* An fd to import: open, and not one that a live import handed to the driver, which still
+   holds it (the same number and file). *id: its file. */
+static mgpu_result mgpu__interop_fd(const char *fn, int fd, uint64_t id[2])
+{
+    size_t i;
+    int used = 0;
+    if (!mgpu__fd_identity(fd, id))
+        return mgpu__fail(MGPU_ERROR_EXTERNAL_HANDLE, fn, "fd %d is not open (an fd imported once belongs to the driver, "
+                          "which closes it: export a new fd for each import)", fd);
+    mgpu__mutex_lock(&mgpu__lock);
+    for (i = 0; i < mgpu__g.nslots && !used; i++) {
+        const mgpu__slot *sl = &mgpu__g.slots[i];
+        int f = -1;
+        const uint64_t *fid = NULL;
+        if (sl->obj && sl->kind == MGPU__H_EXTERNAL_MEMORY) { f = ((const mgpu__xmem_obj *)sl->obj)->fd; fid = ((const mgpu__xmem_obj *)sl->obj)->fd_id; }
+        if (sl->obj && sl->kind == MGPU__H_EXTERNAL_SEMAPHORE) { f = ((const mgpu__xsem_obj *)sl->obj)->fd; fid = ((const mgpu__xsem_obj *)sl->obj)->fd_id; }
+        used = f == fd && fid[0] == id[0] && fid[1] == id[1];
+    }
+    mgpu__mutex_unlock(&mgpu__lock);
+    if (used)
+        return mgpu__fail(MGPU_ERROR_EXTERNAL_HANDLE, fn, "fd %d was imported already and belongs to the driver: export a "
+                          "new fd for each import", fd);
+    return MGPU_SUCCESS;
+}
+
+/* After the driver took an fd: whether it keeps it open (then the number stays taken while the
+   import lives, and a second import of it is refused), with the lock held for the readers. */
+static void mgpu__interop_fd_kept(int fd, const uint64_t id[2], int *kept, uint64_t kept_id[2])
+{
+    uint64_t now[2];
+    int open = mgpu__fd_identity(fd, now) && now[0] == id[0] && now[1] == id[1];
+    mgpu__mutex_lock(&mgpu__lock);
+    *kept = open ? fd : -1;
+    kept_id[0] = id[0];
+    kept_id[1] = id[1];
+    mgpu__mutex_unlock(&mgpu__lock);
+}
+
+/* A failed import: a handle the driver refuses is MGPU_ERROR_EXTERNAL_HANDLE (and an fd is
+   still the caller's), anything else the driver's error. */
+static mgpu_result mgpu__interop_refused(const char *fn, mgpu__CUresult e, const char *call, mgpu_device dev, int fd_type)
+{
+    if (e == MGPU__CUDA_ERROR_INVALID_VALUE || e == MGPU__CUDA_ERROR_INVALID_HANDLE || e == MGPU__CUDA_ERROR_OPERATING_SYSTEM)
+        return mgpu__fail(MGPU_ERROR_EXTERNAL_HANDLE, fn, "%s on device %d: %s: the driver refuses the handle as that type "
+                          "(or its size)%s", call, dev, mgpu__cuda_error_name(e),
+                          fd_type ? "; the fd is still yours: close it" : "");
+    return mgpu__cuda_fail(e, fn, call, dev);
+}
+
+/* The last steps of an import: obj gets its handle, then the driver imports (memory with
+   mdesc, else a semaphore with sdesc) into obj's cu. The import comes last, so that a failed
+   call leaves the fd (or handle) the caller's and a successful one cannot fail after the
+   driver took it. On failure obj has no handle (the caller frees it). */
+static mgpu_result mgpu__interop_commit(const char *fn, mgpu_device dev, int kind, void *obj, uintptr_t *h, int fd_type,
+                                        const mgpu__CUextMemDesc *mdesc, const mgpu__CUextSemDesc *sdesc)
+{
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    mgpu_result r;
+    MGPU__TRY(mgpu__handle_new(kind, obj, h, fn));
+    if ((r = mgpu__push(dev, &prev, fn)) != MGPU_SUCCESS) {
+        mgpu__handle_release((const void *)*h);
+        return r;
+    }
+    e = mdesc ? mgpu__cu.cuImportExternalMemory(&((mgpu__xmem_obj *)obj)->cu, mdesc)
+              : mgpu__cu.cuImportExternalSemaphore(&((mgpu__xsem_obj *)obj)->cu, sdesc);
+    mgpu__pop(dev, prev);
+    if (e) {
+        mgpu__handle_release((const void *)*h);
+        return mgpu__interop_refused(fn, e, mdesc ? "cuImportExternalMemory" : "cuImportExternalSemaphore", dev, fd_type);
+    }
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_external_memory_import(mgpu_device dev, const mgpu_external_memory_desc *desc,
+                                                 mgpu_external_memory *mem)
+{
+    static const char *fn = "mgpu_external_memory_import";
+    mgpu__xmem_obj *m;
+    mgpu__CUextMemDesc d;
+    uint64_t id[2] = { 0, 0 };
+    uintptr_t h = 0;
+    int fd_type;
+    mgpu_result r;
+    MGPU__DEVICE(fn, dev);
+    MGPU__REQUIRE(desc && mem, fn, "desc or mem is NULL");
+    MGPU__REQUIRE(desc->type >= MGPU_EXTERNAL_MEMORY_OPAQUE_FD && desc->type <= MGPU_EXTERNAL_MEMORY_D3D12_RESOURCE, fn,
+                  "unknown desc->type");
+    MGPU__REQUIRE(desc->size > 0, fn, "desc->size is 0: it is the whole allocation's size (VkMemoryAllocateInfo.allocationSize)");
+    MGPU__REQUIRE(!(desc->flags & ~MGPU_EXTERNAL_DEDICATED), fn, "unknown bits in desc->flags");
+    MGPU__REQUIRE(desc->type != MGPU_EXTERNAL_MEMORY_D3D12_RESOURCE || (desc->flags & MGPU_EXTERNAL_DEDICATED), fn,
+                  "a D3D12 resource is a dedicated allocation: set MGPU_EXTERNAL_DEDICATED");
+    fd_type = desc->type == MGPU_EXTERNAL_MEMORY_OPAQUE_FD;
+    MGPU__TRY(mgpu__interop_device(fn, dev, fd_type, "memory"));
+    if (fd_type) MGPU__TRY(mgpu__interop_fd(fn, desc->fd, id));
+    else MGPU__REQUIRE(desc->handle, fn, "desc->handle is NULL");
+    m = (mgpu__xmem_obj *)calloc(1, sizeof *m);
+    if (!m) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    m->dev = dev;
+    m->size = desc->size;
+    m->fd = -1;
+    memset(&d, 0, sizeof d);
+    d.type = (mgpu__CUextMemType)desc->type;
+    if (fd_type) d.handle.fd = desc->fd;
+    else d.handle.win32.handle = desc->handle;
+    d.size = desc->size;
+    d.flags = desc->flags & MGPU_EXTERNAL_DEDICATED ? MGPU__EXTERNAL_MEMORY_DEDICATED : 0;
+    if ((r = mgpu__interop_commit(fn, dev, MGPU__H_EXTERNAL_MEMORY, m, &h, fd_type, &d, NULL)) != MGPU_SUCCESS) {
+        free(m);
+        return r;
+    }
+    m->h = (mgpu_external_memory)h;
+    if (fd_type) mgpu__interop_fd_kept(desc->fd, id, &m->fd, m->fd_id);
+    *mem = m->h;
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_external_memory_buffer(mgpu_external_memory mem, uint64_t offset, size_t bytes, void **ptr)
+{
+    static const char *fn = "mgpu_external_memory_buffer";
+    mgpu__xmem_obj *m;
+    mgpu__CUextBufferDesc d;
+    mgpu__CUdeviceptr p = 0;
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    mgpu__alloc a;
+    MGPU__TRY(mgpu__xmem_get(mem, &m, fn));
+    MGPU__REQUIRE(ptr, fn, "ptr is NULL");
+    MGPU__REQUIRE(bytes > 0, fn, "bytes is 0");
+    if (offset > m->size || bytes > m->size - offset)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu bytes at offset %llu run past the end of the imported "
+                          "allocation (%llu bytes)", bytes, (unsigned long long)offset, (unsigned long long)m->size);
+    if (m->nbufs == m->cap_bufs) {
+        size_t cap = m->cap_bufs ? 2 * m->cap_bufs : 4;
+        uintptr_t *grown = (uintptr_t *)realloc(m->bufs, cap * sizeof *grown);
+        if (!grown) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+        m->bufs = grown;
+        m->cap_bufs = cap;
+    }
+    memset(&d, 0, sizeof d);
+    d.offset = offset;
+    d.size = bytes;
+    MGPU__TRY(mgpu__push(m->dev, &prev, fn));
+    e = mgpu__cu.cuExternalMemoryGetMappedBuffer(&p, m->cu, &d);
+    memset(&a, 0, sizeof a);
+    a.base = (uintptr_t)p;
+    a.size = bytes;
+    a.dev = m->dev;
+    a.kind = MGPU__ALLOC_EXTERNAL;
+    a.cuda = 1;
+    a.fd = -1;
+    if (e == 0 && !mgpu__register(&a)) {
+        mgpu__cu.cuMemFree(p);
+        mgpu__pop(m->dev, prev);
+        return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    }
+    mgpu__pop(m->dev, prev);
+    if (e) return mgpu__cuda_fail(e, fn, "cuExternalMemoryGetMappedBuffer", m->dev);
+    m->bufs[m->nbufs++] = a.base;
+    *ptr = (void *)a.base;
+    return MGPU_SUCCESS;
+}
+
+static size_t mgpu__pixel_size(mgpu_pixel_format f) { return f == MGPU_PIXEL_F32 ? 4 : 1; }
+
+MGPU_API mgpu_result mgpu_external_memory_image(mgpu_external_memory mem, const mgpu_external_image_desc *desc,
+                                                mgpu_external_image *image)
+{
+    static const char *fn = "mgpu_external_memory_image";
+    mgpu__xmem_obj *m;
+    mgpu__ximage_obj *o;
+    mgpu__CUextArrayDesc d;
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    const char *call = "cuExternalMemoryGetMappedMipmappedArray";
+    uintptr_t h = 0;
+    uint64_t room;
+    mgpu_result r;
+    MGPU__TRY(mgpu__xmem_get(mem, &m, fn));
+    MGPU__REQUIRE(desc && image, fn, "desc or image is NULL");
+    MGPU__REQUIRE(desc->width >= 1 && desc->height >= 1, fn, "width and height must be >= 1");
+    MGPU__REQUIRE(desc->format == MGPU_PIXEL_U8 || desc->format == MGPU_PIXEL_F32, fn, "unknown format");
+    MGPU__REQUIRE(desc->channels >= 1 && desc->channels <= 4, fn, "channels must be 1, 2 or 4");
+    if (desc->channels == 3)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "CUDA arrays have no 3-channel formats: use a 4-channel image "
+                          "(or a linear buffer)");
+    MGPU__REQUIRE(desc->levels >= 0, fn, "levels is negative");
+    MGPU__REQUIRE(!(desc->flags & ~(MGPU_EXTERNAL_IMAGE_STORAGE | MGPU_EXTERNAL_IMAGE_COLOR_ATTACHMENT)), fn,
+                  "unknown bits in desc->flags");
+    room = desc->offset < m->size ? m->size - desc->offset : 0;
+    if ((uint64_t)desc->width * (uint64_t)desc->height * (uint64_t)desc->channels * mgpu__pixel_size(desc->format) > room)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "a %dx%d image of %d channels at offset %llu runs past the end of "
+                          "the imported allocation (%llu bytes)", desc->width, desc->height, desc->channels,
+                          (unsigned long long)desc->offset, (unsigned long long)m->size);
+    o = (mgpu__ximage_obj *)calloc(1, sizeof *o);
+    if (!o) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    o->mem = m;
+    o->dev = m->dev;
+    o->width = desc->width;
+    o->height = desc->height;
+    o->channels = desc->channels;
+    o->format = desc->format;
+    memset(&d, 0, sizeof d);
+    d.offset = desc->offset;
+    d.arrayDesc.Width = (size_t)desc->width;
+    d.arrayDesc.Height = (size_t)desc->height;
+    d.arrayDesc.Format = (mgpu__CUarrayFormat)(desc->format == MGPU_PIXEL_F32 ? MGPU__AD_FORMAT_FLOAT : MGPU__AD_FORMAT_UNSIGNED_INT8);
+    d.arrayDesc.NumChannels = (unsigned)desc->channels;
+    d.arrayDesc.Flags = (desc->flags & MGPU_EXTERNAL_IMAGE_STORAGE ? MGPU__ARRAY3D_SURFACE_LDST : 0) |
+                        (desc->flags & MGPU_EXTERNAL_IMAGE_COLOR_ATTACHMENT ? MGPU__ARRAY3D_COLOR_ATTACHMENT : 0);
+    d.numLevels = desc->levels ? (unsigned)desc->levels : 1;
+    if ((r = mgpu__push(m->dev, &prev, fn)) != MGPU_SUCCESS) { free(o); return r; }
+    e = mgpu__cu.cuExternalMemoryGetMappedMipmappedArray(&o->mip, m->cu, &d);
+    if (e == 0 && (e = mgpu__cu.cuMipmappedArrayGetLevel(&o->level, o->mip, 0)) != 0) {
+        call = "cuMipmappedArrayGetLevel";
+        mgpu__cu.cuMipmappedArrayDestroy(o->mip);
+    }
+    if (e == 0 && mgpu__handle_new(MGPU__H_EXTERNAL_IMAGE, o, &h, fn) != MGPU_SUCCESS) {
+        mgpu__cu.cuMipmappedArrayDestroy(o->mip);
+        mgpu__pop(m->dev, prev);
+        free(o);
+        return MGPU_ERROR_OUT_OF_MEMORY;
+    }
+    mgpu__pop(m->dev, prev);
+    if (e) { free(o); return mgpu__cuda_fail(e, fn, call, m->dev); }
+    o->h = (mgpu_external_image)h;
+    *image = o->h;
+    return MGPU_SUCCESS;
+}
+
+/* A live image made from m, or NULL. */
+static mgpu__ximage_obj *mgpu__ximage_of(const mgpu__xmem_obj *m)
+{
+    size_t i;
+    mgpu__ximage_obj *o = NULL;
+    mgpu__mutex_lock(&mgpu__lock);
+    for (i = 0; i < mgpu__g.nslots && !o; i++)
+        if (mgpu__g.slots[i].obj && mgpu__g.slots[i].kind == MGPU__H_EXTERNAL_IMAGE &&
+            ((mgpu__ximage_obj *)mgpu__g.slots[i].obj)->mem == m) o = (mgpu__ximage_obj *)mgpu__g.slots[i].obj;
+    mgpu__mutex_unlock(&mgpu__lock);
+    return o;
+}
+
+/* Waits for the device, then releases m's images, its buffers and the import, each step
+   forgotten only once the driver released it (a failed call can be repeated). */
+static mgpu_result mgpu__xmem_free(mgpu__xmem_obj *m, const char *fn)
+{
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    mgpu__ximage_obj *o;
+    MGPU__TRY(mgpu__push(m->dev, &prev, fn));
+    if ((e = mgpu__cu.cuCtxSynchronize()) != 0) { mgpu__pop(m->dev, prev); return mgpu__cuda_fail(e, fn, "cuCtxSynchronize", m->dev); }
+    while ((o = mgpu__ximage_of(m)) != NULL) {
+        if ((e = mgpu__cu.cuMipmappedArrayDestroy(o->mip)) != 0) {
+            mgpu__pop(m->dev, prev);
+            return mgpu__cuda_fail(e, fn, "cuMipmappedArrayDestroy", m->dev);
+        }
+        mgpu__handle_release(o->h);
+        free(o);
+    }
+    while (m->nbufs) {
+        mgpu__alloc a;
+        if ((e = mgpu__cu.cuMemFree((mgpu__CUdeviceptr)m->bufs[m->nbufs - 1])) != 0) {
+            mgpu__pop(m->dev, prev);
+            return mgpu__cuda_fail(e, fn, "cuMemFree", m->dev);
+        }
+        mgpu__unregister(m->bufs[--m->nbufs], &a, 0);
+    }
+    e = mgpu__cu.cuDestroyExternalMemory(m->cu);
+    mgpu__pop(m->dev, prev);
+    if (e) return mgpu__cuda_fail(e, fn, "cuDestroyExternalMemory", m->dev);
+    mgpu__handle_release(m->h);
+    free(m->bufs);
+    free(m);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_external_memory_destroy(mgpu_external_memory mem)
+{
+    static const char *fn = "mgpu_external_memory_destroy";
+    mgpu__xmem_obj *m;
+    MGPU__TRY(mgpu__xmem_get(mem, &m, fn));
+    return mgpu__xmem_free(m, fn);
+}
+
+/* Level 0 of an image to (to_image) or from linear memory, on a stream of its GPU. */
+static mgpu_result mgpu__ximage_copy(const char *fn, const mgpu__ximage_obj *o, const mgpu_image *lin, int to_image,
+                                     mgpu__stream_obj *s)
+{
+    mgpu__CUmemcpy2D c;
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    mgpu__where w;
+    size_t row, pitch;
+    MGPU__REQUIRE(lin && lin->data, fn, to_image ? "src or its data is NULL" : "dst or its data is NULL");
+    if (s->dev != o->dev)
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "the stream is on device %d, the image on device %d", s->dev, o->dev);
+    MGPU__REQUIRE(lin->width == o->width && lin->height == o->height && lin->channels == o->channels &&
+                  lin->format == o->format, fn, "the linear image's width, height, channels or format differ from the "
+                  "external image's");
+    row = (size_t)o->width * (size_t)o->channels * mgpu__pixel_size(o->format);
+    pitch = lin->pitch ? lin->pitch : row;
+    MGPU__REQUIRE(pitch >= row, fn, "the linear image's pitch is smaller than a row");
+    if ((size_t)(o->height - 1) > (SIZE_MAX - row) / pitch)
+        return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "%d rows of pitch %zu overflow", o->height, pitch);
+    w = mgpu__locate(lin->data);
+    MGPU__TRY(mgpu__check_range(fn, to_image ? "src" : "dst", &w, lin->data, (size_t)(o->height - 1) * pitch + row));
+    if (w.cuda && w.kind != MGPU__ALLOC_MANAGED && w.dev != o->dev)
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "the linear image is memory of device %d, the image is on device %d",
+                          w.dev, o->dev);
+    memset(&c, 0, sizeof c);
+    if (to_image) {
+        c.srcMemoryType = (mgpu__CUmemType)(w.cuda ? MGPU__MEMORYTYPE_DEVICE : MGPU__MEMORYTYPE_HOST);
+        if (w.cuda) c.srcDevice = mgpu__dptr(lin->data); else c.srcHost = lin->data;
+        c.srcPitch = pitch;
+        c.dstMemoryType = (mgpu__CUmemType)MGPU__MEMORYTYPE_ARRAY;
+        c.dstArray = o->level;
+    } else {
+        c.srcMemoryType = (mgpu__CUmemType)MGPU__MEMORYTYPE_ARRAY;
+        c.srcArray = o->level;
+        c.dstMemoryType = (mgpu__CUmemType)(w.cuda ? MGPU__MEMORYTYPE_DEVICE : MGPU__MEMORYTYPE_HOST);
+        if (w.cuda) c.dstDevice = mgpu__dptr(lin->data); else c.dstHost = lin->data;
+        c.dstPitch = pitch;
+    }
+    c.WidthInBytes = row;
+    c.Height = (size_t)o->height;
+    MGPU__TRY(mgpu__push(o->dev, &prev, fn));
+    e = mgpu__cu.cuMemcpy2DAsync(&c, s->cu);
+    mgpu__pop(o->dev, prev);
+    return e ? mgpu__cuda_fail(e, fn, "cuMemcpy2DAsync", o->dev) : MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__ximage_rw(const char *fn, mgpu_external_image image, const mgpu_image *lin, int to_image,
+                                   mgpu_stream stream)
+{
+    mgpu__ximage_obj *o;
+    mgpu__stream_obj *s;
+    MGPU__TRY(mgpu__ximage_get(image, &o, fn));
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    return mgpu__ximage_copy(fn, o, lin, to_image, s);
+}
+MGPU_API mgpu_result mgpu_external_image_read_async(mgpu_external_image image, const mgpu_image *dst, mgpu_stream stream)
+{
+    return mgpu__ximage_rw("mgpu_external_image_read_async", image, dst, 0, stream);
+}
+MGPU_API mgpu_result mgpu_external_image_write_async(mgpu_external_image image, const mgpu_image *src, mgpu_stream stream)
+{
+    return mgpu__ximage_rw("mgpu_external_image_write_async", image, src, 1, stream);
+}
+
+/* The two handles of one blur: live, of the same shape and format, on device dev (-1: theirs). */
+static mgpu_result mgpu__ximage_pair(const char *fn, mgpu_external_image src, mgpu_external_image dst, int index,
+                                     mgpu__ximage_obj **a, mgpu__ximage_obj **b)
+{
+    mgpu_result r = mgpu__ximage_get(src, a, fn);
+    if (r == MGPU_SUCCESS) r = mgpu__ximage_get(dst, b, fn);
+    if (r != MGPU_SUCCESS && index >= 0)
+        return mgpu__fail(r, fn, "image %d: %s", index, mgpu__tls_error + strlen(fn) + 2);
+    if (r != MGPU_SUCCESS) return r;
+    if ((*a)->dev != (*b)->dev)
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "src is on device %d, dst on device %d", (*a)->dev, (*b)->dev);
+    MGPU__REQUIRE((*a)->width == (*b)->width && (*a)->height == (*b)->height && (*a)->channels == (*b)->channels &&
+                  (*a)->format == (*b)->format, fn, "src and dst differ in width, height, channels or format");
+    return MGPU_SUCCESS;
+}
+
+/* Scratch for an image blur on s: from the device's pool, else (no pools) plain device
+   memory that mgpu__scratch_free frees after waiting for s. */
+static mgpu_result mgpu__scratch(mgpu__stream_obj *s, size_t bytes, void **p)
+{
+    if (mgpu__g.dev[s->dev].info.memory_pools) return mgpu_malloc_async(p, bytes, s->h);
+    return mgpu__allocate("mgpu_external_image_blur_async", s->dev, MGPU__ALLOC_DEVICE, bytes, NULL, p);
+}
+static mgpu_result mgpu__scratch_free(mgpu__stream_obj *s, void *p)
+{
+    if (!p) return MGPU_SUCCESS;
+    if (mgpu__g.dev[s->dev].info.memory_pools) return mgpu_free_async(p, s->h);
+    MGPU__TRY(mgpu_stream_synchronize(s->h));
+    return mgpu_free(p);
+}
+
+MGPU_API mgpu_result mgpu_external_image_blur_async(mgpu_external_image src, mgpu_external_image dst,
+                                                    const mgpu_blur_params *params, mgpu_stream stream)
+{
+    static const char *fn = "mgpu_external_image_blur_async";
+    mgpu__ximage_obj *a, *b;
+    mgpu__stream_obj *s;
+    mgpu_image lin[2];
+    size_t row, pitch;
+    mgpu_result r, f;
+    int i;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__TRY(mgpu__ximage_pair(fn, src, dst, -1, &a, &b));
+    MGPU__TRY(mgpu_blur_weights(params, NULL, NULL, NULL));
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    if (s->dev != a->dev)
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "the stream is on device %d, the images on device %d", s->dev, a->dev);
+    /* Rows of a multiple of 256 bytes: the blur's fast kernels want 16-byte aligned rows. */
+    row = (size_t)a->width * (size_t)a->channels * mgpu__pixel_size(a->format);
+    pitch = (row + 255) & ~(size_t)255;
+    memset(lin, 0, sizeof lin);
+    for (i = 0; i < 2; i++) {
+        lin[i].width = a->width;
+        lin[i].height = a->height;
+        lin[i].channels = a->channels;
+        lin[i].pitch = pitch;
+        lin[i].format = a->format;
+    }
+    r = mgpu__scratch(s, pitch * (size_t)a->height, &lin[0].data);
+    if (r == MGPU_SUCCESS) r = mgpu__scratch(s, pitch * (size_t)a->height, &lin[1].data);
+    if (r == MGPU_SUCCESS) r = mgpu__ximage_copy(fn, a, &lin[0], 0, s);
+    if (r == MGPU_SUCCESS) r = mgpu_blur_async(&lin[0], &lin[1], params, s->h);
+    if (r == MGPU_SUCCESS) r = mgpu__ximage_copy(fn, b, &lin[1], 1, s);
+    /* Freed in stream order, after what was queued on them. */
+    for (i = 0; i < 2; i++) {
+        char why[sizeof mgpu__tls_error];
+        snprintf(why, sizeof why, "%s", mgpu__tls_error);
+        f = mgpu__scratch_free(s, lin[i].data);
+        if (r != MGPU_SUCCESS) snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", why);
+        else r = f;
+    }
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_external_image_blur_batch(const mgpu_external_image *src, const mgpu_external_image *dst,
+                                                    int count, const mgpu_blur_params *params)
+{
+    static const char *fn = "mgpu_external_image_blur_batch";
+    int used[MGPU_MAX_DEVICES], i, d;
+    mgpu_result r = MGPU_SUCCESS, q;
+    MGPU__REQUIRE_INIT(fn);
+    MGPU__REQUIRE(count >= 0, fn, "count is negative");
+    MGPU__REQUIRE(count == 0 || (src && dst), fn, "src or dst is NULL");
+    MGPU__TRY(mgpu_blur_weights(params, NULL, NULL, NULL));
+    memset(used, 0, sizeof used);
+    for (i = 0; i < count; i++) {
+        mgpu__ximage_obj *a, *b;
+        MGPU__TRY(mgpu__ximage_pair(fn, src[i], dst[i], i, &a, &b));
+        used[a->dev] = 1;
+    }
+    /* Each on its device's default stream: queued everywhere first, then waited for. */
+    for (i = 0; i < count && r == MGPU_SUCCESS; i++) {
+        mgpu__ximage_obj *a = NULL;
+        if ((r = mgpu__ximage_get(src[i], &a, fn)) == MGPU_SUCCESS)
+            r = mgpu_external_image_blur_async(src[i], dst[i], params, mgpu__g.dev[a->dev].default_stream.h);
+    }
+    for (d = 0; d < mgpu__g.ndev; d++)
+        if (used[d] && (q = mgpu_stream_synchronize(mgpu__g.dev[d].default_stream.h)) != MGPU_SUCCESS && r == MGPU_SUCCESS) r = q;
+    return r;
+}
+
+MGPU_API mgpu_result mgpu_external_semaphore_import(mgpu_device dev, const mgpu_external_semaphore_desc *desc,
+                                                    mgpu_external_semaphore *sem)
+{
+    static const char *fn = "mgpu_external_semaphore_import";
+    mgpu__xsem_obj *o;
+    mgpu__CUextSemDesc d;
+    uint64_t id[2] = { 0, 0 };
+    uintptr_t h = 0;
+    int t, fd_type;
+    mgpu_result r;
+    MGPU__DEVICE(fn, dev);
+    MGPU__REQUIRE(desc && sem, fn, "desc or sem is NULL");
+    t = (int)desc->type;
+    MGPU__REQUIRE((t >= MGPU_EXTERNAL_SEMAPHORE_OPAQUE_FD && t <= MGPU_EXTERNAL_SEMAPHORE_D3D12_FENCE) ||
+                  t == MGPU_EXTERNAL_SEMAPHORE_TIMELINE_FD || t == MGPU_EXTERNAL_SEMAPHORE_TIMELINE_WIN32, fn,
+                  "unknown desc->type");
+    fd_type = t == MGPU_EXTERNAL_SEMAPHORE_OPAQUE_FD || t == MGPU_EXTERNAL_SEMAPHORE_TIMELINE_FD;
+    MGPU__TRY(mgpu__interop_device(fn, dev, fd_type, "semaphore"));
+    if (fd_type) MGPU__TRY(mgpu__interop_fd(fn, desc->fd, id));
+    else MGPU__REQUIRE(desc->handle, fn, "desc->handle is NULL");
+    o = (mgpu__xsem_obj *)calloc(1, sizeof *o);
+    if (!o) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+    o->dev = dev;
+    o->fd = -1;
+    o->timeline = t == MGPU_EXTERNAL_SEMAPHORE_D3D12_FENCE || t == MGPU_EXTERNAL_SEMAPHORE_TIMELINE_FD ||
+                  t == MGPU_EXTERNAL_SEMAPHORE_TIMELINE_WIN32;
+    memset(&d, 0, sizeof d);
+    d.type = (mgpu__CUextSemType)t;
+    if (fd_type) d.handle.fd = desc->fd;
+    else d.handle.win32.handle = desc->handle;
+    if ((r = mgpu__interop_commit(fn, dev, MGPU__H_EXTERNAL_SEMAPHORE, o, &h, fd_type, NULL, &d)) != MGPU_SUCCESS) {
+        free(o);
+        return r;
+    }
+    o->h = (mgpu_external_semaphore)h;
+    if (fd_type) mgpu__interop_fd_kept(desc->fd, id, &o->fd, o->fd_id);
+    *sem = o->h;
+    return MGPU_SUCCESS;
+}
+
+static mgpu_result mgpu__xsem_queue(const char *fn, mgpu_external_semaphore sem, uint64_t value, mgpu_stream stream,
+                                    int signal)
+{
+    mgpu__xsem_obj *o;
+    mgpu__stream_obj *s;
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    MGPU__TRY(mgpu__xsem_get(sem, &o, fn));
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    if (s->dev != o->dev)
+        return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "the stream is on device %d, the semaphore on device %d", s->dev, o->dev);
+    MGPU__REQUIRE(o->timeline || value == 0, fn, "a binary semaphore takes value 0");
+    MGPU__TRY(mgpu__push(o->dev, &prev, fn));
+    if (signal) {
+        mgpu__CUextSemSignal p;
+        memset(&p, 0, sizeof p);
+        p.params.fence.value = value;
+        e = mgpu__cu.cuSignalExternalSemaphoresAsync(&o->cu, &p, 1, s->cu);
+    } else {
+        mgpu__CUextSemWait p;
+        memset(&p, 0, sizeof p);
+        p.params.fence.value = value;
+        e = mgpu__cu.cuWaitExternalSemaphoresAsync(&o->cu, &p, 1, s->cu);
+    }
+    mgpu__pop(o->dev, prev);
+    if (e) return mgpu__cuda_fail(e, fn, signal ? "cuSignalExternalSemaphoresAsync" : "cuWaitExternalSemaphoresAsync", o->dev);
+    return MGPU_SUCCESS;
+}
+MGPU_API mgpu_result mgpu_external_semaphore_wait_async(mgpu_external_semaphore sem, uint64_t value, mgpu_stream stream)
+{
+    return mgpu__xsem_queue("mgpu_external_semaphore_wait_async", sem, value, stream, 0);
+}
+MGPU_API mgpu_result mgpu_external_semaphore_signal_async(mgpu_external_semaphore sem, uint64_t value, mgpu_stream stream)
+{
+    return mgpu__xsem_queue("mgpu_external_semaphore_signal_async", sem, value, stream, 1);
+}
+
+static mgpu_result mgpu__xsem_free(mgpu__xsem_obj *o, const char *fn)
+{
+    mgpu__CUcontext prev;
+    mgpu__CUresult e;
+    MGPU__TRY(mgpu__push(o->dev, &prev, fn));
+    e = mgpu__cu.cuDestroyExternalSemaphore(o->cu);
+    mgpu__pop(o->dev, prev);
+    if (e) return mgpu__cuda_fail(e, fn, "cuDestroyExternalSemaphore", o->dev);
+    mgpu__handle_release(o->h);
+    free(o);
+    return MGPU_SUCCESS;
+}
+MGPU_API mgpu_result mgpu_external_semaphore_destroy(mgpu_external_semaphore sem)
+{
+    static const char *fn = "mgpu_external_semaphore_destroy";
+    mgpu__xsem_obj *o;
+    MGPU__TRY(mgpu__xsem_get(sem, &o, fn));
+    return mgpu__xsem_free(o, fn);
+}
+
+/* mgpu_shutdown: semaphores, then memory (images, buffers, import), each tried twice, then
+   let go (the context's release frees what the driver kept). */
+static void mgpu__interop_shutdown(void)
+{
+    static const char *fn = "mgpu_shutdown";
+    mgpu__xsem_obj *s;
+    mgpu__xmem_obj *m;
+    mgpu__ximage_obj *o;
+    while ((s = (mgpu__xsem_obj *)mgpu__handle_any(MGPU__H_EXTERNAL_SEMAPHORE)) != NULL)
+        if (mgpu__xsem_free(s, fn) != MGPU_SUCCESS && mgpu__xsem_free(s, fn) != MGPU_SUCCESS) {
+            mgpu__handle_release(s->h);
+            free(s);
+        }
+    while ((m = (mgpu__xmem_obj *)mgpu__handle_any(MGPU__H_EXTERNAL_MEMORY)) != NULL)
+        if (mgpu__xmem_free(m, fn) != MGPU_SUCCESS && mgpu__xmem_free(m, fn) != MGPU_SUCCESS) {
+            while ((o = mgpu__ximage_of(m)) != NULL) { mgpu__handle_release(o->h); free(o); }
+            while (m->nbufs) { mgpu__alloc a; mgpu__unregister(m->bufs[--m->nbufs], &a, 0); }
+            mgpu__handle_release(m->h);
+            free(m->bufs);
+            free(m);
+        }
 }
 
 #ifdef __cplusplus

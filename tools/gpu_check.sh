@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: build, `make test`'s suite on every GPU and on one GPU, the
-# operation suites (reduce, collectives, blur, msm, pipeline, pointers), suite_faults on the
+# operation suites (reduce, collectives, blur, msm, pipeline, pointers, interop), suite_faults on the
 # real driver through the fault shim (tests/fault_shim), msm_file on the
 # BN254 vectors (first GPU, then split over all GPUs), the examples, the sanitizer build,
 # compute-sanitizer memcheck, racecheck and synccheck over every suite (SANITIZE="msm blur
@@ -16,7 +16,7 @@ out=build/gpu_logs
 rm -rf "$out"; mkdir -p "$out"
 nvidia-smi -L | tee "$out/gpus.txt"
 fake="MGPU_FAKE_OLD_DRIVER=build/libfake_old_cuda.so"
-if ! make -s -j"$(nproc)" build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur build/suite_msm build/suite_pipeline build/suite_pointers build/suite_faults build/libcuda_faultshim.so \
+if ! make -s -j"$(nproc)" build/mgpu_tests build/libfake_old_cuda.so examples build/suite_reduce build/suite_collectives build/suite_blur build/suite_msm build/suite_pipeline build/suite_pointers build/suite_faults build/libcuda_faultshim.so build/suite_interop \
         > "$out/build.log" 2>&1; then
     tail -40 "$out/build.log"; exit 1
 fi
@@ -44,6 +44,13 @@ run suite_faults CUDA_VISIBLE_DEVICES="${FAULT_GPUS:-0,1}" MGPU_CUDA_PATH="$PWD/
     timeout 1800 ./build/suite_faults
 grep -a -e '^skip' -e '^FAIL' -e '^ok' "$out/suite_faults.log" | head -n 8
 run pipeline_stages ./build/pipeline_stages
+# Graphics interop: the suite's checks on the real driver, and examples/vulkan_blur, the real
+# exporter (a Vulkan buffer, image and timeline semaphore blurred in place, checked against
+# the CPU device, then docs/interop.md's measurements), where the Vulkan loader is (carry
+# .gl). Built here it needs the Vulkan headers; VULKAN_BLUR= names a binary built elsewhere.
+run suite_interop ./build/suite_interop
+if ldconfig -p | grep -q libvulkan.so.1; then run vulkan_blur "${VULKAN_BLUR:-./build/vulkan_blur}" --bench
+else echo "skip vulkan_blur: no libvulkan.so.1 (carry the loaders: .gl)" | tee -a "$out/summary.txt"; fi
 run msm_file ./build/msm_file tests/vectors/bn254msm/*.bin
 run msm_file_all ./build/msm_file --gpus all tests/vectors/bn254msm/*.bin
 run examples make -s test-examples

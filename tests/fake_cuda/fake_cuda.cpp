@@ -97,7 +97,16 @@ struct Op { std::function<void()> run; };
 struct Stream { int dev; std::deque<Op> q; unsigned long long next = 0, done = 0; };
 struct Event { Stream *s = nullptr; unsigned long long seq = 0; std::shared_ptr<double> ms; };   /* ms: host time the
                                                         record ran (its stream got there), for cuEventElapsedTime */
-struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; int fd = -1; size_t mapped = 0; const void *pool = nullptr; };
+struct ExtMem;
+struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; int fd = -1; size_t mapped = 0; const void *pool = nullptr;
+               void *map = nullptr; size_t map_len = 0; ExtMem *ext = nullptr; };   /* map, ext: a buffer of imported memory */
+/* Graphics interop (cuImportExternalMemory...): an imported fd is a memfd the test made (the
+   "exporter"); its buffers and arrays are mappings of it, an array stored in 8x8-pixel tiles
+   so that only cuMemcpy2D reads it right. A semaphore's fd is a 16-byte memfd: a magic
+   word, then the value. Linux only (the Windows build answers CUDA_ERROR_NOT_SUPPORTED). */
+struct ExtMem { int fd; size_t size; int dev; int buffers = 0, arrays = 0; };
+struct Array { ExtMem *mem; unsigned char *base; void *map; size_t map_len; int w, h, px; };
+struct ExtSem { int fd; unsigned long long *v; bool timeline; };
 /* A pool made by cuMemPoolCreate (the default pools are the Ctx objects). With POSIX fd
    handles it owns a small memfd that says "fake_cuda pool": what it exports. */
 struct Pool { int dev; int fd = -1; unsigned long long ino = 0; bool imported = false, exported = false; };
@@ -109,6 +118,9 @@ static Stream legacy[MAXD];
 static std::set<Stream *> streams;
 static std::map<uintptr_t, Alloc> allocs;             /* by base */
 static std::set<Pool *> pools;
+static std::set<ExtMem *> extmems;
+static std::set<Array *> arrays;
+static std::set<ExtSem *> extsems;
 static thread_local Ctx *cur = nullptr;
 static std::set<std::string> names;
 static long live_events, live_modules, live_contexts;  /* for fake_cuda_live */
@@ -172,6 +184,8 @@ static R release(uintptr_t p)
 #ifndef _WIN32
     if (it->second.mapped) munmap((void *)it->second.base, it->second.mapped);
     if (it->second.fd >= 0) close(it->second.fd);
+    if (it->second.map) munmap(it->second.map, it->second.map_len);
+    if (it->second.ext) it->second.ext->buffers--;
 #endif
     free(it->second.raw);                              /* NULL when mapped */
     allocs.erase(it);
@@ -740,6 +754,232 @@ static R cuIpcOpenEventHandle(mgpu__CUevent *e, mgpu__CUipcEventHandle h)
     *e = (mgpu__CUevent)(void *)new Event();           /* complete: see the IPC note at the top */
     return OK;
 }
+
+/* ---- graphics interop (see ExtMem above) */
+#ifndef _WIN32
+static const unsigned long long sem_magic = 0x316d6573757067ull;   /* "gpusem1" */
+/* Its memfd's name says whether the test made the allocation dedicated ("dedicated" in it). */
+static bool fd_dedicated(int fd)
+{
+    char path[64], name[256] = "";
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(path, name, sizeof name - 1);
+    if (n > 0) name[n] = 0;
+    return strstr(name, "dedicated") != nullptr;
+}
+/* The driver takes the fd (closes it at cuDestroyExternalMemory). size must be the file's, the
+   dedicated flag as the "allocation" was made. */
+static R cuImportExternalMemory(mgpu__CUexternalMemory *m, const mgpu__CUextMemDesc *d)
+{
+    G;
+    struct stat st;
+    if (!cur) return 201;
+    if (d->type >= 2 && d->type <= 8) return 801;
+    if (d->type != 1 || (d->flags & ~1u)) return INVALID_VALUE;
+    if (fstat(d->handle.fd, &st) != 0 || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size != d->size ||
+        fd_dedicated(d->handle.fd) != (d->flags == 1)) return INVALID_VALUE;
+    ExtMem *e = new ExtMem{d->handle.fd, (size_t)d->size, cur->dev};
+    extmems.insert(e);
+    *m = (mgpu__CUexternalMemory)(void *)e;
+    return OK;
+}
+static void *map_ext(const ExtMem *e) { void *p = mmap(nullptr, e->size, PROT_READ | PROT_WRITE, MAP_SHARED, e->fd, 0); return p == MAP_FAILED ? nullptr : p; }
+static R cuExternalMemoryGetMappedBuffer(mgpu__CUdeviceptr *p, mgpu__CUexternalMemory m, const mgpu__CUextBufferDesc *d)
+{
+    G;
+    ExtMem *e = (ExtMem *)(void *)m;
+    if (!extmems.count(e) || !cur || cur->dev != e->dev || d->flags || !d->size || d->offset > e->size ||
+        d->size > e->size - d->offset) return INVALID_VALUE;
+    void *map = map_ext(e);
+    if (!map) return 2;
+    Alloc a{(uintptr_t)map + (uintptr_t)d->offset, (size_t)d->size, K_DEVICE, e->dev, nullptr};
+    a.map = map;
+    a.map_len = e->size;
+    a.ext = e;
+    allocs[a.base] = a;
+    e->buffers++;
+    *p = a.base;
+    return OK;
+}
+static size_t tiled_bytes(int w, int h, int px) { return (size_t)((w + 7) / 8) * (size_t)((h + 7) / 8) * 64 * (size_t)px; }
+static unsigned char *texel(const Array *a, int x, int y)
+{
+    return a->base + ((size_t)(y / 8) * (size_t)((a->w + 7) / 8) + (size_t)(x / 8)) * 64 * (size_t)a->px +
+           (size_t)((y % 8) * 8 + x % 8) * (size_t)a->px;
+}
+static R cuExternalMemoryGetMappedMipmappedArray(mgpu__CUmipmappedArray *mip, mgpu__CUexternalMemory m,
+                                                 const mgpu__CUextArrayDesc *d)
+{
+    G;
+    ExtMem *e = (ExtMem *)(void *)m;
+    const int es = d->arrayDesc.Format == 0x01 ? 1 : d->arrayDesc.Format == 0x20 ? 4 : 0, ch = (int)d->arrayDesc.NumChannels;
+    if (!extmems.count(e) || !cur || cur->dev != e->dev || !es || (ch != 1 && ch != 2 && ch != 4) || d->arrayDesc.Depth ||
+        !d->arrayDesc.Width || !d->arrayDesc.Height || d->arrayDesc.Width > 131072 || d->arrayDesc.Height > 65536 ||
+        !d->numLevels || (d->arrayDesc.Flags & ~0x22u)) return INVALID_VALUE;
+    const int w = (int)d->arrayDesc.Width, h = (int)d->arrayDesc.Height;
+    if (d->offset > e->size || tiled_bytes(w, h, es * ch) > e->size - d->offset) return INVALID_VALUE;
+    void *map = map_ext(e);
+    if (!map) return 2;
+    Array *a = new Array{e, (unsigned char *)map + d->offset, map, e->size, w, h, es * ch};
+    arrays.insert(a);
+    e->arrays++;
+    *mip = (mgpu__CUmipmappedArray)(void *)a;
+    return OK;
+}
+/* Level 0 is the array itself. */
+static R cuMipmappedArrayGetLevel(mgpu__CUarray *level, mgpu__CUmipmappedArray mip, unsigned index)
+{
+    G;
+    if (!arrays.count((Array *)(void *)mip) || index) return INVALID_VALUE;
+    *level = (mgpu__CUarray)(void *)mip;
+    return OK;
+}
+static R cuMipmappedArrayDestroy(mgpu__CUmipmappedArray mip)
+{
+    G;
+    Array *a = (Array *)(void *)mip;
+    if (!arrays.count(a)) return INVALID_VALUE;
+    flush_all();
+    munmap(a->map, a->map_len);
+    a->mem->arrays--;
+    arrays.erase(a);
+    delete a;
+    return OK;
+}
+/* As the real driver asks: every buffer and array released first. */
+static R cuDestroyExternalMemory(mgpu__CUexternalMemory m)
+{
+    G;
+    ExtMem *e = (ExtMem *)(void *)m;
+    if (!extmems.count(e)) return INVALID_VALUE;
+    if (e->buffers || e->arrays) {
+        fprintf(stderr, "fake libcuda: cuDestroyExternalMemory with %d buffer(s) and %d array(s) still mapped\n", e->buffers, e->arrays);
+        return INVALID_VALUE;
+    }
+    close(e->fd);
+    extmems.erase(e);
+    delete e;
+    return OK;
+}
+/* One side of a 2D copy: its address of byte x of row y, after checking the rectangle. */
+struct Side { int type; unsigned char *p; size_t pitch; const Array *a; };
+static bool side(Side &s, int type, const void *host, mgpu__CUdeviceptr dev, mgpu__CUarray arr, size_t pitch, size_t x, size_t y,
+                 size_t wb, size_t h)
+{
+    s.type = type;
+    s.pitch = pitch;
+    s.a = nullptr;
+    if (type == 3) {
+        s.a = (const Array *)(void *)arr;
+        if (!arrays.count((Array *)(void *)arr) || x % (size_t)s.a->px || wb % (size_t)s.a->px ||
+            x + wb > (size_t)s.a->w * (size_t)s.a->px || y + h > (size_t)s.a->h) return false;
+        s.p = nullptr;
+        return true;
+    }
+    if (type != 1 && type != 2 && type != 4) return false;
+    s.p = (unsigned char *)(type == 1 ? (uintptr_t)host : (uintptr_t)dev) + y * pitch + x;
+    return pitch >= wb;
+}
+static unsigned char *at(const Side &s, size_t x0, size_t xb, size_t y)
+{
+    if (s.a) return texel(s.a, (int)((x0 + xb) / (size_t)s.a->px), (int)y);
+    return s.p + y * s.pitch + xb;
+}
+static R cuMemcpy2DAsync(const mgpu__CUmemcpy2D *c, mgpu__CUstream st)
+{
+    G;
+    Side a, b;
+    if (!side(a, c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcPitch, c->srcXInBytes, c->srcY, c->WidthInBytes, c->Height) ||
+        !side(b, c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch, c->dstXInBytes, c->dstY, c->WidthInBytes, c->Height))
+        return INVALID_VALUE;
+    const size_t wb = c->WidthInBytes, h = c->Height, sx = c->srcXInBytes, sy = c->srcY, dx = c->dstXInBytes, dy = c->dstY;
+    const size_t px = a.a ? (size_t)a.a->px : b.a ? (size_t)b.a->px : wb;
+    auto run = [=]() {
+        for (size_t y = 0; y < h; y++)
+            for (size_t x = 0; x < wb; x += px) memmove(at(b, dx, x, dy + y), at(a, sx, x, sy + y), px < wb - x ? px : wb - x);
+    };
+    Stream *q = stream_of(st);
+    if ((a.type == 1 && pageable(a.p)) || (b.type == 1 && pageable(b.p))) { flush(q); run(); return OK; }
+    push(q, run);
+    return OK;
+}
+static R cuImportExternalSemaphore(mgpu__CUexternalSemaphore *sem, const mgpu__CUextSemDesc *d)
+{
+    G;
+    struct stat st;
+    unsigned long long magic = 0;
+    if (d->type == 2 || d->type == 3 || d->type == 4 || d->type == 10) return 801;
+    if ((d->type != 1 && d->type != 9) || d->flags) return INVALID_VALUE;
+    if (fstat(d->handle.fd, &st) != 0 || st.st_size != 16 || pread(d->handle.fd, &magic, 8, 0) != 8 || magic != sem_magic)
+        return INVALID_VALUE;
+    void *m = mmap(nullptr, 16, PROT_READ | PROT_WRITE, MAP_SHARED, d->handle.fd, 0);
+    if (m == MAP_FAILED) return 2;
+    ExtSem *e = new ExtSem{d->handle.fd, (unsigned long long *)m + 1, d->type == 9};
+    extsems.insert(e);
+    *sem = (mgpu__CUexternalSemaphore)(void *)e;
+    return OK;
+}
+/* Signal: a timeline takes the value, a binary one becomes 1. Wait: until the value is
+   reached (a binary one: 1, taken back to 0); 20 s without is a test that hangs: abort. */
+static R cuSignalExternalSemaphoresAsync(const mgpu__CUexternalSemaphore *sems, const mgpu__CUextSemSignal *p, unsigned n,
+                                         mgpu__CUstream st)
+{
+    G;
+    for (unsigned i = 0; i < n; i++) if (!extsems.count((ExtSem *)(void *)sems[i])) return INVALID_VALUE;
+    for (unsigned i = 0; i < n; i++) {
+        ExtSem *e = (ExtSem *)(void *)sems[i];
+        const unsigned long long v = e->timeline ? p[i].params.fence.value : 1;
+        push(stream_of(st), [=]() { __atomic_store_n(e->v, v, __ATOMIC_SEQ_CST); });
+    }
+    return OK;
+}
+static R cuWaitExternalSemaphoresAsync(const mgpu__CUexternalSemaphore *sems, const mgpu__CUextSemWait *p, unsigned n,
+                                       mgpu__CUstream st)
+{
+    G;
+    for (unsigned i = 0; i < n; i++) if (!extsems.count((ExtSem *)(void *)sems[i])) return INVALID_VALUE;
+    for (unsigned i = 0; i < n; i++) {
+        ExtSem *e = (ExtSem *)(void *)sems[i];
+        const unsigned long long v = p[i].params.fence.value;
+        push(stream_of(st), [=]() {
+            const double until = now_ms() + 20000;
+            for (;;) {
+                unsigned long long one = 1;
+                if (e->timeline ? __atomic_load_n(e->v, __ATOMIC_SEQ_CST) >= v
+                                : __atomic_compare_exchange_n(e->v, &one, 0ull, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) break;
+                if (now_ms() > until) { fprintf(stderr, "fake libcuda: a semaphore wait was not signalled in 20 s\n"); abort(); }
+                usleep(100);
+            }
+        });
+    }
+    return OK;
+}
+static R cuDestroyExternalSemaphore(mgpu__CUexternalSemaphore sem)
+{
+    G;
+    ExtSem *e = (ExtSem *)(void *)sem;
+    if (!extsems.erase(e)) return INVALID_VALUE;
+    munmap(e->v - 1, 16);
+    close(e->fd);
+    delete e;
+    return OK;
+}
+static R cuDeviceGetLuid(char *, unsigned *, mgpu__CUdevice) { return 801; }   /* Windows only */
+#else
+static R cuImportExternalMemory(mgpu__CUexternalMemory *, const mgpu__CUextMemDesc *) { return 801; }
+static R cuExternalMemoryGetMappedBuffer(mgpu__CUdeviceptr *, mgpu__CUexternalMemory, const mgpu__CUextBufferDesc *) { return 801; }
+static R cuExternalMemoryGetMappedMipmappedArray(mgpu__CUmipmappedArray *, mgpu__CUexternalMemory, const mgpu__CUextArrayDesc *) { return 801; }
+static R cuMipmappedArrayGetLevel(mgpu__CUarray *, mgpu__CUmipmappedArray, unsigned) { return 801; }
+static R cuMipmappedArrayDestroy(mgpu__CUmipmappedArray) { return 801; }
+static R cuDestroyExternalMemory(mgpu__CUexternalMemory) { return 801; }
+static R cuMemcpy2DAsync(const mgpu__CUmemcpy2D *, mgpu__CUstream) { return 801; }
+static R cuImportExternalSemaphore(mgpu__CUexternalSemaphore *, const mgpu__CUextSemDesc *) { return 801; }
+static R cuSignalExternalSemaphoresAsync(const mgpu__CUexternalSemaphore *, const mgpu__CUextSemSignal *, unsigned, mgpu__CUstream) { return 801; }
+static R cuWaitExternalSemaphoresAsync(const mgpu__CUexternalSemaphore *, const mgpu__CUextSemWait *, unsigned, mgpu__CUstream) { return 801; }
+static R cuDestroyExternalSemaphore(mgpu__CUexternalSemaphore) { return 801; }
+/* A LUID per GPU: "LUIDfk" and the ordinal. */
+static R cuDeviceGetLuid(char *luid, unsigned *mask, mgpu__CUdevice d) { memcpy(luid, "LUIDfk", 6); luid[6] = 0; luid[7] = (char)d; *mask = 1; return OK; }
+#endif
 #undef G
 
 /* Every entry point goes through Faulty<f>::call, which counts the call and fails the
@@ -765,7 +1005,10 @@ static const Entry table[] = {
     E(cuLaunchKernel), E(cuLaunchHostFunc), E(cuIpcGetMemHandle), E(cuIpcOpenMemHandle), E(cuIpcCloseMemHandle),
     E(cuIpcGetEventHandle), E(cuIpcOpenEventHandle), E(cuMemPoolCreate), E(cuMemPoolDestroy), E(cuMemAllocFromPoolAsync),
     E(cuMemPoolExportToShareableHandle), E(cuMemPoolImportFromShareableHandle), E(cuMemPoolExportPointer),
-    E(cuMemPoolImportPointer),
+    E(cuMemPoolImportPointer), E(cuDeviceGetLuid), E(cuImportExternalMemory), E(cuExternalMemoryGetMappedBuffer),
+    E(cuExternalMemoryGetMappedMipmappedArray), E(cuDestroyExternalMemory), E(cuMipmappedArrayGetLevel),
+    E(cuMipmappedArrayDestroy), E(cuMemcpy2DAsync), E(cuImportExternalSemaphore), E(cuSignalExternalSemaphoresAsync),
+    E(cuWaitExternalSemaphoresAsync), E(cuDestroyExternalSemaphore),
 };
 #undef E
 static const char *entry_name(void *fn)
@@ -791,10 +1034,12 @@ FAKE_EXPORT long fake_cuda_live(char *text, size_t size)
 {
     std::lock_guard<std::recursive_mutex> g(fake::lock);
     long n = (long)fake::allocs.size() + (long)fake::streams.size() + fake::live_events + fake::live_modules +
-             fake::live_contexts + (long)fake::pools.size();
-    snprintf(text, size, "%zu allocation(s), %zu stream(s), %ld event(s), %ld module(s), %ld primary context(s), %zu pool(s)",
+             fake::live_contexts + (long)fake::pools.size() + (long)fake::extmems.size() + (long)fake::arrays.size() +
+             (long)fake::extsems.size();
+    snprintf(text, size, "%zu allocation(s), %zu stream(s), %ld event(s), %ld module(s), %ld primary context(s), %zu pool(s), "
+             "%zu external memory(s), %zu array(s), %zu external semaphore(s)",
              fake::allocs.size(), fake::streams.size(), fake::live_events, fake::live_modules, fake::live_contexts,
-             fake::pools.size());
+             fake::pools.size(), fake::extmems.size(), fake::arrays.size(), fake::extsems.size());
     return n;
 }
 FAKE_EXPORT int cuDriverGetVersion(int *v) { *v = 12080; return 0; }

@@ -49,13 +49,14 @@ static void *driver;                                   /* the real one */
 static void *real[ENTRIES];                            /* its entry points, as cuGetProcAddress_v2 gave them */
 
 /* What a successful call hands out (+1) or takes back (-1), by kind, for fake_cuda_live. */
-enum Kind { ALLOCATION, STREAM, EVENT, MODULE, CONTEXT, POOL, KINDS };
+enum Kind { ALLOCATION, STREAM, EVENT, MODULE, CONTEXT, POOL, EXTERNAL, KINDS };
 static long live[KINDS];
 static void track(int entry)
 {
     switch (entry) {
     case e_cuMemAlloc: case e_cuMemAllocAsync: case e_cuMemAllocFromPoolAsync: case e_cuMemAllocManaged:
-    case e_cuMemHostAlloc: case e_cuIpcOpenMemHandle: case e_cuMemPoolImportPointer: live[ALLOCATION]++; break;
+    case e_cuMemHostAlloc: case e_cuIpcOpenMemHandle: case e_cuMemPoolImportPointer:
+    case e_cuExternalMemoryGetMappedBuffer: live[ALLOCATION]++; break;
     case e_cuMemFree: case e_cuMemFreeAsync: case e_cuMemFreeHost: case e_cuIpcCloseMemHandle: live[ALLOCATION]--; break;
     case e_cuStreamCreate: live[STREAM]++; break;
     case e_cuStreamDestroy: live[STREAM]--; break;
@@ -67,6 +68,9 @@ static void track(int entry)
     case e_cuDevicePrimaryCtxRelease: live[CONTEXT]--; break;
     case e_cuMemPoolCreate: case e_cuMemPoolImportFromShareableHandle: live[POOL]++; break;
     case e_cuMemPoolDestroy: live[POOL]--; break;
+    case e_cuImportExternalMemory: case e_cuExternalMemoryGetMappedMipmappedArray: case e_cuImportExternalSemaphore:
+        live[EXTERNAL]++; break;
+    case e_cuDestroyExternalMemory: case e_cuMipmappedArrayDestroy: case e_cuDestroyExternalSemaphore: live[EXTERNAL]--; break;
     default: break;
     }
 }
@@ -137,8 +141,9 @@ SHIM_EXPORT long fake_cuda_live(char *text, size_t size)
     std::lock_guard<std::mutex> g(shim::lock);
     const long *n = shim::live;
     long all = 0;
-    snprintf(text, size, "%ld allocation(s), %ld stream(s), %ld event(s), %ld module(s), %ld primary context(s), %ld pool(s)",
-             n[shim::ALLOCATION], n[shim::STREAM], n[shim::EVENT], n[shim::MODULE], n[shim::CONTEXT], n[shim::POOL]);
+    snprintf(text, size, "%ld allocation(s), %ld stream(s), %ld event(s), %ld module(s), %ld primary context(s), %ld pool(s), "
+             "%ld external object(s)", n[shim::ALLOCATION], n[shim::STREAM], n[shim::EVENT], n[shim::MODULE],
+             n[shim::CONTEXT], n[shim::POOL], n[shim::EXTERNAL]);
     for (int k = 0; k < shim::KINDS; k++) all += n[k];
     return all;
 }

@@ -1,6 +1,7 @@
 /* tests/suites/faults.c - every driver call failed in turn (fault injection through the
    fake libcuda, tests/fake_cuda): for each program below (init; memory and copies; streams
-   and events; reductions; collectives; blur batch and split; MSM single, batch and multi),
+   and events; reductions; collectives; blur batch and split; MSM single, batch and multi;
+   graphics interop: memory, an image and a semaphore imported from the fake's memfds),
    run once to count its driver calls C, then for every k in 1..C again with the k-th call
    failing. Each run must end with a clean status or the correct result; mgpu must then
    still work (a probe: allocate, copy, reduce on every GPU, in the same init cycle); after
@@ -11,10 +12,14 @@
    driver, or of the fake in make test); skipped otherwise. The programs use the first two
    GPUs, or the one GPU of a machine with one. ASan/UBSan builds (suite_asan_faults) run it
    the same way. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE                     /* memfd_create (the interop program) */
 #define MGPU_IMPLEMENTATION
 #include "mgpu.h"
 #include "tests/suites/suite.h"
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #define FAULT_ERROR 999                 /* CUDA_ERROR_UNKNOWN */
 static void (*fail_call)(long k, int error);
@@ -223,6 +228,106 @@ static mgpu_result p_msm(void)
     return MGPU_SUCCESS;
 }
 
+
+#ifdef __linux__
+/* Graphics interop, the fake's way (tests/suites/interop.c): memory and semaphores are
+   memfds the "exporter" made. A failed import leaves the fd the caller's: closed here. */
+enum { XW = 40, XH = 24, XHALF = 32768 };
+static struct { unsigned char *map; size_t size; } xmaps[3];
+static int xnmaps;
+static mgpu_result x_import(mgpu_device dev, size_t size, int semaphore, void **handle)
+{
+    static const unsigned long long magic = 0x316d6573757067ull;
+    int fd = memfd_create("vk_memory", MFD_CLOEXEC);
+    mgpu_result r;
+    void *map = MAP_FAILED;
+    if (fd < 0 || ftruncate(fd, (off_t)size) != 0 ||
+        (map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+        if (fd >= 0) close(fd);
+        WRONG("memfd: %s", strerror(errno));
+    }
+    xmaps[xnmaps].map = (unsigned char *)map;
+    xmaps[xnmaps++].size = size;
+    if (semaphore) {
+        mgpu_external_semaphore_desc d;
+        memcpy(map, &magic, 8);
+        memset(&d, 0, sizeof d);
+        d.type = MGPU_EXTERNAL_SEMAPHORE_TIMELINE_FD;
+        d.fd = fd;
+        r = mgpu_external_semaphore_import(dev, &d, (mgpu_external_semaphore *)handle);
+    } else {
+        mgpu_external_memory_desc d;
+        memset(&d, 0, sizeof d);
+        d.type = MGPU_EXTERNAL_MEMORY_OPAQUE_FD;
+        d.fd = fd;
+        d.size = size;
+        r = mgpu_external_memory_import(dev, &d, (mgpu_external_memory *)handle);
+    }
+    if (r != MGPU_SUCCESS) close(fd);
+    return r;
+}
+/* Buffers on each GPU blurred by blur_batch; an image on the first GPU written, blurred in
+   place and read; a timeline semaphore on the last signalled and waited for; all released. */
+static mgpu_result x_body(void)
+{
+    static unsigned char in[XW * XH * 4], ref[XW * XH * 4], out[XW * XH * 4];
+    mgpu_external_memory m[2] = { NULL, NULL };
+    mgpu_external_semaphore sem = NULL;
+    mgpu_external_image img = NULL;
+    mgpu_external_image_desc id;
+    mgpu_image src[2], dst[2], h, o, r;
+    mgpu_stream s = NULL;
+    int g, i;
+    for (i = 0; i < XW * XH * 4; i++) in[i] = (unsigned char)((i * 29 + 3) ^ (i >> 4));
+    memset(&h, 0, sizeof h);
+    h.data = in; h.width = XW; h.height = XH; h.channels = 4; h.format = MGPU_PIXEL_U8;
+    r = o = h;
+    r.data = ref;
+    o.data = out;
+    STEP(init_gpus());
+    for (g = 0; g < ngpu; g++) {
+        unsigned char *p;
+        STEP(x_import(g, 3 * XHALF, 0, (void **)&m[g]));
+        STEP(mgpu_external_memory_buffer(m[g], 0, 2 * XHALF, (void **)&p));
+        memcpy(xmaps[g].map, in, sizeof in);
+        src[g] = dst[g] = h;
+        src[g].data = p;
+        dst[g].data = p + XHALF;
+    }
+    STEP(mgpu_blur_batch(src, dst, ngpu, NULL, gpus, ngpu));
+    memset(&id, 0, sizeof id);
+    id.offset = 2 * XHALF; id.width = XW; id.height = XH; id.channels = 4; id.format = MGPU_PIXEL_U8;
+    STEP(mgpu_external_memory_image(m[0], &id, &img));
+    STEP(mgpu_default_stream(gpus[0], &s));
+    STEP(mgpu_external_image_write_async(img, &h, s));
+    STEP(mgpu_external_image_blur_async(img, img, NULL, s));
+    STEP(mgpu_external_image_read_async(img, &o, s));
+    STEP(mgpu_stream_synchronize(s));
+    STEP(x_import(LAST_GPU, 16, 1, (void **)&sem));
+    STEP(mgpu_default_stream(gpus[LAST_GPU], &s));
+    STEP(mgpu_external_semaphore_signal_async(sem, 7, s));
+    STEP(mgpu_external_semaphore_wait_async(sem, 7, s));
+    STEP(mgpu_stream_synchronize(s));
+    STEP(mgpu_set_device(mgpu_cpu_device(0)));
+    STEP(mgpu_blur(&h, &r, NULL, NULL));
+    for (g = 0; g < ngpu; g++)
+        if (memcmp(xmaps[g].map + XHALF, ref, sizeof ref)) WRONG("the blur of GPU %d's imported buffer differs from the CPU device", g);
+    if (memcmp(out, ref, sizeof ref)) WRONG("the image blur differs from the CPU device");
+    if (*(unsigned long long *)(void *)(xmaps[xnmaps - 1].map + 8) != 7) WRONG("the semaphore was not signalled");
+    STEP(mgpu_external_semaphore_destroy(sem));
+    for (g = 0; g < ngpu; g++) STEP(mgpu_external_memory_destroy(m[g]));
+    return MGPU_SUCCESS;
+}
+static mgpu_result p_interop(void)
+{
+    mgpu_result r;
+    xnmaps = 0;
+    r = x_body();
+    while (xnmaps) { xnmaps--; munmap(xmaps[xnmaps].map, xmaps[xnmaps].size); }
+    return r;
+}
+#endif
+
 /* mgpu works after a failure, in the same init cycle: every GPU allocates, copies and reduces. */
 static mgpu_result probe(void)
 {
@@ -276,7 +381,12 @@ int main(int argc, char **argv)
     static const struct { const char *name; mgpu_result (*fn)(void); } programs[] = {
         { "init", p_init }, { "memory", p_memory }, { "streams", p_streams }, { "reduce", p_reduce },
         { "collectives", p_collectives }, { "blur", p_blur }, { "msm", p_msm },
+#ifdef __linux__
+        { "interop", p_interop },
+#endif
     };
+    mgpu_device_info info;
+    int fake;
     const char *path = getenv("MGPU_CUDA_PATH");
     char errors[512] = "";
     void *lib = path ? mgpu__lib_open(path, errors, sizeof errors) : NULL;   /* mgpu's platform calls */
@@ -293,6 +403,7 @@ int main(int argc, char **argv)
         return summary();
     }
     ngpu = mgpu_device_count() < 2 ? mgpu_device_count() : 2;
+    fake = mgpu_device_info_get(0, &info) == MGPU_SUCCESS && strstr(info.name, "mgpu fake libcuda") != NULL;
     printf("-- %d CPU device(s), %d GPU(s)\n", mgpu_cpu_device_count(), mgpu_device_count());
     mgpu_shutdown();
     for (i = 0; i < sizeof programs / sizeof programs[0]; i++) {
@@ -301,6 +412,10 @@ int main(int argc, char **argv)
         int j, chosen = argc < 2;
         for (j = 1; j < argc; j++) chosen |= !strcmp(argv[j], programs[i].name);
         if (!chosen) continue;
+        if (!strcmp(programs[i].name, "interop") && !fake) {
+            skip("faults interop: its exporter (memfds) works with the fake driver only");
+            continue;
+        }
         if (run(programs[i].fn, 0, why, sizeof why)) { report(0, "faults %s: %s", programs[i].name, why); continue; }
         calls = program_calls;                  /* (the probe's and mgpu_shutdown's calls are not failed) */
         for (k = 1; k <= calls; k++) {
