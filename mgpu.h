@@ -25,7 +25,9 @@
    - A C99 or C11 compiler, or C++17 (gcc, clang, mingw-w64; MSVC and clang-cl, whose code
      paths the tests build with mingw-w64); Linux or 64-bit Windows.
    - At run time, for GPUs: an NVIDIA driver for CUDA 12.0 or newer (R525 or later,
-     MGPU_MIN_DRIVER_VERSION). Without one, CPU devices are used and mgpu_cuda_status says why.
+     MGPU_MIN_DRIVER_VERSION) for mgpu and your own modules; the embedded kernels, built by
+     nvcc 13.0, need a CUDA 13 driver (R580 or later). Without a driver, CPU devices are
+     used and mgpu_cuda_status says why.
    - The embedded kernels hold machine code (SASS) for sm_75, sm_80, sm_90, sm_100 and sm_120
      and PTX for later GPUs; the tensor-core blur kernels need compute capability 8.0 or later
      (older GPUs take the other kernels, with the same results).
@@ -140,10 +142,12 @@
        several processes        mgpu_local_rank, mgpu_ipc_*
        pipelines                mgpu_pipeline_*
        profiler                 mgpu_profile_*
+       graphics interop         mgpu_external_memory_*, mgpu_external_image_*,
+                                mgpu_external_semaphore_*, mgpu_device_from_uuid/_luid
    Then the implementation (under MGPU_IMPLEMENTATION), in sections marked ">>name":
    platform, cuda mirror, state, errors, helpers, handles, driver, devices, lifetime,
    binding, profiler, streams, memory, copies, peer, modules, built-in kernels, reductions,
-   collectives, blur, bn254, bn254 gpu, processes, ipc, pipeline. Documentation beyond these
+   collectives, blur, bn254, bn254 gpu, processes, ipc, pipeline, interop. Documentation beyond these
    comments: README.md and docs/ (docs/api.md lists every function by group).
 */
 #ifndef MGPU_H_INCLUDED

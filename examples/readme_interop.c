@@ -1,4 +1,4 @@
-/* interop_snippet.c - blur Vulkan frames in place on their GPU (docs/interop.md). A Vulkan
+/* readme_interop.c - blur Vulkan frames in place on their GPU (docs/interop.md). A Vulkan
    program hands over its device's UUID, the fd and size of a dedicated allocation holding
    two RGBA frames, and a timeline semaphore's fd; it signals n when frame n is written, and
    waits for n + 1 to read the blurred one. Run alone, it shows the refusal of a missing fd. */
