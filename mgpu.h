@@ -938,9 +938,11 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
        MGPU_MSM_BLS12_381_G1  y^2 = x^3 + 4         255-bit  96 B   144 B
        MGPU_MSM_BLS12_381_G2  y^2 = x^3 + 4 (1 + u) 255-bit 192 B   288 B
    MGPU_MSM_CHECK_POINTS also rejects, in every group but BN254 G1, points outside the
-   subgroup of order r (checked as r P = infinity, on the host). These groups run on CPU
-   devices (a GPU stream or device: MGPU_ERROR_NOT_SUPPORTED) and take no precomputed
-   bases (precompute_factor > 1: MGPU_ERROR_NOT_SUPPORTED). */
+   subgroup of order r (checked as r P = infinity, on the host's cores, points in GPU
+   memory copied there first). GPUs run the same algorithm as for BN254 G1 with the
+   group's arithmetic (every input kind, pieces within max_memory, batches, the split over
+   GPUs); none of these groups takes precomputed bases (precompute_factor > 1:
+   MGPU_ERROR_NOT_SUPPORTED). */
 #define MGPU_MSM_BN254_G1 0
 #define MGPU_MSM_BN254_G2 1
 #define MGPU_MSM_BLS12_381_G1 2
@@ -957,7 +959,7 @@ MGPU_API size_t mgpu_msm_result_bytes(int group);
 /* count MSMs of config->group (as mgpu_msm_batch_async / mgpu_msm_batch / mgpu_msm_multi,
    with MGPU_MSM_SHARED_POINTS and the forms of config->flags): results[b] = sum_i
    scalars[b n + i] * points[b n + i]. Errors as theirs, plus INVALID_ARGUMENT for an
-   unknown group and NOT_SUPPORTED as said above. */
+   unknown group and NOT_SUPPORTED for precomputed bases outside BN254 G1. */
 MGPU_API mgpu_result mgpu_msm_curve_async(const void *scalars, const void *points, size_t n, int count,
                                           const mgpu_msm_config *config, void *results, mgpu_stream stream);
 MGPU_API mgpu_result mgpu_msm_curve(const void *scalars, const void *points, size_t n, int count,
@@ -7116,12 +7118,14 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
 typedef struct mgpu__msm_plan {
     unsigned flags;                    /* validated MGPU_MSM_* */
     int c;                             /* window bits: config.window_bits, else mgpu_msm_window_bits(n, f) */
-    int windows;                       /* W = ceil(255 / c): the GPU's signed-digit windows */
+    int windows;                       /* W = ceil(255 / c) (BLS12-381, r < 2^255: ceil(256 / c)): the
+                                          GPU's signed-digit windows */
     int factor;                        /* f >= 1 (0 in the config means 1) */
     int wf;                            /* windows per precomputed copy: ceil(windows / f) (= windows when f == 1) */
     int chosen;                        /* c was chosen by mgpu (config.window_bits 0): a device may
                                           choose again for the part it computes (factor 1 only) */
     size_t max_memory;                 /* config.max_memory (0: no cap but the free memory) */
+    int group;                         /* config.group (MGPU_MSM_BN254_G1 ...) */
 } mgpu__msm_plan;
 /* The GPU half (>>bn254 gpu): s is a CUDA stream, n >= 1, count >= 1, every argument checked
    as the public comments say. stride: scalars from one MSM to the next, and points from one
@@ -7130,12 +7134,12 @@ typedef struct mgpu__msm_plan {
    stream done); otherwise a host function queued on s writes them. */
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s, int wait);
+                                 void *results, mgpu__stream_obj *s, int wait);
 static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
                                             const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu__stream_obj *s);
 static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
                                            mgpu__stream_obj *s);
-static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
+static mgpu_result mgpu__msm_check_gpu(const char *fn, int group, const void *points, size_t n, unsigned flags,
                                        mgpu__stream_obj *s);
 
 /* ---- field arithmetic */
@@ -7422,17 +7426,6 @@ static void mgpu__bn_xyzz_add(mgpu__bn_xyzz *p, const mgpu__bn_xyzz *q)
     mgpu__bn_mul(s1, p->y, q->zzz, &mgpu__bn_fp);
     mgpu__bn_mul(s2, q->y, p->zzz, &mgpu__bn_fp);
     mgpu__bn_xyzz_add_scaled(p, u1, s1, u2, s2, q->zz, q->zzz);
-}
-
-/* p = k q for a scalar k < 2^256 in standard form and q affine (Montgomery). */
-static void mgpu__bn_xyzz_mul(mgpu__bn_xyzz *p, const uint64_t k[4], const mgpu_bn254_affine *q)
-{
-    int bit;
-    mgpu__bn_xyzz_inf(p);
-    for (bit = 255; bit >= 0; bit--) {
-        mgpu__bn_xyzz_dbl(p);
-        if ((k[bit >> 6] >> (bit & 63)) & 1) mgpu__bn_xyzz_add_affine(p, q);
-    }
 }
 
 /* Jacobian without an inversion: Z = ZZ ZZZ, X = X ZZ ZZZ^2, Y = Y ZZ^3 ZZZ^2 (then
@@ -8339,8 +8332,9 @@ MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor)
 /* Sets c and what follows from it. */
 static void mgpu__msm_plan_window(mgpu__msm_plan *p, int c)
 {
+    const int bits = mgpu__cv_groups[p->group].rbits + 1;    /* signed digits: one bit more than r */
     p->c = c;
-    p->windows = (255 + c - 1) / c;
+    p->windows = (bits + c - 1) / c;
     p->wf = (p->windows + p->factor - 1) / p->factor;
 }
 
@@ -8360,6 +8354,7 @@ static mgpu_result mgpu__msm_plan_make(const char *fn, const mgpu_msm_config *co
                           d.precompute_factor, MGPU_MSM_MAX_PRECOMPUTE);
     plan->flags = d.flags;
     plan->max_memory = d.max_memory;
+    plan->group = d.group >= MGPU_MSM_BN254_G1 && d.group <= MGPU_MSM_BLS12_381_G2 ? d.group : MGPU_MSM_BN254_G1;
     plan->factor = d.precompute_factor > 1 ? d.precompute_factor : 1;
     if (n > (size_t)0x7fffffff / (size_t)plan->factor)
         return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu points (x precompute factor %d) is above 2^31 - 1",
@@ -8437,14 +8432,6 @@ static mgpu_result mgpu__msm_group(const char *fn, const mgpu_msm_config *config
     *g = &mgpu__cv_groups[group];
     return MGPU_SUCCESS;
 }
-/* Other groups than BN254 G1 run on CPU devices only. */
-static mgpu_result mgpu__msm_group_device(const char *fn, const mgpu__cv_group *g, mgpu_device dev)
-{
-    if (g == &mgpu__cv_groups[MGPU_MSM_BN254_G1] || !mgpu__is_cuda(dev)) return MGPU_SUCCESS;
-    return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "%s MSMs run on CPU devices; device %d is a GPU (its kernels "
-                      "are BN254 G1's)", g->name, dev);
-}
-
 /* mgpu_msm_async / mgpu_msm / the batch calls / mgpu_msm_curve*: count MSMs of n points;
    wait: synchronize the stream afterwards; typed: a BN254 G1 call. */
 static mgpu_result mgpu__msm_run(const char *fn, const void *scalars, const void *points, size_t n, int count,
@@ -8471,7 +8458,6 @@ static mgpu_result mgpu__msm_run(const char *fn, const void *scalars, const void
     MGPU__TRY(mgpu__msm_bytes(fn, "results", (size_t)count, 1, res_size, &result_bytes));
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (!count) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__msm_group_device(fn, g, s->dev));
     if (n) {
         MGPU__TRY(mgpu__msm_check_input(fn, "scalars", scalars, scalar_bytes, s->dev));
         MGPU__TRY(mgpu__msm_check_input(fn, "points", points, point_bytes, s->dev));
@@ -8487,7 +8473,7 @@ static mgpu_result mgpu__msm_run(const char *fn, const void *scalars, const void
     }
     if (mgpu__is_cuda(s->dev)) {
         MGPU__TRY(mgpu__msm_gpu(fn, (const mgpu_bn254_scalar *)scalars, (const mgpu_bn254_affine *)points, n, n, count,
-                                &plan, (mgpu_bn254_jacobian *)results, s, wait));
+                                &plan, results, s, wait));
         return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
     }
     if (plan.flags & MGPU_MSM_CHECK_POINTS) MGPU__TRY(mgpu__msm_check_points(fn, g, points, point_bytes / pt_size, plan.flags));
@@ -8569,8 +8555,7 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
     if (mgpu__is_cuda(dev)) {
         mgpu__stream_obj *s = &mgpu__g.dev[dev].default_stream;
         MGPU__TRY(mgpu__msm_gpu(m->fn, (const mgpu_bn254_scalar *)(const void *)scalars,
-                                (const mgpu_bn254_affine *)(const void *)points, len, m->n, k, &plan,
-                                (mgpu_bn254_jacobian *)(void *)out, s, 1));
+                                (const mgpu_bn254_affine *)(const void *)points, len, m->n, k, &plan, out, s, 1));
         return mgpu_stream_synchronize(s->h);
     }
     if (k > 1) {                               /* the CPU: one at a time */
@@ -8669,7 +8654,6 @@ static mgpu_result mgpu__msm_multi_run(const char *fn, const void *scalars, cons
                           "memory", wr.dev);
     MGPU__TRY(mgpu__check_range(fn, "results", &wr, results, result_bytes));
     if (!count) return MGPU_SUCCESS;
-    for (i = 0; i < nd; i++) MGPU__TRY(mgpu__msm_group_device(fn, g, list[i]));
     if (n) {
         MGPU__TRY(mgpu__msm_multi_input(fn, "scalars", scalars, scalar_bytes, list, nd, &owner));
         MGPU__TRY(mgpu__msm_multi_input(fn, "points", points, point_bytes, list, nd, &owner));
@@ -8681,7 +8665,7 @@ static mgpu_result mgpu__msm_multi_run(const char *fn, const void *scalars, cons
     if (owner >= 0)                    /* the other GPUs read the arrays in place where they can */
         for (i = 0; i < nd; i++) if (list[i] != owner) (void)mgpu__coll_can_load(list[i], owner, fn);
     if (plan.flags & MGPU_MSM_CHECK_POINTS)
-        MGPU__TRY(owner >= 0 ? mgpu__msm_check_gpu(fn, (const mgpu_bn254_affine *)points, point_bytes / pt_size,
+        MGPU__TRY(owner >= 0 ? mgpu__msm_check_gpu(fn, plan.group, points, point_bytes / pt_size,
                                                    plan.flags, &mgpu__g.dev[owner].default_stream)
                              : mgpu__msm_check_points(fn, g, points, point_bytes / pt_size, plan.flags));
     memset(&m, 0, sizeof m);
@@ -8844,88 +8828,23 @@ static uint64_t mgpu__bn_next(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
-/* Uniform below r: 254 random bits, drawn again while >= r (r > 2^253: 1 in 4 or less). */
-static void mgpu__bn_random_below_r(uint64_t k[4], uint64_t *state)
-{
-    do {
-        k[0] = mgpu__bn_next(state);
-        k[1] = mgpu__bn_next(state);
-        k[2] = mgpu__bn_next(state);
-        k[3] = mgpu__bn_next(state) >> 2;
-    } while (mgpu__bn_geq(k, mgpu__bn_fr.m));
-}
-
+/* Uniform below r: mgpu_curve_random_scalars (below) for group 0. */
 MGPU_API mgpu_result mgpu_bn254_random_scalars(mgpu_bn254_scalar *scalars, size_t n, uint64_t seed)
 {
-    size_t i, bytes;
+    size_t bytes;
     MGPU__REQUIRE(scalars || !n, "mgpu_bn254_random_scalars", "scalars is NULL and n > 0");
     MGPU__TRY(mgpu__array_bytes("mgpu_bn254_random_scalars", "scalars", n, sizeof *scalars, &bytes));
-    for (i = 0; i < n; i++) mgpu__bn_random_below_r(scalars[i].limb, &seed);
-    return MGPU_SUCCESS;
+    return mgpu_curve_random_scalars(MGPU_MSM_BN254_G1, scalars, n, seed);
 }
 
-/* P_i = (k0 + i d) G for k0, d drawn from the seed: each chunk of points starts with one
-   scalar multiplication and adds D = d G from there, and is made affine with one
-   inversion. The points depend on the seed only, not on how the chunks are shared out. */
-typedef struct mgpu__bn_points_job {
-    mgpu_bn254_affine *out;
-    size_t n;
-    uint64_t k0[4], d[4];              /* standard form, below r */
-    mgpu_bn254_affine g, dg;           /* G and D, Montgomery */
-} mgpu__bn_points_job;
-
-static int mgpu__bn_points_chunk(void *arg, size_t item)
-{
-    const mgpu__bn_points_job *job = (const mgpu__bn_points_job *)arg;
-    const mgpu__bn_field *r = &mgpu__bn_fr;
-    const size_t first = item * MGPU__BN_CHUNK;
-    const size_t count = job->n - first < MGPU__BN_CHUNK ? job->n - first : MGPU__BN_CHUNK;
-    mgpu__bn_xyzz *q = (mgpu__bn_xyzz *)calloc(count, sizeof *q);    /* calloc: gcc cannot see count > 0 */
-    mgpu__bn_xyzz p;
-    uint64_t (*prefix)[4] = (uint64_t (*)[4])malloc(count * sizeof *prefix);
-    uint64_t k[4] = { 0, 0, 0, 0 }, dm[4];
-    size_t i;
-    if (!q || !prefix) { free(q); free(prefix); return -1; }
-    k[0] = (uint64_t)first;                         /* k = k0 + first d mod r */
-    mgpu__bn_to_mont(k, k, r);
-    mgpu__bn_to_mont(dm, job->d, r);
-    mgpu__bn_mul(k, k, dm, r);
-    mgpu__bn_from_mont(k, k, r);
-    mgpu__bn_add(k, k, job->k0, r);
-    mgpu__bn_xyzz_mul(&p, k, &job->g);
-    for (i = 0; i < count; i++) {
-        q[i] = p;
-        mgpu__bn_xyzz_add_affine(&p, &job->dg);
-    }
-    mgpu__bn_xyzz_to_affine(q, count, job->out + first, prefix);
-    for (i = 0; i < count; i++) mgpu__bn_affine_convert(&job->out[first + i], 0);
-    free(q);
-    free(prefix);
-    return 0;
-}
-
+/* P_i = (k0 + i d) G for k0, d drawn from the seed (mgpu_curve_random_points, below, for
+   group 0). */
 MGPU_API mgpu_result mgpu_bn254_random_points(mgpu_bn254_affine *points, size_t n, uint64_t seed)
 {
-    static const char *fn = "mgpu_bn254_random_points";
-    mgpu__bn_points_job job;
-    mgpu__bn_xyzz dg;
-    uint64_t state = seed ^ 0x6a09e667f3bcc909ull;  /* not the stream random_scalars(seed) draws */
-    uint64_t prefix[1][4];
-    size_t bytes = 0;
-    MGPU__REQUIRE(points || !n, fn, "points is NULL and n > 0");
-    MGPU__TRY(mgpu__array_bytes(fn, "points", n, sizeof *points, &bytes));
-    if (!n) return MGPU_SUCCESS;
-    memset(&job, 0, sizeof job);
-    job.out = points;
-    job.n = n;
-    mgpu__bn_random_below_r(job.k0, &state);
-    do mgpu__bn_random_below_r(job.d, &state); while (mgpu__bn_is_zero(job.d));
-    job.g.x[0] = 1;
-    job.g.y[0] = 2;
-    mgpu__bn_affine_convert(&job.g, 1);
-    mgpu__bn_xyzz_mul(&dg, job.d, &job.g);
-    mgpu__bn_xyzz_to_affine(&dg, 1, &job.dg, prefix);
-    return mgpu__bn_parallel(fn, (n + MGPU__BN_CHUNK - 1) / MGPU__BN_CHUNK, mgpu__bn_points_chunk, &job);
+    size_t bytes;
+    MGPU__REQUIRE(points || !n, "mgpu_bn254_random_points", "points is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes("mgpu_bn254_random_points", "points", n, sizeof *points, &bytes));
+    return mgpu_curve_random_points(MGPU_MSM_BN254_G1, points, n, seed);
 }
 
 /* 32 big-endian bytes <-> 4 little-endian limbs. */
@@ -9046,8 +8965,8 @@ MGPU_API mgpu_result mgpu_curve_convert_scalars(int group, mgpu_bn254_scalar *sc
     return MGPU_SUCCESS;
 }
 
-/* Uniform below r: as many random bits as r has, drawn again while >= r (group 0: as
-   mgpu__bn_random_below_r). */
+/* Uniform below r: as many random bits as r has, drawn again while >= r (r > 2^253: 1 in
+   4 or less). */
 static void mgpu__cv_random_below_r(const mgpu__cv_group *g, uint64_t k[4], uint64_t *state)
 {
     do {
@@ -9069,7 +8988,9 @@ MGPU_API mgpu_result mgpu_curve_random_scalars(int group, mgpu_bn254_scalar *sca
     return MGPU_SUCCESS;
 }
 
-/* P_i = (k0 + i d) G, as mgpu_bn254_random_points (group 0: the same points). */
+/* P_i = (k0 + i d) G for k0, d drawn from the seed: each chunk of points starts with one
+   scalar multiplication and adds D = d G from there, and is made affine with one
+   inversion. The points depend on the seed only, not on how the chunks are shared out. */
 typedef struct mgpu__cv_points_job {
     const mgpu__cv_group *g;
     uint64_t *out;
@@ -9115,7 +9036,7 @@ MGPU_API mgpu_result mgpu_curve_random_points(int group, void *points, size_t n,
     const mgpu__cv_group *g = NULL;
     mgpu__cv_points_job job;
     mgpu__cv_xyzz dg;
-    uint64_t state = seed ^ 0x6a09e667f3bcc909ull;  /* as mgpu_bn254_random_points */
+    uint64_t state = seed ^ 0x6a09e667f3bcc909ull;  /* not the stream random_scalars(seed) draws */
     uint64_t prefix[1][MGPU__CV_MAXE];
     size_t bytes = 0;
     MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
@@ -9146,7 +9067,7 @@ MGPU_API mgpu_result mgpu_curve_random_points(int group, void *points, size_t n,
    stream and turned into the results by the calling thread once the stream is done (the
    waiting calls), or by a host function queued on the stream (cuLaunchHostFunc; the
    _async calls). */
-typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 224 bytes */
+typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 232 bytes */
     const uint32_t *scalars, *points;
     uint32_t *out, *keys, *counts, *offsets, *partials, *entries, *binned, *bin_offsets, *buckets;
     uint32_t *slot_keys, *slot_sums, *seg, *sums, *status;
@@ -9159,20 +9080,34 @@ typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 22
     uint32_t bin_shift, bins;
     uint32_t resume;
     uint32_t fixup_serial, long_lanes, group_max;
+    uint32_t group, unused;            /* (the host's: which kernels) */
 } mgpu__msm_args;
-typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 224 ? 1 : -1];
+typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 232 ? 1 : -1];
 
 enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__MK_DIGITS, MGPU__MK_BIN_COUNT,
        MGPU__MK_SCAN_TILES, MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_BIN_SCATTER, MGPU__MK_PLACE_COUNT,
        MGPU__MK_PLACE_WRITE, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
        MGPU__MK_FIXUP_LONG, MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_WINDOWS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
-static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
+/* Per group: the sort is the same; digits are r's (BN254 G2 shares BN254 G1's); conversion
+   and the sums are the group's (the other groups convert scalars, check points and
+   precompute on the host: their entries here are never launched). */
+#define MGPU__MSM_GROUP_KERNELS(sfx, digits)                                                               \
+    "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points", digits,            \
+    "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",             \
+    "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate_" sfx,     \
+    "mgpu_msm_fixup_" sfx, "mgpu_msm_fixup_long_" sfx, "mgpu_msm_segments_" sfx, "mgpu_msm_sums_" sfx,     \
+    "mgpu_msm_windows_" sfx, "mgpu_msm_precompute"
+static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate",
     "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
-    "mgpu_msm_precompute" };
-static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
+    "mgpu_msm_precompute",
+    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g1", "mgpu_msm_digits_bls12_381"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g2", "mgpu_msm_digits_bls12_381") };
+#undef MGPU__MSM_GROUP_KERNELS
+static struct { unsigned generation; mgpu__kernel_obj *kernel[4 * MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
 #define MGPU__MSM_BIN_THREADS 256u      /* = BIN_THREADS: msm_bin_count's and msm_bin_scatter's block, */
 #define MGPU__MSM_BIN_TILE 6144u        /* = BIN_TILE: msm_bin_scatter's keys per block, */
@@ -9204,7 +9139,8 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
                                            times the one before: the first is small, and each upload
                                            still fits in the computation of the piece before (an
                                            H200 at 2^24 copies a point in 0.7 of its computation) */
-#define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
+#define MGPU__MSM_PART(group) (32 * (size_t)mgpu__cv_groups[group].E)   /* bytes of one XYZZ point (BN254 G1: 128) */
+#define MGPU__MSM_POINT(group) (16 * (size_t)mgpu__cv_groups[group].E)  /* bytes of one affine point (64) */
 #define MGPU__MSM_SUMS_THREADS 256u     /* msm_sums' block (the kernel file: SUMS_THREADS) */
 #define MGPU__MSM_FIXUP_SERIAL 8u       /* msm_fixup: longer buckets go to msm_fixup_long (small n: all) */
 #define MGPU__MSM_FIXUP_LONG_THREADS 64u /* = FIXUP_LONG_THREADS: its block size */
@@ -9217,7 +9153,8 @@ static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, uns
     mgpu__kernel_obj *k = NULL;
     void *params[1];
     if (items == 0) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__msm_kernel_names, which, mgpu__msm_k.kernel, MGPU__MK_COUNT,
+    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__msm_kernel_names, (int)a->group * MGPU__MK_COUNT + which,
+                                   mgpu__msm_k.kernel, 4 * MGPU__MK_COUNT,
                                    &mgpu__msm_k.generation, &k));
     memset(&d, 0, sizeof d);
     d.grid[0] = (unsigned)((items + block - 1) / block);
@@ -9355,16 +9292,16 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     MGPU__MSM_TAKE(off_binned, entries * 8);
     MGPU__MSM_TAKE(off_bin_offsets, ((size_t)p->wf * sh->bins + 1) * 4);
     sh->sparse = sh->pieces == 1 && entries < sh->G;   /* then a bucket's sum sits at its first entry's index */
-    MGPU__MSM_TAKE(off_buckets, (size_t)(sh->sparse ? entries : sh->G) * MGPU__MSM_PART);
+    MGPU__MSM_TAKE(off_buckets, (size_t)(sh->sparse ? entries : sh->G) * MGPU__MSM_PART(p->group));
     MGPU__MSM_TAKE(off_slot_keys, (size_t)sh->chunks * 8);
-    MGPU__MSM_TAKE(off_slot_sums, (size_t)sh->chunks * 2 * MGPU__MSM_PART);
-    MGPU__MSM_TAKE(off_seg, (size_t)p->wf * sh->seg_count * 2 * MGPU__MSM_PART);
-    MGPU__MSM_TAKE(off_sums, (size_t)p->wf * (2 + sh->seg_bits) * MGPU__MSM_PART);
-    MGPU__MSM_TAKE(off_windows, (size_t)p->wf * MGPU__MSM_PART);
+    MGPU__MSM_TAKE(off_slot_sums, (size_t)sh->chunks * 2 * MGPU__MSM_PART(p->group));
+    MGPU__MSM_TAKE(off_seg, (size_t)p->wf * sh->seg_count * 2 * MGPU__MSM_PART(p->group));
+    MGPU__MSM_TAKE(off_sums, (size_t)p->wf * (2 + sh->seg_bits) * MGPU__MSM_PART(p->group));
+    MGPU__MSM_TAKE(off_windows, (size_t)p->wf * MGPU__MSM_PART(p->group));
     MGPU__MSM_TAKE(off_queue, ((size_t)sh->chunks + 2) * 4);    /* msm_fixup's two queues: a piece at most once */
     for (i = 0; i < 2; i++) {
         sh->off_points[i] = sh->off_scalars[i] = 0;
-        if (i < sh->nbuf && sh->copy_points) MGPU__MSM_TAKE(off_points[i], sh->piece * (size_t)p->factor * 64);
+        if (i < sh->nbuf && sh->copy_points) MGPU__MSM_TAKE(off_points[i], sh->piece * (size_t)p->factor * MGPU__MSM_POINT(p->group));
         if (i < sh->nbuf && sh->copy_scalars) MGPU__MSM_TAKE(off_scalars[i], sh->piece * 32);
     }
 #undef MGPU__MSM_TAKE
@@ -9445,9 +9382,9 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
 
 /* ---- the results, on the host: queued on the stream after the parts' copy */
 typedef struct mgpu__msm_job {
-    mgpu_bn254_jacobian *results;
+    void *results;                     /* count Jacobian points of the group */
     const unsigned char *parts;        /* pinned: [msm][window] XYZZ window sums */
-    int count, wf, c;
+    int count, wf, c, group;
     unsigned flags;
 } mgpu__msm_job;
 
@@ -9456,13 +9393,32 @@ typedef struct mgpu__msm_job {
 static void MGPU__CUDAAPI mgpu__msm_finish(void *arg)
 {
     mgpu__msm_job *j = (mgpu__msm_job *)arg;
-    const size_t msm_bytes = (size_t)j->wf * MGPU__MSM_PART;
-    int b;
+    const mgpu__cv_group *g = &mgpu__cv_groups[j->group];
+    const size_t part = MGPU__MSM_PART(j->group), msm_bytes = (size_t)j->wf * part;
+    const int mont = (j->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0;
+    int b, w;
     for (b = 0; b < j->count; b++) {
         const unsigned char *parts = j->parts + (size_t)b * msm_bytes;
-        mgpu__bn_xyzz total;
-        mgpu__bn_combine_windows(parts, MGPU__MSM_PART, j->wf, j->c, &total);
-        mgpu__bn_xyzz_to_jacobian(&total, &j->results[b], (j->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        if (j->group == MGPU_MSM_BN254_G1) {          /* its own unrolled arithmetic */
+            mgpu__bn_xyzz total;
+            mgpu__bn_combine_windows(parts, part, j->wf, j->c, &total);
+            mgpu__bn_xyzz_to_jacobian(&total, (mgpu_bn254_jacobian *)j->results + b, mont);
+        } else {                                       /* the parts' 4 E limbs as XYZZ */
+            mgpu__cv_xyzz total, q;
+            mgpu__cv_xyzz_inf(&total);
+            for (w = j->wf - 1; w >= 0; w--) {
+                const uint64_t *src = (const uint64_t *)(const void *)(parts + (size_t)w * part);
+                int d;
+                for (d = 0; d < j->c && !mgpu__cv_xyzz_is_inf(g, &total); d++) mgpu__cv_xyzz_dbl(g, &total);
+                mgpu__cv_xyzz_inf(&q);
+                memcpy(q.x, src, 8 * (size_t)g->E);
+                memcpy(q.y, src + g->E, 8 * (size_t)g->E);
+                memcpy(q.zz, src + 2 * g->E, 8 * (size_t)g->E);
+                memcpy(q.zzz, src + 3 * g->E, 8 * (size_t)g->E);
+                mgpu__cv_xyzz_add(g, &total, &q);
+            }
+            mgpu__cv_xyzz_to_jacobian(g, &total, (uint64_t *)j->results + (size_t)b * 3 * g->E, mont);
+        }
     }
     free(j);
 }
@@ -9492,7 +9448,7 @@ static mgpu_result mgpu__msm_wait(mgpu__stream_obj *who, mgpu__event_obj *ev) { 
 static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, size_t len, int buf, mgpu__msm_args *a)
 {
     const mgpu__msm_plan *p = r->plan;
-    const size_t f = (size_t)p->factor, n = r->stride;
+    const size_t f = (size_t)p->factor, n = r->stride, pb = MGPU__MSM_POINT(p->group);
     const size_t pset = (p->flags & MGPU_MSM_SHARED_POINTS) ? 0 : b * f * n;      /* MSM b's bases, in points */
     const unsigned char *scalars = r->sc.base + (b * n + first) * 32;
     mgpu__msm_args c = r->a;
@@ -9506,14 +9462,14 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
     }
     MGPU__TRY(mgpu__msm_record(r->scalars_in[buf], r->load));
     if (!r->sh.copy_points) {
-        a->points = (const uint32_t *)(const void *)(r->pt.base + (pset + first) * 64);
+        a->points = (const uint32_t *)(const void *)(r->pt.base + (pset + first) * pb);
         a->copy_stride = n;
     } else {
         uint32_t *dst = (uint32_t *)(void *)(r->ws + r->sh.off_points[buf]);
         const int mont = (p->flags & MGPU_MSM_POINTS_MONTGOMERY) != 0;
         for (j = 0; j < f; j++) {
-            const unsigned char *src = r->pt.base + (pset + j * n + first) * 64;
-            uint32_t *d = dst + j * len * 16;
+            const unsigned char *src = r->pt.base + (pset + j * n + first) * pb;
+            uint32_t *d = dst + j * len * (pb / 4);
             /* Device memory (own or a peer's) is read in place, converted on the way; host
                memory comes by the copy engine first, which keeps the SMs free for the piece
                being computed (a kernel reading pinned memory over the bus competed with it:
@@ -9525,7 +9481,7 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
                 c.to_mont = 1;
                 MGPU__TRY(mgpu__msm_launch(r->fn, MGPU__MK_CONVERT_POINTS, len, 256, &c, r->load));
             } else {
-                MGPU__TRY(mgpu__copy_async(r->fn, d, src, len * 64, 0, r->load));
+                MGPU__TRY(mgpu__copy_async(r->fn, d, src, len * pb, 0, r->load));
                 if (!mont) {
                     c.points = d;
                     c.out = d;
@@ -9567,7 +9523,7 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     by_bin.G = bins;
     by_bin.offsets = a->bin_offsets;
     if (q == 0 && r->sh.pieces > 1)                    /* infinity everywhere: ZZ = 0 */
-        MGPU__TRY(mgpu_memset_async(a->buckets, 0, (size_t)r->sh.G * MGPU__MSM_PART, s->h));
+        MGPU__TRY(mgpu_memset_async(a->buckets, 0, (size_t)r->sh.G * MGPU__MSM_PART(r->plan->group), s->h));
     MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)bins * 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_DIGITS, len, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_BIN_COUNT, (len + MGPU__MSM_BIN_COUNT_TILE - 1) / MGPU__MSM_BIN_COUNT_TILE *
@@ -9596,19 +9552,30 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
                                 MGPU__MSM_SUMS_THREADS, a, s));
     a->out = (uint32_t *)(void *)(r->ws + r->sh.off_windows);
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_WINDOWS, (size_t)r->plan->wf * 32, 32, a, s));
-    return mgpu__copy_async(fn, dst, a->out, (size_t)r->plan->wf * MGPU__MSM_PART, 0, s);
+    return mgpu__copy_async(fn, dst, a->out, (size_t)r->plan->wf * MGPU__MSM_PART(r->plan->group), 0, s);
 }
 
 /* MGPU_MSM_CHECK_POINTS on a GPU: n points, checked by s's device where it can read them
    (then waiting for s), else on the host. */
-static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
+static mgpu_result mgpu__msm_check_gpu(const char *fn, int group, const void *points, size_t n, unsigned flags,
                                        mgpu__stream_obj *s)
 {
     mgpu__msm_input in = mgpu__msm_where(points, s->dev);
     mgpu__msm_args a;
     uint32_t bad = 0xffffffffu;
     mgpu_result r;
-    if (in.pageable) return mgpu__msm_check_points(fn, &mgpu__cv_groups[MGPU_MSM_BN254_G1], points, n, flags);
+    if (in.pageable || (group != MGPU_MSM_BN254_G1 && !in.local && !in.peer))   /* host memory */
+        return mgpu__msm_check_points(fn, &mgpu__cv_groups[group], points, n, flags);
+    if (group != MGPU_MSM_BN254_G1) {  /* (their subgroup check is the host's: a copy there) */
+        const size_t bytes = n * MGPU__MSM_POINT(group);
+        void *host = malloc(bytes ? bytes : 1);
+        if (!host) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory to check %zu points", n);
+        r = mgpu__copy_async(fn, host, points, bytes, 0, s);
+        if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s->h);
+        if (r == MGPU_SUCCESS) r = mgpu__msm_check_points(fn, &mgpu__cv_groups[group], host, n, flags);
+        free(host);
+        return r;
+    }
     if (!in.readable)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "points (%p) must be 16-byte aligned to be checked on "
                           "device %d", (const void *)points, s->dev);
@@ -9633,11 +9600,11 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *
    them into the results. A waiting call passes held: on success nothing is queued for the
    results, the job is left in *job_out and the buffer's lock stays held (*held), so that the
    caller waits for the stream out of the internal streams' lock, combines and unlocks. */
-static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_jacobian *results,
+static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, void *results,
                                      mgpu__red_ws **held, mgpu__msm_job **job_out)
 {
     const mgpu__msm_plan *p = r->plan;
-    const size_t msm_bytes = (size_t)p->wf * MGPU__MSM_PART;
+    const size_t msm_bytes = (size_t)p->wf * MGPU__MSM_PART(p->group);
     const size_t parts_bytes = (size_t)count * msm_bytes;
     mgpu__red_ws *w = NULL;
     mgpu__msm_job *job;
@@ -9670,6 +9637,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
         job->count = count;
         job->wf = p->wf;
         job->c = p->c;
+        job->group = p->group;
         job->flags = p->flags;
         if (held) {        /* the caller's thread, not the driver's: one hand-over fewer */
             *held = w;
@@ -9691,7 +9659,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
 
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s, int wait)
+                                 void *results, mgpu__stream_obj *s, int wait)
 {
     mgpu__msm_work r;
     mgpu__msm_plan pl = *plan;        /* c may be chosen again for the piece size */
@@ -9724,6 +9692,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.a.sums = (uint32_t *)(void *)(r.ws + r.sh.off_sums);
     r.a.status = (uint32_t *)(void *)(r.ws + r.sh.off_queue);
     r.a.flags = plan->flags;
+    r.a.group = (uint32_t)plan->group;
     r.a.c = (uint32_t)plan->c;
     r.a.windows = (uint32_t)plan->windows;
     r.a.factor = (uint32_t)plan->factor;
@@ -9740,7 +9709,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.a.sparse = r.sh.sparse;
     res = MGPU_SUCCESS;
     if (plan->flags & MGPU_MSM_CHECK_POINTS)   /* the public calls' arrays: stride == n */
-        res = mgpu__msm_check_gpu(fn, points, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
+        res = mgpu__msm_check_gpu(fn, plan->group, points, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
                                   (size_t)plan->factor * n, plan->flags, s);
     if (res == MGPU_SUCCESS && (r.sh.copy_points || r.sh.copy_scalars) &&
         (r.sh.nbuf > 1 || (r.sh.copy_points && r.sh.piece >= MGPU__MSM_CONVERT_ASIDE))) {

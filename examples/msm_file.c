@@ -342,6 +342,22 @@ static int write_file(const char *path, const void *bytes, size_t n)
 static void put32(unsigned char *b, uint32_t v) { int i; for (i = 0; i < 4; i++) b[i] = (unsigned char)(v >> 8 * i); }
 static void put64(unsigned char *b, uint64_t v) { int i; for (i = 0; i < 8; i++) b[i] = (unsigned char)(v >> 8 * i); }
 
+/* Writes a special file of len bytes as DIR/WHAT.bin, runs it and prints whether it got
+   want (FILE_*); 1 if not (or it could not be written). */
+static int try_case(const char *dir, const char *what, const unsigned char *b, size_t len, int want)
+{
+    char path[8192];
+    int got;
+    snprintf(path, sizeof path, "%s/%s.bin", dir, what);
+    if (write_file(path, b, len) != 0) { fprintf(stderr, "msm_file: cannot write %s\n", path); return 1; }
+    got = run_file(path, 0);
+    printf("%s %s: %s (want %s)\n", got == want ? "ok  " : "FAIL", what,
+           got == FILE_OK ? "accepted, result ok" : got == FILE_MISMATCH ? "MISMATCH reported" : "rejected",
+           want == FILE_OK ? "ok" : want == FILE_MISMATCH ? "MISMATCH" : "rejected");
+    remove(path);
+    return got != want;
+}
+
 static int self_check(const char *argv0)
 {
     char dir[4096], cdir[4096], tmp[4096], path[8192];
@@ -407,7 +423,6 @@ static int self_check(const char *argv0)
         if (!b) return 1;
         for (k = 0; k < NCASES; k++) {
             size_t len = srcn;
-            int got;
             memcpy(b, src, srcn);
             switch (k) {
             case 0: len = 0; break;
@@ -428,14 +443,7 @@ static int self_check(const char *argv0)
             }
             default: break;
             }
-            snprintf(path, sizeof path, "%s/%s.bin", tmp, what[k]);
-            if (write_file(path, b, len) != 0) { fprintf(stderr, "msm_file: cannot write %s\n", path); bad = 1; continue; }
-            got = run_file(path, 0);
-            printf("%s %s: %s (want %s)\n", got == want[k] ? "ok  " : "FAIL", what[k],
-                   got == FILE_OK ? "accepted, result ok" : got == FILE_MISMATCH ? "MISMATCH reported" : "rejected",
-                   want[k] == FILE_OK ? "ok" : want[k] == FILE_MISMATCH ? "MISMATCH" : "rejected");
-            if (got != want[k]) bad = 1;
-            remove(path);
+            if (try_case(tmp, what[k], b, len, want[k])) bad = 1;
         }
         free(b);
     }
@@ -460,7 +468,6 @@ static int self_check(const char *argv0)
         if (!b) return 1;
         for (k = 0; k < NCASES; k++) {
             size_t len = srcn;
-            int got;
             memcpy(b, src, srcn);
             switch (k) {
             case 0: len = 28; break;
@@ -477,14 +484,7 @@ static int self_check(const char *argv0)
             case 11: memset(b + 32 + 32 * 5, 0, 192 * 6); break;              /* every point and the result */
             default: break;
             }
-            snprintf(path, sizeof path, "%s/%s.bin", tmp, what[k]);
-            if (write_file(path, b, len) != 0) { fprintf(stderr, "msm_file: cannot write %s\n", path); bad = 1; continue; }
-            got = run_file(path, 0);
-            printf("%s %s: %s (want %s)\n", got == want[k] ? "ok  " : "FAIL", what[k],
-                   got == FILE_OK ? "accepted, result ok" : got == FILE_MISMATCH ? "MISMATCH reported" : "rejected",
-                   want[k] == FILE_OK ? "ok" : want[k] == FILE_MISMATCH ? "MISMATCH" : "rejected");
-            if (got != want[k]) bad = 1;
-            remove(path);
+            if (try_case(tmp, what[k], b, len, want[k])) bad = 1;
         }
         free(b);
     }

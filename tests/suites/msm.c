@@ -1561,8 +1561,8 @@ static void expect_curve(chk *c, const char *what, int g, const mgpu_device *dev
 static void test_curve_vectors(void)
 {
     static const char *const kinds[4] = { "n1", "n5", "n64", "n64_mont" };
-    const mgpu_device two[2] = { cpus[0], cpus[1] };
-    int g, k, files = 0;
+    const mgpu_device two[2] = { cpus[0], cpus[1] }, gpus2[2] = { 0, 1 };
+    int g, k, i, files = 0;
     for (g = 0; g < 4; g++)
         for (k = 0; k < 4; k++) {
             static const char *const stem[4] = { "bn254_g1", "bn254_g2", "bls12_381_g1", "bls12_381_g2" };
@@ -1592,6 +1592,15 @@ static void test_curve_vectors(void)
                 expect_curve(&c, "2 cpu devices", g, two, 2, s, p, n, mf, 0, want);
                 expect_curve(&c, "4 cpu devices", g, cpus, 4, s, p, n, mf, 0, want);
                 expect_curve(&c, "c = 3", g, cpus, 1, s, p, n, mf, 3, want);
+                for (i = 0; i < ngpu; i++) {
+                    const mgpu_device gpu = i;
+                    char what[32];
+                    snprintf(what, sizeof what, "gpu %d", i);
+                    expect_curve(&c, what, g, &gpu, 1, s, p, n, mf, 0, want);
+                    snprintf(what, sizeof what, "gpu %d, c = 5", i);
+                    expect_curve(&c, what, g, &gpu, 1, s, p, n, mf, 5, want);
+                }
+                if (ngpu > 1) expect_curve(&c, "split over 2 gpus", g, gpus2, 2, s, p, n, mf, 0, want);
                 if (flags) {                                /* converted: every other form */
                     unsigned sf, keep;
                     if (flags & 1u) mgpu_curve_convert_scalars(g, s, n, 0);
@@ -1610,6 +1619,11 @@ static void test_curve_vectors(void)
                                (sf & 4u ? MGPU_MSM_RESULT_MONTGOMERY : 0);
                         snprintf(what, sizeof what, "flags 0x%x", keep);
                         expect_curve(&c, what, g, cpus, 1, s2, p2, n, keep, 0, w2);
+                        for (i = 0; i < ngpu && (!quick || sf == 0 || sf == 7); i++) {
+                            const mgpu_device gpu = i;
+                            snprintf(what, sizeof what, "gpu %d, flags 0x%x", i, keep);
+                            expect_curve(&c, what, g, &gpu, 1, s2, p2, n, keep, 0, w2);
+                        }
                         free(s2);
                         free(p2);
                     }
@@ -1618,8 +1632,8 @@ static void test_curve_vectors(void)
                 free(p);
             }
             files++;
-            report(c.good, "[curves] vector %s_%s (%s, N = %zu, flags %u) on the CPU device, split over 2 and 4%s%s",
-                   stem[g], kinds[k], group_names[g], n, flags, SEP(c));
+            report(c.good, "[curves] vector %s_%s (%s, N = %zu, flags %u) on the CPU device, split over 2 and 4%s%s%s",
+                   stem[g], kinds[k], group_names[g], n, flags, ngpu ? ", on every GPU" : "", SEP(c));
             free(b);
         }
     report(files == 16, "[curves] read %d CURVEMSM files of %s/curvemsm (16 expected)", files, vec_dir);
@@ -1682,7 +1696,7 @@ static void test_curve_random(int g)
 }
 
 /* The edge cases, each against an MSM of fewer points or a negation. */
-static void test_curve_edges(int g)
+static void test_curve_edges(int g, const mgpu_device *td, int nt, const char *label)
 {
     static const uint64_t off_group[3][24] = {   /* on the curve, outside the subgroup of order r */
         { 3, 0, 0, 0, 1, 0, 0, 0, 0x512dc35743fa5543ull, 0xb87f54f50c1600e4ull, 0x0b87aca78e89515cull, 0x18317863a822ced6ull,
@@ -1698,6 +1712,7 @@ static void test_curve_edges(int g)
     mgpu_bn254_scalar k[3], one;
     mgpu_msm_config cfg;
     mgpu_result res;
+    mgpu_stream st = NULL;
     chk c;
     chk_init(&c);
     memset(inf, 0, sizeof inf);
@@ -1706,23 +1721,23 @@ static void test_curve_edges(int g)
     /* n = 0 and all scalars 0: infinity */
     memset(&cfg, 0, sizeof cfg);
     cfg.group = g;
-    if (mgpu_msm_curve(NULL, NULL, 0, 1, &cfg, j, cpu_stream) != MGPU_SUCCESS || mgpu_curve_to_affine(g, j, want, 0) != MGPU_SUCCESS ||
+    if (mgpu_default_stream(td[0], &st) != MGPU_SUCCESS || mgpu_msm_curve(NULL, NULL, 0, 1, &cfg, j, st) != MGPU_SUCCESS || mgpu_curve_to_affine(g, j, want, 0) != MGPU_SUCCESS ||
         memcmp(want, inf, E))
         chk_fail(&c, "n = 0 is not infinity");
     set_u64(k[0].limb, 0); set_u64(k[1].limb, 0); set_u64(k[2].limb, 0);
-    expect_curve(&c, "scalars 0", g, cpus, 1, k, P, 3, 0, 0, inf);
+    expect_curve(&c, "scalars 0", g, td, nt, k, P, 3, 0, 0, inf);
     /* r - 1: -P; r + 1 and 2^256 - 1 against their values mod r */
     curve_neg(g, P, neg);
     memcpy(k[0].limb, r, 32); k[0].limb[0] -= 1;
-    expect_curve(&c, "r - 1", g, cpus, 1, k, P, 1, 0, 0, neg);
+    expect_curve(&c, "r - 1", g, td, nt, k, P, 1, 0, 0, neg);
     memcpy(k[0].limb, r, 32); k[0].limb[0] += 1;
-    expect_curve(&c, "r + 1", g, cpus, 1, k, P, 1, 0, 0, P);
+    expect_curve(&c, "r + 1", g, td, nt, k, P, 1, 0, 0, P);
     memcpy(k[0].limb, r, 32);
-    expect_curve(&c, "r", g, cpus, 1, k, P, 1, 0, 0, inf);
+    expect_curve(&c, "r", g, td, nt, k, P, 1, 0, 0, inf);
     k[1].limb[0] = k[1].limb[1] = k[1].limb[2] = k[1].limb[3] = ~0ull;
     reduce(k[2].limb, k[1].limb, r);
     if (curve_msm(g, cpus, 1, &k[2], P, 1, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "%s", mgpu_last_error());
-    expect_curve(&c, "2^256 - 1", g, cpus, 1, &k[1], P, 1, 0, 0, want);
+    expect_curve(&c, "2^256 - 1", g, td, nt, &k[1], P, 1, 0, 0, want);
     /* P and -P with one scalar: infinity; P, P: (a + b) P; an infinity input adds nothing */
     {
         uint64_t pp[72];
@@ -1730,17 +1745,17 @@ static void test_curve_edges(int g)
         memcpy(pp, P, E);
         memcpy(pp + W, neg, E);
         ab[0] = sc_rand_mod(); ab[1] = ab[0];
-        expect_curve(&c, "P, -P", g, cpus, 1, ab, pp, 2, 0, 0, inf);
+        expect_curve(&c, "P, -P", g, td, nt, ab, pp, 2, 0, 0, inf);
         memcpy(pp + W, P, E);
         ab[1] = sc_rand_mod();
         addmod(s1.limb, ab[0].limb, ab[1].limb, r);
         if (curve_msm(g, cpus, 1, &s1, P, 1, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "%s", mgpu_last_error());
-        expect_curve(&c, "P, P", g, cpus, 1, ab, pp, 2, 0, 0, want);
-        expect_curve(&c, "P, P split over 2", g, cpus, 2, ab, pp, 2, 0, 0, want);
+        expect_curve(&c, "P, P", g, td, nt, ab, pp, 2, 0, 0, want);
+        expect_curve(&c, "P, P split over 2", g, nt > 1 ? td : cpus, 2, ab, pp, 2, 0, 0, want);
         ab[0] = one; ab[1] = one;
         set_u64(s1.limb, 2);
         if (curve_msm(g, cpus, 1, &s1, P, 1, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "%s", mgpu_last_error());
-        expect_curve(&c, "P + P (a doubling in the bucket)", g, cpus, 1, ab, pp, 2, 0, 0, want);
+        expect_curve(&c, "P + P (a doubling in the bucket)", g, td, nt, ab, pp, 2, 0, 0, want);
         memcpy(pp, P, E);
         memset(pp + W, 0, E);
         memcpy(pp + 2 * W, P + 2 * W, E);
@@ -1752,7 +1767,7 @@ static void test_curve_edges(int g)
             memcpy(two_p, P, E);
             memcpy(two_p + W, P + 2 * W, E);
             if (curve_msm(g, cpus, 1, two_k, two_p, 2, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "%s", mgpu_last_error());
-            expect_curve(&c, "an infinity input", g, cpus, 1, ab, pp, 3, MGPU_MSM_CHECK_POINTS, 0, want);
+            expect_curve(&c, "an infinity input", g, td, nt, ab, pp, 3, MGPU_MSM_CHECK_POINTS, 0, want);
         }
     }
     /* MGPU_MSM_CHECK_POINTS: off the curve, a coordinate >= p, outside the subgroup */
@@ -1760,15 +1775,15 @@ static void test_curve_edges(int g)
         uint64_t bad[24];
         memcpy(bad, P, E);
         bad[W / 2] ^= 1;                                 /* y changed */
-        res = curve_msm(g, cpus, 1, k, bad, 1, MGPU_MSM_CHECK_POINTS, 0, want);
+        res = curve_msm(g, td, nt, k, bad, 1, MGPU_MSM_CHECK_POINTS, 0, want);
         if (res != MGPU_ERROR_NOT_ON_CURVE || !strstr(mgpu_last_error(), "not on")) chk_fail(&c, "off the curve: %s", mgpu_result_string(res));
         if (mgpu_curve_on_curve(g, bad, 0) || !mgpu_curve_on_curve(g, P, 0)) chk_fail(&c, "mgpu_curve_on_curve");
         memcpy(bad, P, E);
         memcpy(bad, group_limbs(g) == 4 ? P_MOD : P_BLS, 8 * (size_t)group_limbs(g));   /* x.c0 = p */
-        res = curve_msm(g, cpus, 1, k, bad, 1, MGPU_MSM_CHECK_POINTS, 0, want);
+        res = curve_msm(g, td, nt, k, bad, 1, MGPU_MSM_CHECK_POINTS, 0, want);
         if (res != MGPU_ERROR_NOT_ON_CURVE || !strstr(mgpu_last_error(), ">= p")) chk_fail(&c, "coordinate p: %s", mgpu_result_string(res));
         if (g) {
-            res = curve_msm(g, cpus, 1, k, off_group[g - 1], 1, MGPU_MSM_CHECK_POINTS, 0, want);
+            res = curve_msm(g, td, nt, k, off_group[g - 1], 1, MGPU_MSM_CHECK_POINTS, 0, want);
             if (res != MGPU_ERROR_NOT_ON_CURVE || !strstr(mgpu_last_error(), "not in"))
                 chk_fail(&c, "outside the subgroup: %s (%s)", mgpu_result_string(res), mgpu_last_error());
             if (mgpu_curve_on_curve(g, off_group[g - 1], 0)) chk_fail(&c, "mgpu_curve_on_curve accepts a point outside the subgroup");
@@ -1776,8 +1791,99 @@ static void test_curve_edges(int g)
                 chk_fail(&c, "unchecked, a point outside the subgroup is used as given: %s", mgpu_last_error());
         }
     }
-    report(c.good, "[curves] %s: edge cases (n = 0, scalars 0, r - 1, r, r + 1, 2^256 - 1, P and -P, P and P, infinity "
-           "inputs; MGPU_MSM_CHECK_POINTS off the curve, >= p%s)%s%s", group_names[g], g ? ", outside the subgroup" : "", SEP(c));
+    report(c.good, "[%s] [curves] %s: edge cases (n = 0, scalars 0, r - 1, r, r + 1, 2^256 - 1, P and -P, P and P, infinity "
+           "inputs; MGPU_MSM_CHECK_POINTS off the curve, >= p%s)%s%s", label, group_names[g], g ? ", outside the subgroup" : "", SEP(c));
+}
+
+/* Every GPU against the CPU device: random MSMs of odd sizes (scalars of 256 bits), in
+   standard and Montgomery forms, from host and from device memory (standard-form device
+   points are converted by the group's kernel), a batch, split over 2 GPUs. */
+static void test_curve_gpu(int g)
+{
+    static const size_t full[] = { 1, 2, 3, 100, 1001, 4097, 20011 }, small[] = { 1, 3, 64, 1000 };
+    const size_t *sizes = quick ? small : full, nsz = quick ? 4 : 7, E = mgpu_msm_point_bytes(g);
+    const mgpu_device gpus2[2] = { 0, 1 };
+    size_t z;
+    int i;
+    if (!ngpu) return;
+    for (i = 0; i < ngpu; i++) {
+        const mgpu_device gpu = i;
+        chk c;
+        chk_init(&c);
+        for (z = 0; z < nsz; z++) {
+            const size_t n = sizes[z];
+            mgpu_bn254_scalar *k = make_scalars(n, 1), *km = (mgpu_bn254_scalar *)xmalloc(n * 32);
+            uint64_t *p = (uint64_t *)xmalloc(n * E), *pm = (uint64_t *)xmalloc(n * E), want[24], wm[24];
+            const unsigned all = MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY;
+            void *dp = NULL, *ds = NULL, *dpm = NULL;
+            char what[64];
+            mgpu_curve_random_points(g, p, n, rnd());
+            memcpy(km, k, n * 32);
+            memcpy(pm, p, n * E);
+            mgpu_curve_convert_scalars(g, km, n, 1);
+            mgpu_curve_convert_points(g, pm, n, 1);
+            if (curve_msm(g, cpus, 1, k, p, n, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "cpu: %s", mgpu_last_error());
+            memcpy(wm, want, E);
+            mgpu_curve_convert_points(g, wm, 1, 1);
+            snprintf(what, sizeof what, "n = %zu, host, standard", n);
+            expect_curve(&c, what, g, &gpu, 1, k, p, n, 0, 0, want);
+            snprintf(what, sizeof what, "n = %zu, host, Montgomery", n);
+            expect_curve(&c, what, g, &gpu, 1, km, pm, n, all, 0, wm);
+            mgpu_set_device(i);
+            if (mgpu_malloc(&dp, n * E) != MGPU_SUCCESS || mgpu_malloc(&dpm, n * E) != MGPU_SUCCESS ||
+                mgpu_malloc(&ds, n * 32) != MGPU_SUCCESS) {
+                chk_fail(&c, "mgpu_malloc: %s", mgpu_last_error());
+            } else {
+                mgpu_memcpy(dp, p, n * E);
+                mgpu_memcpy(dpm, pm, n * E);
+                mgpu_memcpy(ds, k, n * 32);
+                snprintf(what, sizeof what, "n = %zu, device, standard", n);
+                expect_curve(&c, what, g, &gpu, 1, (const mgpu_bn254_scalar *)ds, dp, n, MGPU_MSM_CHECK_POINTS, 0, want);
+                snprintf(what, sizeof what, "n = %zu, device points, Montgomery", n);
+                expect_curve(&c, what, g, &gpu, 1, k, dpm, n, MGPU_MSM_POINTS_MONTGOMERY, 0, want);
+            }
+            mgpu_free(dp);
+            mgpu_free(dpm);
+            mgpu_free(ds);
+            if (z == nsz - 1 && ngpu > 1 && i == 0) {
+                snprintf(what, sizeof what, "n = %zu, split over 2 gpus", n);
+                expect_curve(&c, what, g, gpus2, 2, k, p, n, 0, 0, want);
+            }
+            if (z == nsz - 1) {                      /* a batch of 3, shared points, and max_memory pieces */
+                mgpu_bn254_scalar *kb = (mgpu_bn254_scalar *)xmalloc(3 * n * 32);
+                uint64_t res[3 * 36], aff[24];
+                mgpu_msm_config cfg;
+                mgpu_stream st = NULL;
+                int b;
+                for (b = 0; b < 3; b++) memcpy(kb + b * n, k, n * 32);
+                memset(&cfg, 0, sizeof cfg);
+                cfg.group = g;
+                cfg.flags = MGPU_MSM_SHARED_POINTS;
+                cfg.max_memory = E * 75 * 1024;       /* less than the MSM needs: pieces */
+                mgpu_default_stream(gpu, &st);
+                if (mgpu_msm_curve(kb, p, n, 3, &cfg, res, st) != MGPU_SUCCESS) chk_fail(&c, "batch: %s", mgpu_last_error());
+                else
+                    for (b = 0; b < 3; b++) {
+                        mgpu_curve_to_affine(g, res + b * 3 * E / 16, aff, 0);
+                        if (memcmp(aff, want, E)) chk_fail(&c, "batch of 3 with max_memory %zu: MSM %d wrong", cfg.max_memory, b);
+                    }
+                free(kb);
+            }
+            free(k);
+            free(km);
+            free(p);
+            free(pm);
+        }
+        report(c.good, "[gpu %d] [curves] %s: random MSMs of %s points against the CPU device (host and device "
+               "inputs, standard and Montgomery forms), a batch in pieces%s%s%s", i, group_names[g],
+               quick ? "1, 3, 64, 1000" : "1, 2, 3, 100, 1001, 4097, 20011", ngpu > 1 && i == 0 ? ", split over 2" : "",
+               SEP(c));
+        {
+            char label[32];
+            snprintf(label, sizeof label, "gpu %d", i);
+            test_curve_edges(g, &gpu, 1, label);
+        }
+    }
 }
 
 static void test_curve_errors(void)
@@ -1787,7 +1893,6 @@ static void test_curve_errors(void)
     mgpu_bn254_jacobian bj;
     mgpu_msm_config cfg;
     mgpu_result r1, r2, r3, r4;
-    int i, g;
     mgpu_curve_random_points(MGPU_MSM_BLS12_381_G1, P, 1, 7);
     set_u64(k[0].limb, 5);
     memset(&cfg, 0, sizeof cfg);
@@ -1805,25 +1910,6 @@ static void test_curve_errors(void)
            "[curves] errors: group 4 / -1 INVALID_ARGUMENT (%s, %s), a BN254 G1 call with another group %s, precomputed "
            "bases of BLS12-381 G1 %s; sizes", mgpu_result_string(r1), mgpu_result_string(r2), mgpu_result_string(r3),
            mgpu_result_string(r4));
-    for (i = 0; i < ngpu; i++)
-        for (g = 0; g < 4; g++) {
-            mgpu_bn254_scalar *s = make_scalars(257, 1);
-            uint64_t *p = (uint64_t *)xmalloc(257 * mgpu_msm_point_bytes(g)), got[24], want[24];
-            mgpu_device gpu = i;
-            mgpu_result r;
-            mgpu_curve_random_points(g, p, 257, rnd());
-            r = curve_msm(g, &gpu, 1, s, p, 257, 0, 0, got);
-            if (g == 0) {
-                mgpu_result rc = curve_msm(g, cpus, 1, s, p, 257, 0, 0, want);
-                report(r == MGPU_SUCCESS && rc == MGPU_SUCCESS && !memcmp(got, want, 64),
-                       "[gpu %d] mgpu_msm_curve of BN254 G1 (257 points) equals the CPU device's: %s", i, mgpu_result_string(r));
-            } else {
-                report(r == MGPU_ERROR_NOT_SUPPORTED, "[gpu %d] mgpu_msm_curve of %s: %s (CPU devices only)", i,
-                       group_names[g], mgpu_result_string(r));
-            }
-            free(s);
-            free(p);
-        }
 }
 
 static int nsel;
@@ -1898,7 +1984,7 @@ int main(int argc, char **argv)
     if (selected("multi")) test_multi_gpu();
     if (selected("curves")) {
         test_curve_vectors();
-        for (i = 0; i < 4; i++) { test_curve_random(i); test_curve_edges(i); }
+        for (i = 0; i < 4; i++) { test_curve_random(i); test_curve_edges(i, cpus, 1, "cpu"); test_curve_gpu(i); }
         test_curve_errors();
     }
     for (i = 0; i < nvfiles; i++) { free(vfiles[i].s); free(vfiles[i].p); }
