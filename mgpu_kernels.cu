@@ -3767,7 +3767,9 @@ template <class F, int D> struct gen {
     {
         storew<W>(m, p.x); storew<W>(m + W, p.y); storew<W>(m + 2 * W, p.zz); storew<W>(m + 3 * W, p.zzz);
     }
-    static __device__ __forceinline__ void dbl(pt &p)
+    /* dbl and add: calls, one copy a kernel (the sums' kernels call add two or three times,
+       and dbl is on the rare paths of both sums); add_affine, the accumulation's, inline. */
+    static __device__ __noinline__ void dbl(pt &p)
     {
         u32 u[W], v[W], w[W], s[W], m[W];
         if (is_inf(p)) return;
@@ -3824,7 +3826,7 @@ template <class F, int D> struct gen {
         E::mul(ppp, p.y, ppp);
         E::sub(p.y, q, ppp);
     }
-    static __device__ __forceinline__ void add(pt &p, const pt &q)
+    static __device__ __noinline__ void add(pt &p, const pt &q)
     {
         u32 u1[W], u2[W], s1[W], s2[W], t[W];
         if (is_inf(q)) return;
