@@ -34,7 +34,7 @@ $(BUILD):
 # ---- kernels: mgpu_kernels.cu -> fatbin -> kernels_fatbin.h (committed; needs nvcc). The
 # kernel names come from the source preprocessed by the host compiler (macro-made kernels too).
 kernels: $(BUILD)/embed_fatbin
-	$(NVCC) -fatbin -O3 -std=c++17 --threads 0 -Xfatbin=-compress-all $(GENCODE) -o $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu
+	$(NVCC) -fatbin -O3 -std=c++17 --threads 0 -Xfatbin=-compress-all --compress-mode=size $(GENCODE) -o $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu
 	$(CXX) -E -P -x c++ mgpu_kernels.cu > $(BUILD)/mgpu_kernels.ii
 	$(BUILD)/embed_fatbin $(BUILD)/mgpu_kernels.fatbin mgpu_kernels.cu $(BUILD)/mgpu_kernels.ii "$(ARCHS)" \
 	  "$$($(NVCC) --version | tail -1)" > kernels_fatbin.h.tmp && mv kernels_fatbin.h.tmp kernels_fatbin.h
@@ -237,7 +237,8 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # The CUDA host paths without a GPU: build/libfake_cuda.so (tests/fake_cuda/fake_cuda.cpp) is
 # a stand-in libcuda.so with 2 fake GPUs on host memory (lazy stream queues, events, peer
 # access, pinned and managed memory) that runs the reduction (reduce, combine, one-pass
-# all-reduce), BN254 MSM and Gaussian blur kernels of mgpu_kernels.cu under the emulator,
+# all-reduce), MSM (BN254 G1 and G2, BLS12-381 G1 and G2: suite_msm's curves section, the
+# four groups on both fake GPUs and split over them) and Gaussian blur kernels of mgpu_kernels.cu under the emulator,
 # every pointer (range) checked to be usable by the launching GPU: its own memory, pinned or
 # managed, or a peer's with peer access on. suite_msm and suite_blur run their GPU cases on
 # it (TEST_MSM_QUICK / TEST_BLUR_QUICK: the small ones), suite_reduce and suite_collectives
@@ -294,7 +295,7 @@ run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_ru
 	@sh tests/fake_run.sh $(call fake_run,$*)
 
 # ---- fuzzing (tests/fuzz/README.md): libFuzzer targets built with clang under ASan/UBSan
-# for the parsers of untrusted bytes: BN254MSM files as examples/msm_file.c reads them
+# for the parsers of untrusted bytes: BN254MSM and CURVEMSM files as examples/msm_file.c reads them
 # (msm_file), the EIP-196 point and scalar encodings (eip196), and mgpu_module_create on
 # any bytes, loaded on the 2 fake GPUs whose driver reads the image as far as its headers
 # say (module). `make test` runs each for FUZZ_SECONDS on its committed seeds

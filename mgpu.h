@@ -139,6 +139,8 @@
                                 mgpu_broadcast, mgpu_scatter, mgpu_gather
        Gaussian blur            mgpu_blur[_async], mgpu_blur_batch, mgpu_blur_split
        BN254 MSM                mgpu_msm[_async], mgpu_msm_batch, mgpu_msm_multi, mgpu_bn254_*
+       MSM in other groups      mgpu_msm_curve[_async|_multi], mgpu_curve_* (BN254 G2,
+                                BLS12-381 G1 and G2)
        several processes        mgpu_local_rank, mgpu_ipc_*
        pipelines                mgpu_pipeline_*
        profiler                 mgpu_profile_*
@@ -872,7 +874,9 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
    scalars, or the few values of the top window) is summed by many threads and never
    serializes one. Buckets are XYZZ points summed with mixed additions; each window's
    weighted bucket sum is computed in parallel segments and the windows are combined on the
-   host, in a host function queued on the stream (one pass of about 255 doublings). c
+   host (one pass of about 255 doublings): by the calling thread once the stream is done
+   (mgpu_msm, the batch and multi calls), by a host function queued on the stream
+   (mgpu_msm_async, mgpu_msm_batch_async). c
    defaults to bit_length(n) - 5, clamped to 4..20, and from 2^16 points on to the
    neighbour of that with the least work (mgpu_msm_window_bits). 256-bit
    Montgomery arithmetic in 32-bit words: the multiplication keeps even and odd products in
@@ -916,6 +920,9 @@ typedef struct mgpu_msm_config {
                                            (W = ceil(255 / c) windows of 2^(c-1) buckets);
                                            MGPU_ERROR_OUT_OF_MEMORY when one point does not
                                            fit. CPU devices need none and ignore it. */
+    int group;                          /* MGPU_MSM_BN254_G1 (0), ... MGPU_MSM_BLS12_381_G2: the
+                                           group of mgpu_msm_curve* (the calls above take
+                                           BN254 G1 only: another group is INVALID_ARGUMENT) */
 } mgpu_msm_config;
 
 /* The window size mgpu uses for n points when config.window_bits is 0. */
@@ -1008,6 +1015,61 @@ MGPU_API mgpu_result mgpu_bn254_point_from_bytes(const uint8_t bytes[64], mgpu_b
 MGPU_API void mgpu_bn254_point_to_bytes(const mgpu_bn254_affine *p, uint8_t bytes[64]);
 /* A 32-byte big-endian integer (any value; MSMs reduce it modulo r). */
 MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_scalar *s);
+
+/* ---- other groups: BN254 G2, BLS12-381 G1 and G2 (docs/curves.md)
+   config.group picks the group of mgpu_msm_curve*; zero is BN254 G1, where they are the
+   calls above with untyped pointers. Every group's scalars are mgpu_bn254_scalar's 4
+   limbs (any 256-bit value, reduced modulo the group's r). A coordinate of F_p is L
+   little-endian 64-bit limbs (L = 4 for BN254, 6 for BLS12-381: 48 bytes); an element of
+   F_p2 = F_p[u] / (u^2 + 1) is c0 then c1; a G1 point is x then y, a G2 point x.c0,
+   x.c1, y.c0, y.c1; all zero is the point at infinity. Results are Jacobian (X, Y, Z)
+   in the same elements (infinity: Z = 0). Montgomery form means every F_p component times
+   2^(64 L) mod p (scalars: times 2^256 mod r), as for BN254 G1.
+       group               curve, b                 r       point   result
+       MGPU_MSM_BN254_G2   y^2 = x^3 + 3 / (9 + u)  BN254   128 B   192 B
+       MGPU_MSM_BLS12_381_G1  y^2 = x^3 + 4         255-bit  96 B   144 B
+       MGPU_MSM_BLS12_381_G2  y^2 = x^3 + 4 (1 + u) 255-bit 192 B   288 B
+   MGPU_MSM_CHECK_POINTS also rejects, in every group but BN254 G1, points outside the
+   subgroup of order r (checked as r P = infinity, on the host's cores, points in GPU
+   memory copied there first). GPUs run the same algorithm as for BN254 G1 with the
+   group's arithmetic (every input kind, pieces within max_memory, batches, the split over
+   GPUs); none of these groups takes precomputed bases (precompute_factor > 1:
+   MGPU_ERROR_NOT_SUPPORTED). */
+#define MGPU_MSM_BN254_G1 0
+#define MGPU_MSM_BN254_G2 1
+#define MGPU_MSM_BLS12_381_G1 2
+#define MGPU_MSM_BLS12_381_G2 3
+typedef struct mgpu_bn254_g2_affine { uint64_t x[2][4], y[2][4]; } mgpu_bn254_g2_affine;
+typedef struct mgpu_bn254_g2_jacobian { uint64_t x[2][4], y[2][4], z[2][4]; } mgpu_bn254_g2_jacobian;
+typedef struct mgpu_bls12_381_g1_affine { uint64_t x[6], y[6]; } mgpu_bls12_381_g1_affine;
+typedef struct mgpu_bls12_381_g1_jacobian { uint64_t x[6], y[6], z[6]; } mgpu_bls12_381_g1_jacobian;
+typedef struct mgpu_bls12_381_g2_affine { uint64_t x[2][6], y[2][6]; } mgpu_bls12_381_g2_affine;
+typedef struct mgpu_bls12_381_g2_jacobian { uint64_t x[2][6], y[2][6], z[2][6]; } mgpu_bls12_381_g2_jacobian;
+/* Bytes of a point (affine) or a result (Jacobian) of the group; 0 for an unknown group. */
+MGPU_API size_t mgpu_msm_point_bytes(int group);
+MGPU_API size_t mgpu_msm_result_bytes(int group);
+/* count MSMs of config->group (as mgpu_msm_batch_async / mgpu_msm_batch / mgpu_msm_multi,
+   with MGPU_MSM_SHARED_POINTS and the forms of config->flags): results[b] = sum_i
+   scalars[b n + i] * points[b n + i]. Errors as theirs, plus INVALID_ARGUMENT for an
+   unknown group and NOT_SUPPORTED for precomputed bases outside BN254 G1. */
+MGPU_API mgpu_result mgpu_msm_curve_async(const void *scalars, const void *points, size_t n, int count,
+                                          const mgpu_msm_config *config, void *results, mgpu_stream stream);
+MGPU_API mgpu_result mgpu_msm_curve(const void *scalars, const void *points, size_t n, int count,
+                                    const mgpu_msm_config *config, void *results, mgpu_stream stream);
+MGPU_API mgpu_result mgpu_msm_curve_multi(const void *scalars, const void *points, size_t n, int count,
+                                          const mgpu_msm_config *config, void *results, const mgpu_device *devs,
+                                          int ndevs);
+/* The helpers of BN254 G1 above for any group (host memory, at once). to_affine: p and
+   out both in Montgomery form or both standard. on_curve: 1 if p is infinity or a point of
+   the group's subgroup of order r with coordinates below p. convert_*: in place (host
+   memory), scalars modulo the group's r (any 256-bit input). random_*: scalars uniform
+   below the group's r; points k G (G the group's usual generator), standard form. */
+MGPU_API mgpu_result mgpu_curve_to_affine(int group, const void *p, void *out, int montgomery);
+MGPU_API int mgpu_curve_on_curve(int group, const void *p, int montgomery);
+MGPU_API mgpu_result mgpu_curve_convert_points(int group, void *points, size_t n, int to_montgomery);
+MGPU_API mgpu_result mgpu_curve_convert_scalars(int group, mgpu_bn254_scalar *scalars, size_t n, int to_montgomery);
+MGPU_API mgpu_result mgpu_curve_random_scalars(int group, mgpu_bn254_scalar *scalars, size_t n, uint64_t seed);
+MGPU_API mgpu_result mgpu_curve_random_points(int group, void *points, size_t n, uint64_t seed);
 
 /* ---------------------------------------------------------------- several processes: devices and IPC */
 /* SEVERAL PROCESSES
@@ -7452,9 +7514,10 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
 }
 
 /* >>bn254 -----------------------------------------------------------------------
-   BN254 G1 multi-scalar multiplication: the field and curve arithmetic in portable C,
-   the CPU device's Pippenger (the reference GPU results are checked against), the public
-   MSM calls and the helpers. CUDA devices go to the GPU half through mgpu__msm_gpu,
+   Multi-scalar multiplication: BN254 G1's field and curve arithmetic in portable C, then
+   the same once more over any limb count and extension degree for all four groups
+   (BN254 G1 and G2, BLS12-381 G1 and G2), the CPU device's Pippenger (the reference GPU
+   results are checked against), the public MSM calls and the helpers. CUDA devices go to the GPU half through mgpu__msm_gpu,
    mgpu__msm_gpu_precompute and mgpu__bn254_gpu_convert, called after all validation.
 
    Field elements are 4 little-endian 64-bit limbs in Montgomery form with R = 2^256
@@ -7469,12 +7532,14 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
 typedef struct mgpu__msm_plan {
     unsigned flags;                    /* validated MGPU_MSM_* */
     int c;                             /* window bits: config.window_bits, else mgpu_msm_window_bits(n, f) */
-    int windows;                       /* W = ceil(255 / c): the GPU's signed-digit windows */
+    int windows;                       /* W = ceil(255 / c) (BLS12-381, r < 2^255: ceil(256 / c)): the
+                                          GPU's signed-digit windows */
     int factor;                        /* f >= 1 (0 in the config means 1) */
     int wf;                            /* windows per precomputed copy: ceil(windows / f) (= windows when f == 1) */
     int chosen;                        /* c was chosen by mgpu (config.window_bits 0): a device may
                                           choose again for the part it computes (factor 1 only) */
     size_t max_memory;                 /* config.max_memory (0: no cap but the free memory) */
+    int group;                         /* config.group (MGPU_MSM_BN254_G1 ...) */
 } mgpu__msm_plan;
 /* The GPU half (>>bn254 gpu): s is a CUDA stream, n >= 1, count >= 1, every argument checked
    as the public comments say. stride: scalars from one MSM to the next, and points from one
@@ -7483,12 +7548,12 @@ typedef struct mgpu__msm_plan {
    stream done); otherwise a host function queued on s writes them. */
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s, int wait);
+                                 void *results, mgpu__stream_obj *s, int wait);
 static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
                                             const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu__stream_obj *s);
 static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
                                            mgpu__stream_obj *s);
-static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
+static mgpu_result mgpu__msm_check_gpu(const char *fn, int group, const void *points, size_t n, unsigned flags,
                                        mgpu__stream_obj *s);
 
 /* ---- field arithmetic */
@@ -7777,17 +7842,6 @@ static void mgpu__bn_xyzz_add(mgpu__bn_xyzz *p, const mgpu__bn_xyzz *q)
     mgpu__bn_xyzz_add_scaled(p, u1, s1, u2, s2, q->zz, q->zzz);
 }
 
-/* p = k q for a scalar k < 2^256 in standard form and q affine (Montgomery). */
-static void mgpu__bn_xyzz_mul(mgpu__bn_xyzz *p, const uint64_t k[4], const mgpu_bn254_affine *q)
-{
-    int bit;
-    mgpu__bn_xyzz_inf(p);
-    for (bit = 255; bit >= 0; bit--) {
-        mgpu__bn_xyzz_dbl(p);
-        if ((k[bit >> 6] >> (bit & 63)) & 1) mgpu__bn_xyzz_add_affine(p, q);
-    }
-}
-
 /* Jacobian without an inversion: Z = ZZ ZZZ, X = X ZZ ZZZ^2, Y = Y ZZ^3 ZZZ^2 (then
    X / Z^2 = X / ZZ and Y / Z^3 = Y / ZZZ). Infinity is (1, 1, 0). */
 static void mgpu__bn_xyzz_to_jacobian(const mgpu__bn_xyzz *p, mgpu_bn254_jacobian *out, int montgomery)
@@ -7905,6 +7959,457 @@ static uint32_t mgpu__bn_bits(const uint64_t k[4], int start, int len)
     v = k[limb] >> shift;
     if (shift && limb < 3) v |= k[limb + 1] << (64 - shift);
     return (uint32_t)(v & ((1ull << len) - 1));
+}
+
+/* ---- the four groups: one field and curve arithmetic for all of them
+   BN254 G1 and G2 and BLS12-381 G1 and G2 (mgpu_msm_curve), written once over the limb
+   count L of F_p (4: BN254, 6: BLS12-381) and the extension degree D (1: G1 over F_p,
+   2: G2 over F_p2 = F_p[u] / (u^2 + 1)). An element is D L limbs, c0's then c1's, in
+   Montgomery form per component (R = 2^(64 L)); F_p2 multiplies by Karatsuba (3 F_p
+   products) and squares as (a0 + a1)(a0 - a1) + 2 a0 a1 u (2). The point formulas are
+   the XYZZ ones above (a = 0), the same code for every group; a 4-limb F_p multiplies
+   with mgpu__bn_mul. Scalars of every group are 256-bit, reduced modulo the group's r
+   (below 2^255 for both curves). */
+#define MGPU__CV_MAXL 6                 /* limbs of F_p */
+#define MGPU__CV_MAXE 12                /* limbs of an element: D L */
+typedef struct mgpu__cv_field {
+    int L;
+    uint64_t m[MGPU__CV_MAXL], r2[MGPU__CV_MAXL], one[MGPU__CV_MAXL], inv;
+    const mgpu__bn_field *bn;          /* the same field for mgpu__bn_mul (L = 4), else NULL */
+} mgpu__cv_field;
+static const mgpu__cv_field mgpu__cv_bn_fp = {
+    4, { 0x3c208c16d87cfd47ull, 0x97816a916871ca8dull, 0xb85045b68181585dull, 0x30644e72e131a029ull },
+    { 0xf32cfc5b538afa89ull, 0xb5e71911d44501fbull, 0x47ab1eff0a417ff6ull, 0x06d89f71cab8351full },
+    { 0xd35d438dc58f0d9dull, 0x0a78eb28f5c70b3dull, 0x666ea36f7879462cull, 0x0e0a77c19a07df2full },
+    0x87d20782e4866389ull, &mgpu__bn_fp
+};
+static const mgpu__cv_field mgpu__cv_bls_fp = {
+    6, { 0xb9feffffffffaaabull, 0x1eabfffeb153ffffull, 0x6730d2a0f6b0f624ull, 0x64774b84f38512bfull,
+         0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull },
+    { 0xf4df1f341c341746ull, 0x0a76e6a609d104f1ull, 0x8de5476c4c95b6d5ull, 0x67eb88a9939d83c0ull,
+      0x9a793e85b519952dull, 0x11988fe592cae3aaull },
+    { 0x760900000002fffdull, 0xebf4000bc40c0002ull, 0x5f48985753c758baull, 0x77ce585370525745ull,
+      0x5c071a97a256ec6dull, 0x15f65ec3fa80e493ull },
+    0x89f3fffcfffcfffdull, NULL
+};
+static const mgpu__bn_field mgpu__bls_fr = {   /* BLS12-381's r: 4 limbs, as BN254's */
+    { 0xffffffff00000001ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull, 0x73eda753299d7d48ull },
+    { 0xc999e990f3f29c6dull, 0x2b6cedcb87925c23ull, 0x05d314967254398full, 0x0748d9d99f59ff11ull },
+    { 0x00000001fffffffeull, 0x5884b7fa00034802ull, 0x998c4fefecbc4ff5ull, 0x1824b159acc5056full },
+    0xfffffffeffffffffull
+};
+
+typedef struct mgpu__cv_group {
+    const char *name;                  /* "BLS12-381 G2" */
+    const char *equation;              /* for messages */
+    const mgpu__cv_field *p;
+    const mgpu__bn_field *r;
+    int D, L, E;                       /* degree, limbs of F_p, limbs of an element (D L) */
+    int rbits;                         /* bits of r */
+    int cofactor;                      /* the curve's group is larger than r: MGPU_MSM_CHECK_POINTS
+                                          also checks r P = infinity */
+    uint64_t b[MGPU__CV_MAXE];         /* y^2 = x^3 + b, standard form */
+    uint64_t g[2 * MGPU__CV_MAXE];     /* the generator (x, y), standard form */
+} mgpu__cv_group;
+static const mgpu__cv_group mgpu__cv_groups[4] = {
+    { "BN254 G1", "y^2 = x^3 + 3", &mgpu__cv_bn_fp, &mgpu__bn_fr, 1, 4, 4, 254, 0, { 3 }, { 1, 0, 0, 0, 2 } },
+    { "BN254 G2", "y^2 = x^3 + 3 / (9 + u)", &mgpu__cv_bn_fp, &mgpu__bn_fr, 2, 4, 8, 254, 1,
+      { 0x3267e6dc24a138e5ull, 0xb5b4c5e559dbefa3ull, 0x81be18991be06ac3ull, 0x2b149d40ceb8aaaeull,
+        0xe4a2bd0685c315d2ull, 0xa74fa084e52d1852ull, 0xcd2cafadeed8fdf4ull, 0x009713b03af0fed4ull },
+      { 0x46debd5cd992f6edull, 0x674322d4f75edaddull, 0x426a00665e5c4479ull, 0x1800deef121f1e76ull,
+        0x97e485b7aef312c2ull, 0xf1aa493335a9e712ull, 0x7260bfb731fb5d25ull, 0x198e9393920d483aull,
+        0x4ce6cc0166fa7daaull, 0xe3d1e7690c43d37bull, 0x4aab71808dcb408full, 0x12c85ea5db8c6debull,
+        0x55acdadcd122975bull, 0xbc4b313370b38ef3ull, 0xec9e99ad690c3395ull, 0x090689d0585ff075ull } },
+    { "BLS12-381 G1", "y^2 = x^3 + 4", &mgpu__cv_bls_fp, &mgpu__bls_fr, 1, 6, 6, 255, 1, { 4 },
+      { 0xfb3af00adb22c6bbull, 0x6c55e83ff97a1aefull, 0xa14e3a3f171bac58ull, 0xc3688c4f9774b905ull,
+        0x2695638c4fa9ac0full, 0x17f1d3a73197d794ull,
+        0x0caa232946c5e7e1ull, 0xd03cc744a2888ae4ull, 0x00db18cb2c04b3edull, 0xfcf5e095d5d00af6ull,
+        0xa09e30ed741d8ae4ull, 0x08b3f481e3aaa0f1ull } },
+    { "BLS12-381 G2", "y^2 = x^3 + 4 (1 + u)", &mgpu__cv_bls_fp, &mgpu__bls_fr, 2, 6, 12, 255, 1,
+      { 4, 0, 0, 0, 0, 0, 4 },
+      { 0xd48056c8c121bdb8ull, 0x0bac0326a805bbefull, 0xb4510b647ae3d177ull, 0xc6e47ad4fa403b02ull,
+        0x260805272dc51051ull, 0x024aa2b2f08f0a91ull,
+        0xe5ac7d055d042b7eull, 0x334cf11213945d57ull, 0xb5da61bbdc7f5049ull, 0x596bd0d09920b61aull,
+        0x7dacd3a088274f65ull, 0x13e02b6052719f60ull,
+        0xe193548608b82801ull, 0x923ac9cc3baca289ull, 0x6d429a695160d12cull, 0xadfd9baa8cbdd3a7ull,
+        0x8cc9cdc6da2e351aull, 0x0ce5d527727d6e11ull,
+        0xaaa9075ff05f79beull, 0x3f370d275cec1da1ull, 0x267492ab572e99abull, 0xcb3e287e85a763afull,
+        0x32acd2b02bc28b99ull, 0x0606c4a02ea734ccull } }
+};
+
+/* ---- F_p of L limbs */
+static int mgpu__cv_is_zero(const uint64_t *a, int n)
+{
+    uint64_t t = 0;
+    int i;
+    for (i = 0; i < n; i++) t |= a[i];
+    return t == 0;
+}
+static int mgpu__cv_equal(const uint64_t *a, const uint64_t *b, int n)
+{
+    uint64_t t = 0;
+    int i;
+    for (i = 0; i < n; i++) t |= a[i] ^ b[i];
+    return t == 0;
+}
+static int mgpu__cv_geq(const uint64_t *a, const uint64_t *b, int n)
+{
+    int i;
+    for (i = n - 1; i >= 0; i--)
+        if (a[i] != b[i]) return a[i] > b[i];
+    return 1;
+}
+static uint64_t mgpu__cv_add_raw(uint64_t *o, const uint64_t *a, const uint64_t *b, int n)
+{
+    uint64_t carry = 0;
+    int i;
+    for (i = 0; i < n; i++) {
+        uint64_t s = a[i] + b[i], c1 = s < a[i];
+        s += carry;
+        carry = c1 + (s < carry);
+        o[i] = s;
+    }
+    return carry;
+}
+static uint64_t mgpu__cv_sub_raw(uint64_t *o, const uint64_t *a, const uint64_t *b, int n)
+{
+    uint64_t borrow = 0;
+    int i;
+    for (i = 0; i < n; i++) {
+        uint64_t d = a[i] - b[i], b1 = a[i] < b[i];
+        o[i] = d - borrow;
+        borrow = b1 + (d < borrow);
+    }
+    return borrow;
+}
+/* o = a b / R mod m (CIOS as mgpu__bn_mul: fully reduced for b < m); o may alias. */
+static void mgpu__cv_fmul(uint64_t *o, const uint64_t *a, const uint64_t *b, const mgpu__cv_field *f)
+{
+    uint64_t t[MGPU__CV_MAXL + 2], r[MGPU__CV_MAXL], c, q, borrow;
+    const int L = f->L;
+    int i, j;
+    if (f->bn) { mgpu__bn_mul(o, a, b, f->bn); return; }
+    memset(t, 0, sizeof t);
+    for (i = 0; i < L; i++) {
+        c = 0;
+        for (j = 0; j < L; j++) t[j] = mgpu__bn_mac(a[j], b[i], t[j], c, &c);
+        t[L] += c;
+        t[L + 1] = t[L] < c;
+        q = t[0] * f->inv;             /* t + q m is divisible by 2^64: shift it down a word */
+        mgpu__bn_mac(q, f->m[0], t[0], 0, &c);
+        for (j = 1; j < L; j++) t[j - 1] = mgpu__bn_mac(q, f->m[j], t[j], c, &c);
+        t[L - 1] = t[L] + c;
+        t[L] = t[L + 1] + (t[L - 1] < c);
+    }
+    borrow = mgpu__cv_sub_raw(r, t, f->m, L);
+    memcpy(o, borrow > t[L] ? t : r, (size_t)L * sizeof *o);
+}
+/* Inputs below m. */
+static void mgpu__cv_fadd(uint64_t *o, const uint64_t *a, const uint64_t *b, const mgpu__cv_field *f)
+{
+    uint64_t carry = mgpu__cv_add_raw(o, a, b, f->L);
+    if (carry || mgpu__cv_geq(o, f->m, f->L)) mgpu__cv_sub_raw(o, o, f->m, f->L);
+}
+static void mgpu__cv_fsub(uint64_t *o, const uint64_t *a, const uint64_t *b, const mgpu__cv_field *f)
+{
+    if (mgpu__cv_sub_raw(o, a, b, f->L)) mgpu__cv_add_raw(o, o, f->m, f->L);
+}
+/* a^(m - 2) = 1 / a, Montgomery in and out; 0 gives 0. */
+static void mgpu__cv_finv(uint64_t *o, const uint64_t *a, const mgpu__cv_field *f)
+{
+    static const uint64_t two[MGPU__CV_MAXL] = { 2 };
+    uint64_t e[MGPU__CV_MAXL], x[MGPU__CV_MAXL], base[MGPU__CV_MAXL];
+    int bit;
+    mgpu__cv_sub_raw(e, f->m, two, f->L);
+    memcpy(base, a, (size_t)f->L * sizeof *a);
+    memcpy(x, f->one, sizeof x);
+    for (bit = 64 * f->L - 1; bit >= 0; bit--) {
+        mgpu__cv_fmul(x, x, x, f);
+        if ((e[bit >> 6] >> (bit & 63)) & 1) mgpu__cv_fmul(x, x, base, f);
+    }
+    memcpy(o, x, (size_t)f->L * sizeof *o);
+}
+
+/* ---- elements of F_p (D = 1) or F_p2 (D = 2); outputs may alias inputs */
+static void mgpu__cv_add(const mgpu__cv_group *g, uint64_t *o, const uint64_t *a, const uint64_t *b)
+{
+    int c;
+    for (c = 0; c < g->E; c += g->L) mgpu__cv_fadd(o + c, a + c, b + c, g->p);
+}
+static void mgpu__cv_sub(const mgpu__cv_group *g, uint64_t *o, const uint64_t *a, const uint64_t *b)
+{
+    int c;
+    for (c = 0; c < g->E; c += g->L) mgpu__cv_fsub(o + c, a + c, b + c, g->p);
+}
+/* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
+static void mgpu__cv_mul(const mgpu__cv_group *g, uint64_t *o, const uint64_t *a, const uint64_t *b)
+{
+    const mgpu__cv_field *f = g->p;
+    const int L = g->L;
+    uint64_t t0[MGPU__CV_MAXL], t1[MGPU__CV_MAXL], s[MGPU__CV_MAXL], t[MGPU__CV_MAXL];
+    if (g->D == 1) { mgpu__cv_fmul(o, a, b, f); return; }
+    mgpu__cv_fmul(t0, a, b, f);
+    mgpu__cv_fmul(t1, a + L, b + L, f);
+    mgpu__cv_fadd(s, a, a + L, f);
+    mgpu__cv_fadd(t, b, b + L, f);
+    mgpu__cv_fmul(s, s, t, f);
+    mgpu__cv_fsub(o, t0, t1, f);
+    mgpu__cv_fsub(s, s, t0, f);
+    mgpu__cv_fsub(o + L, s, t1, f);
+}
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+static void mgpu__cv_sqr(const mgpu__cv_group *g, uint64_t *o, const uint64_t *a)
+{
+    const mgpu__cv_field *f = g->p;
+    const int L = g->L;
+    uint64_t s[MGPU__CV_MAXL], d[MGPU__CV_MAXL], t[MGPU__CV_MAXL];
+    if (g->D == 1) { mgpu__cv_fmul(o, a, a, f); return; }
+    mgpu__cv_fadd(s, a, a + L, f);
+    mgpu__cv_fsub(d, a, a + L, f);
+    mgpu__cv_fmul(t, a, a + L, f);
+    mgpu__cv_fmul(o, s, d, f);
+    mgpu__cv_fadd(o + L, t, t, f);
+}
+/* 1 / a = conj(a) / (a0^2 + a1^2); 0 gives 0. */
+static void mgpu__cv_inv(const mgpu__cv_group *g, uint64_t *o, const uint64_t *a)
+{
+    const mgpu__cv_field *f = g->p;
+    const int L = g->L;
+    uint64_t n[MGPU__CV_MAXL], t[MGPU__CV_MAXL];
+    if (g->D == 1) { mgpu__cv_finv(o, a, f); return; }
+    mgpu__cv_fmul(n, a, a, f);
+    mgpu__cv_fmul(t, a + L, a + L, f);
+    mgpu__cv_fadd(n, n, t, f);
+    mgpu__cv_finv(n, n, f);
+    mgpu__cv_fmul(o, a, n, f);
+    mgpu__cv_fmul(t, a + L, n, f);
+    if (mgpu__cv_is_zero(t, L)) memset(o + L, 0, (size_t)L * sizeof *o);
+    else mgpu__cv_sub_raw(o + L, f->m, t, L);
+}
+/* o = 1 (Montgomery or standard form) */
+static void mgpu__cv_one(const mgpu__cv_group *g, uint64_t *o, int montgomery)
+{
+    memset(o, 0, (size_t)g->E * sizeof *o);
+    if (montgomery) memcpy(o, g->p->one, (size_t)g->L * sizeof *o);
+    else o[0] = 1;
+}
+/* n limbs (whole elements) to or from Montgomery form: a R mod p, a / R mod p. */
+static void mgpu__cv_convert(const mgpu__cv_group *g, uint64_t *a, size_t n, int to_montgomery)
+{
+    static const uint64_t one[MGPU__CV_MAXL] = { 1 };
+    size_t c;
+    for (c = 0; c < n; c += (size_t)g->L) mgpu__cv_fmul(a + c, a + c, to_montgomery ? g->p->r2 : one, g->p);
+}
+
+/* ---- points: XYZZ over the group's elements */
+typedef struct mgpu__cv_xyzz { uint64_t x[MGPU__CV_MAXE], y[MGPU__CV_MAXE], zz[MGPU__CV_MAXE], zzz[MGPU__CV_MAXE]; } mgpu__cv_xyzz;
+
+static void mgpu__cv_xyzz_inf(mgpu__cv_xyzz *p) { memset(p, 0, sizeof *p); }
+static int mgpu__cv_xyzz_is_inf(const mgpu__cv_group *g, const mgpu__cv_xyzz *p) { return mgpu__cv_is_zero(p->zz, g->E); }
+/* An affine point q (x then y, E limbs each; all zero: infinity). */
+static int mgpu__cv_affine_is_inf(const mgpu__cv_group *g, const uint64_t *q) { return mgpu__cv_is_zero(q, 2 * g->E); }
+static void mgpu__cv_xyzz_set_affine(const mgpu__cv_group *g, mgpu__cv_xyzz *p, const uint64_t *q)
+{
+    mgpu__cv_xyzz_inf(p);
+    if (mgpu__cv_affine_is_inf(g, q)) return;
+    memcpy(p->x, q, (size_t)g->E * sizeof *q);
+    memcpy(p->y, q + g->E, (size_t)g->E * sizeof *q);
+    mgpu__cv_one(g, p->zz, 1);
+    mgpu__cv_one(g, p->zzz, 1);
+}
+
+/* dbl-2008-s-1, as mgpu__bn_xyzz_dbl; Y = 0 (a point of order 2, on the curves with a
+   cofactor) gives ZZ3 = 0: infinity, as it should. */
+static void mgpu__cv_xyzz_dbl(const mgpu__cv_group *g, mgpu__cv_xyzz *p)
+{
+    uint64_t u[MGPU__CV_MAXE], v[MGPU__CV_MAXE], w[MGPU__CV_MAXE], s[MGPU__CV_MAXE], m[MGPU__CV_MAXE],
+             t[MGPU__CV_MAXE];
+    if (mgpu__cv_xyzz_is_inf(g, p)) return;
+    mgpu__cv_add(g, u, p->y, p->y);
+    mgpu__cv_sqr(g, v, u);
+    mgpu__cv_mul(g, w, u, v);
+    mgpu__cv_mul(g, s, p->x, v);
+    mgpu__cv_sqr(g, t, p->x);
+    mgpu__cv_add(g, m, t, t);
+    mgpu__cv_add(g, m, m, t);
+    mgpu__cv_mul(g, p->zz, p->zz, v);
+    mgpu__cv_mul(g, p->zzz, p->zzz, w);
+    mgpu__cv_mul(g, w, w, p->y);
+    mgpu__cv_sqr(g, p->x, m);
+    mgpu__cv_sub(g, p->x, p->x, s);
+    mgpu__cv_sub(g, p->x, p->x, s);
+    mgpu__cv_sub(g, t, s, p->x);
+    mgpu__cv_mul(g, t, m, t);
+    mgpu__cv_sub(g, p->y, t, w);
+}
+
+/* add-2008-s / madd-2008-s's shared tail, as mgpu__bn_xyzz_add_scaled (zz2 NULL: q affine). */
+static void mgpu__cv_xyzz_add_scaled(const mgpu__cv_group *g, mgpu__cv_xyzz *p, const uint64_t *u1,
+                                     const uint64_t *s1, const uint64_t *u2, const uint64_t *s2,
+                                     const uint64_t *zz2, const uint64_t *zzz2)
+{
+    uint64_t dp[MGPU__CV_MAXE], dr[MGPU__CV_MAXE], pp[MGPU__CV_MAXE], ppp[MGPU__CV_MAXE], q[MGPU__CV_MAXE],
+             t[MGPU__CV_MAXE];
+    mgpu__cv_sub(g, dp, u2, u1);
+    mgpu__cv_sub(g, dr, s2, s1);
+    if (mgpu__cv_is_zero(dp, g->E)) {
+        if (mgpu__cv_is_zero(dr, g->E)) mgpu__cv_xyzz_dbl(g, p);
+        else mgpu__cv_xyzz_inf(p);
+        return;
+    }
+    mgpu__cv_sqr(g, pp, dp);
+    mgpu__cv_mul(g, ppp, dp, pp);
+    mgpu__cv_mul(g, q, u1, pp);
+    mgpu__cv_mul(g, t, s1, ppp);                     /* S1 PPP (s1 may be p->y) */
+    mgpu__cv_sqr(g, p->x, dr);
+    mgpu__cv_sub(g, p->x, p->x, ppp);
+    mgpu__cv_sub(g, p->x, p->x, q);
+    mgpu__cv_sub(g, p->x, p->x, q);
+    mgpu__cv_sub(g, q, q, p->x);
+    mgpu__cv_mul(g, p->y, dr, q);
+    mgpu__cv_sub(g, p->y, p->y, t);
+    mgpu__cv_mul(g, p->zz, p->zz, pp);
+    mgpu__cv_mul(g, p->zzz, p->zzz, ppp);
+    if (zz2) {
+        mgpu__cv_mul(g, p->zz, p->zz, zz2);
+        mgpu__cv_mul(g, p->zzz, p->zzz, zzz2);
+    }
+}
+/* p += q, q affine in Montgomery form (all zero: infinity). */
+static void mgpu__cv_xyzz_add_affine(const mgpu__cv_group *g, mgpu__cv_xyzz *p, const uint64_t *q)
+{
+    uint64_t u1[MGPU__CV_MAXE], s1[MGPU__CV_MAXE], u2[MGPU__CV_MAXE], s2[MGPU__CV_MAXE];
+    if (mgpu__cv_affine_is_inf(g, q)) return;
+    if (mgpu__cv_xyzz_is_inf(g, p)) { mgpu__cv_xyzz_set_affine(g, p, q); return; }
+    memcpy(u1, p->x, sizeof u1);
+    memcpy(s1, p->y, sizeof s1);
+    mgpu__cv_mul(g, u2, q, p->zz);
+    mgpu__cv_mul(g, s2, q + g->E, p->zzz);
+    mgpu__cv_xyzz_add_scaled(g, p, u1, s1, u2, s2, NULL, NULL);
+}
+/* p += q. */
+static void mgpu__cv_xyzz_add(const mgpu__cv_group *g, mgpu__cv_xyzz *p, const mgpu__cv_xyzz *q)
+{
+    uint64_t u1[MGPU__CV_MAXE], u2[MGPU__CV_MAXE], s1[MGPU__CV_MAXE], s2[MGPU__CV_MAXE];
+    if (mgpu__cv_xyzz_is_inf(g, q)) return;
+    if (mgpu__cv_xyzz_is_inf(g, p)) { *p = *q; return; }
+    mgpu__cv_mul(g, u1, p->x, q->zz);
+    mgpu__cv_mul(g, u2, q->x, p->zz);
+    mgpu__cv_mul(g, s1, p->y, q->zzz);
+    mgpu__cv_mul(g, s2, q->y, p->zzz);
+    mgpu__cv_xyzz_add_scaled(g, p, u1, s1, u2, s2, q->zz, q->zzz);
+}
+/* p = k q, k < 2^256 in standard form, q affine (Montgomery). */
+static void mgpu__cv_xyzz_mul(const mgpu__cv_group *g, mgpu__cv_xyzz *p, const uint64_t k[4], const uint64_t *q)
+{
+    int bit;
+    mgpu__cv_xyzz_inf(p);
+    for (bit = 255; bit >= 0; bit--) {
+        mgpu__cv_xyzz_dbl(g, p);
+        if ((k[bit >> 6] >> (bit & 63)) & 1) mgpu__cv_xyzz_add_affine(g, p, q);
+    }
+}
+/* Jacobian (X, Y, Z: 3 E limbs) without an inversion, as mgpu__bn_xyzz_to_jacobian;
+   infinity is (1, 1, 0). */
+static void mgpu__cv_xyzz_to_jacobian(const mgpu__cv_group *g, const mgpu__cv_xyzz *p, uint64_t *out, int montgomery)
+{
+    uint64_t z[MGPU__CV_MAXE], t[MGPU__CV_MAXE];
+    const int E = g->E;
+    if (mgpu__cv_xyzz_is_inf(g, p)) {
+        mgpu__cv_one(g, out, montgomery);
+        mgpu__cv_one(g, out + E, montgomery);
+        memset(out + 2 * E, 0, (size_t)E * sizeof *out);
+        return;
+    }
+    mgpu__cv_mul(g, z, p->zz, p->zzz);
+    mgpu__cv_mul(g, t, p->zzz, z);
+    mgpu__cv_mul(g, out, p->x, t);                  /* X ZZ ZZZ^2 */
+    mgpu__cv_sqr(g, t, z);
+    mgpu__cv_mul(g, t, t, p->zz);
+    mgpu__cv_mul(g, out + E, p->y, t);              /* Y ZZ^3 ZZZ^2 */
+    memcpy(out + 2 * E, z, (size_t)E * sizeof *out);
+    if (!montgomery) mgpu__cv_convert(g, out, (size_t)3 * E, 0);
+}
+/* A Jacobian point (Montgomery, any limbs below 2^(64 L) are reduced) as XYZZ (X, Y, Z^2, Z^3). */
+static void mgpu__cv_xyzz_from_jacobian(const mgpu__cv_group *g, const uint64_t *j, mgpu__cv_xyzz *p)
+{
+    const int E = g->E;
+    memcpy(p->x, j, (size_t)E * sizeof *j);
+    memcpy(p->y, j + E, (size_t)E * sizeof *j);
+    mgpu__cv_sqr(g, p->zz, j + 2 * E);
+    mgpu__cv_mul(g, p->zzz, p->zz, j + 2 * E);
+}
+/* *out = sum_w 2^(c w) part_w over count XYZZ parts: Horner from the top window. */
+static void mgpu__cv_combine_windows(const mgpu__cv_group *g, const mgpu__cv_xyzz *parts, int count, int c,
+                                     mgpu__cv_xyzz *out)
+{
+    int w, d;
+    mgpu__cv_xyzz_inf(out);
+    for (w = count - 1; w >= 0; w--) {
+        for (d = 0; d < c && !mgpu__cv_xyzz_is_inf(g, out); d++) mgpu__cv_xyzz_dbl(g, out);
+        mgpu__cv_xyzz_add(g, out, &parts[w]);
+    }
+}
+/* out[i] = p[i] affine (Montgomery; infinity all zero), one inversion for all (as
+   mgpu__bn_xyzz_to_affine). prefix: n scratch elements. */
+static void mgpu__cv_xyzz_to_affine(const mgpu__cv_group *g, const mgpu__cv_xyzz *p, size_t n, uint64_t *out,
+                                    uint64_t (*prefix)[MGPU__CV_MAXE])
+{
+    uint64_t run[MGPU__CV_MAXE], inv[MGPU__CV_MAXE], d[MGPU__CV_MAXE], dinv[MGPU__CV_MAXE], t[MGPU__CV_MAXE];
+    const int E = g->E;
+    size_t i;
+    mgpu__cv_one(g, run, 1);
+    for (i = 0; i < n; i++) {
+        memcpy(prefix[i], run, sizeof run);
+        if (mgpu__cv_xyzz_is_inf(g, &p[i])) continue;
+        mgpu__cv_mul(g, d, p[i].zz, p[i].zzz);
+        mgpu__cv_mul(g, run, run, d);
+    }
+    mgpu__cv_inv(g, inv, run);
+    for (i = n; i-- > 0;) {
+        uint64_t *o = out + i * 2 * (size_t)E;
+        if (mgpu__cv_xyzz_is_inf(g, &p[i])) { memset(o, 0, 2 * (size_t)E * sizeof *o); continue; }
+        mgpu__cv_mul(g, d, p[i].zz, p[i].zzz);
+        mgpu__cv_mul(g, dinv, inv, prefix[i]);
+        mgpu__cv_mul(g, inv, inv, d);
+        mgpu__cv_mul(g, t, p[i].zzz, dinv);
+        mgpu__cv_mul(g, o, p[i].x, t);
+        mgpu__cv_mul(g, t, p[i].zz, dinv);
+        mgpu__cv_mul(g, o + E, p[i].y, t);
+    }
+}
+/* 0 if q (x, y: 2 E limbs) is infinity, or on the curve with coordinates below p and, for
+   a group with a cofactor, of order r; 1 for a coordinate >= p, 2 off the curve, 3 on the
+   curve but outside the group of order r (r q != infinity). */
+static int mgpu__cv_affine_check(const mgpu__cv_group *g, const uint64_t *q, int montgomery)
+{
+    uint64_t m[2 * MGPU__CV_MAXE], lhs[MGPU__CV_MAXE], rhs[MGPU__CV_MAXE], b[MGPU__CV_MAXE];
+    const int E = g->E;
+    int c;
+    for (c = 0; c < 2 * E; c += g->L)
+        if (mgpu__cv_geq(q + c, g->p->m, g->L)) return 1;
+    if (mgpu__cv_affine_is_inf(g, q)) return 0;
+    memcpy(m, q, 2 * (size_t)E * sizeof *q);
+    if (!montgomery) mgpu__cv_convert(g, m, 2 * (size_t)E, 1);
+    memcpy(b, g->b, sizeof b);
+    mgpu__cv_convert(g, b, (size_t)E, 1);
+    mgpu__cv_sqr(g, lhs, m + E);
+    mgpu__cv_sqr(g, rhs, m);
+    mgpu__cv_mul(g, rhs, rhs, m);
+    mgpu__cv_add(g, rhs, rhs, b);
+    if (!mgpu__cv_equal(lhs, rhs, E)) return 2;
+    if (g->cofactor) {
+        mgpu__cv_xyzz r;
+        mgpu__cv_xyzz_mul(g, &r, g->r->m, m);
+        if (!mgpu__cv_xyzz_is_inf(g, &r)) return 3;
+    }
+    return 0;
+}
+/* k = s mod r in standard form, for any 256-bit s (a Montgomery s stands for s / R mod r). */
+static void mgpu__cv_scalar_normalize(const mgpu__cv_group *g, uint64_t k[4], const uint64_t s[4], int montgomery)
+{
+    if (montgomery) mgpu__bn_from_mont(k, s, g->r);
+    else mgpu__bn_reduce(k, s, g->r);
 }
 
 /* ---- host threads: BN254 work on every core */
@@ -8120,6 +8625,92 @@ static mgpu_result mgpu__msm_cpu_precompute(const mgpu_bn254_affine *points, siz
                              mgpu__msm_cpu_precompute_chunk, &job);
 }
 
+/* ---- the CPU device's MSM in the other groups (mgpu_msm_curve): the same Pippenger with
+   unsigned digits over the group's arithmetic, without precomputed bases. Buckets are 384
+   bytes: at most 2^14 of them a thread. */
+#define MGPU__CV_MAX_DIGIT 14
+typedef struct mgpu__cv_cpu_job {
+    const mgpu__cv_group *g;
+    const uint64_t (*k)[4];            /* n normalized scalars */
+    const uint64_t *pts;               /* n points, Montgomery, 2 E limbs each */
+    size_t n;
+    int digit;
+    mgpu__cv_xyzz *sums;               /* per window: sum_d d B_d */
+} mgpu__cv_cpu_job;
+
+static int mgpu__cv_cpu_window_sum(void *arg, size_t item)
+{
+    const mgpu__cv_cpu_job *job = (const mgpu__cv_cpu_job *)arg;
+    const mgpu__cv_group *g = job->g;
+    const int start = (int)item * job->digit;
+    const int len = g->rbits - start < job->digit ? g->rbits - start : job->digit;
+    const size_t nb = ((size_t)1 << len) - 1;
+    mgpu__cv_xyzz *bucket = (mgpu__cv_xyzz *)malloc(nb * sizeof *bucket);
+    mgpu__cv_xyzz run, total;
+    size_t i, b;
+    if (!bucket) return -1;
+    for (b = 0; b < nb; b++) mgpu__cv_xyzz_inf(&bucket[b]);
+    for (i = 0; i < job->n; i++) {
+        uint32_t d = mgpu__bn_bits(job->k[i], start, len);
+        if (d) mgpu__cv_xyzz_add_affine(g, &bucket[d - 1], job->pts + i * 2 * (size_t)g->E);
+    }
+    mgpu__cv_xyzz_inf(&run);
+    mgpu__cv_xyzz_inf(&total);
+    for (b = nb; b-- > 0;) {
+        mgpu__cv_xyzz_add(g, &run, &bucket[b]);
+        mgpu__cv_xyzz_add(g, &total, &run);
+    }
+    job->sums[item] = total;
+    free(bucket);
+    return 0;
+}
+
+/* out (3 E limbs, Jacobian) = sum_i k_i P_i over n points of group g; c > 0: at most c-bit
+   digits. flags as for mgpu__msm_cpu. */
+static mgpu_result mgpu__cv_msm_cpu(const mgpu__cv_group *g, const uint64_t *scalars, const uint64_t *points,
+                                    size_t n, unsigned flags, int c, uint64_t *out)
+{
+    static const char *fn = "mgpu_msm_curve";
+    const size_t E2 = 2 * (size_t)g->E;
+    mgpu__cv_cpu_job job;
+    uint64_t (*k)[4] = NULL, *converted = NULL;
+    mgpu__cv_xyzz acc;
+    size_t i;
+    int windows, own = mgpu__msm_cpu_window(n);
+    mgpu_result r = MGPU_SUCCESS;
+    const int convert = !(flags & MGPU_MSM_POINTS_MONTGOMERY);
+    if (own > MGPU__CV_MAX_DIGIT) own = MGPU__CV_MAX_DIGIT;
+    memset(&job, 0, sizeof job);
+    job.g = g;
+    job.n = n;
+    job.digit = c > 0 && c < own ? c : own;
+    windows = (g->rbits + job.digit - 1) / job.digit;
+    k = (uint64_t (*)[4])malloc(n * sizeof *k);
+    job.sums = (mgpu__cv_xyzz *)malloc((size_t)windows * sizeof *job.sums);
+    if (convert) converted = (uint64_t *)malloc(n * E2 * sizeof *converted);
+    if (!k || !job.sums || (convert && !converted)) {
+        r = mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory for the CPU device's MSM of %zu points", n);
+        goto done;
+    }
+    for (i = 0; i < n; i++)
+        mgpu__cv_scalar_normalize(g, k[i], scalars + 4 * i, (flags & MGPU_MSM_SCALARS_MONTGOMERY) != 0);
+    if (convert) {
+        memcpy(converted, points, n * E2 * sizeof *converted);
+        mgpu__cv_convert(g, converted, n * E2, 1);
+    }
+    job.k = (const uint64_t (*)[4])k;
+    job.pts = convert ? converted : points;
+    r = mgpu__bn_parallel(fn, (size_t)windows, mgpu__cv_cpu_window_sum, &job);
+    if (r != MGPU_SUCCESS) goto done;
+    mgpu__cv_combine_windows(g, job.sums, windows, job.digit, &acc);
+    mgpu__cv_xyzz_to_jacobian(g, &acc, out, (flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+done:
+    free(k);
+    free(job.sums);
+    free(converted);
+    return r;
+}
+
 /* ---- public MSM calls */
 #define MGPU__MSM_FLAGS (MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY | \
                          MGPU_MSM_CHECK_POINTS | MGPU_MSM_SHARED_POINTS)
@@ -8155,8 +8746,9 @@ MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor)
 /* Sets c and what follows from it. */
 static void mgpu__msm_plan_window(mgpu__msm_plan *p, int c)
 {
+    const int bits = mgpu__cv_groups[p->group].rbits + 1;    /* signed digits: one bit more than r */
     p->c = c;
-    p->windows = (255 + c - 1) / c;
+    p->windows = (bits + c - 1) / c;
     p->wf = (p->windows + p->factor - 1) / p->factor;
 }
 
@@ -8176,6 +8768,7 @@ static mgpu_result mgpu__msm_plan_make(const char *fn, const mgpu_msm_config *co
                           d.precompute_factor, MGPU_MSM_MAX_PRECOMPUTE);
     plan->flags = d.flags;
     plan->max_memory = d.max_memory;
+    plan->group = d.group >= MGPU_MSM_BN254_G1 && d.group <= MGPU_MSM_BLS12_381_G2 ? d.group : MGPU_MSM_BN254_G1;
     plan->factor = d.precompute_factor > 1 ? d.precompute_factor : 1;
     if (n > (size_t)0x7fffffff / (size_t)plan->factor)
         return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu points (x precompute factor %d) is above 2^31 - 1",
@@ -8211,48 +8804,72 @@ static mgpu_result mgpu__msm_check_input(const char *fn, const char *what, const
     return MGPU_SUCCESS;
 }
 
-/* Every point valid (MGPU_MSM_CHECK_POINTS on a CPU device). */
-static mgpu_result mgpu__msm_check_points(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags)
+/* Every point valid (MGPU_MSM_CHECK_POINTS on a CPU device): n points of group g. */
+static mgpu_result mgpu__msm_check_points(const char *fn, const mgpu__cv_group *g, const void *points, size_t n,
+                                          unsigned flags)
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        int why = mgpu__bn_affine_check(&points[i], (flags & MGPU_MSM_POINTS_MONTGOMERY) != 0);
+        int why = mgpu__cv_affine_check(g, (const uint64_t *)points + i * 2 * (size_t)g->E,
+                                        (flags & MGPU_MSM_POINTS_MONTGOMERY) != 0);
         if (why == 1) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] has a coordinate >= p", i);
-        if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is not on y^2 = x^3 + 3", i);
+        if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is not on %s", i, g->equation);
+        if (why == 3)
+            return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is on %s but not in %s (r P is not infinity)",
+                              i, g->equation, g->name);
     }
     return MGPU_SUCCESS;
 }
 
-/* count results at infinity (an MSM of no points). */
-static void mgpu__msm_infinity(mgpu_bn254_jacobian *results, int count, int montgomery)
+/* count results (3 E limbs each) at infinity (an MSM of no points). */
+static void mgpu__msm_infinity(const mgpu__cv_group *g, void *results, int count, int montgomery)
 {
-    mgpu__bn_xyzz inf;
+    mgpu__cv_xyzz inf;
     int b;
-    mgpu__bn_xyzz_inf(&inf);
-    for (b = 0; b < count; b++) mgpu__bn_xyzz_to_jacobian(&inf, &results[b], montgomery);
+    mgpu__cv_xyzz_inf(&inf);
+    for (b = 0; b < count; b++) mgpu__cv_xyzz_to_jacobian(g, &inf, (uint64_t *)results + (size_t)b * 3 * g->E, montgomery);
 }
 
-/* mgpu_msm_async / mgpu_msm / the batch calls: count MSMs of n points; wait: synchronize
-   the stream afterwards. */
-static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
-                                 size_t n, int count, const mgpu_msm_config *config, mgpu_bn254_jacobian *results,
-                                 mgpu_stream stream, int wait)
+/* The group of config (the BN254 G1 calls: typed, only group 0). */
+static mgpu_result mgpu__msm_group(const char *fn, const mgpu_msm_config *config, int typed, const mgpu__cv_group **g)
 {
+    const int group = config ? config->group : MGPU_MSM_BN254_G1;
+    if (group < 0 || group > MGPU_MSM_BLS12_381_G2)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "config.group = %d: use MGPU_MSM_BN254_G1 (0) .. "
+                          "MGPU_MSM_BLS12_381_G2 (%d)", group, MGPU_MSM_BLS12_381_G2);
+    if (typed && group != MGPU_MSM_BN254_G1)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "config.group = %d (%s): this call takes BN254 G1 points; "
+                          "use mgpu_msm_curve", group, mgpu__cv_groups[group].name);
+    if (group != MGPU_MSM_BN254_G1 && config->precompute_factor > 1)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "precompute_factor = %d: precomputed bases are BN254 G1's "
+                          "only", config->precompute_factor);
+    *g = &mgpu__cv_groups[group];
+    return MGPU_SUCCESS;
+}
+/* mgpu_msm_async / mgpu_msm / the batch calls / mgpu_msm_curve*: count MSMs of n points;
+   wait: synchronize the stream afterwards; typed: a BN254 G1 call. */
+static mgpu_result mgpu__msm_run(const char *fn, const void *scalars, const void *points, size_t n, int count,
+                                 const mgpu_msm_config *config, void *results, mgpu_stream stream, int wait, int typed)
+{
+    const mgpu__cv_group *g = NULL;
     mgpu__msm_plan plan;
     mgpu__stream_obj *s = NULL;
     mgpu__where wr;
-    size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0, per_msm;
+    size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0, per_msm, pt_size, res_size;
     int shared, b;
     MGPU__REQUIRE_INIT(fn);
     if (count < 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "count = %d is negative", count);
     MGPU__REQUIRE(results || !count, fn, "result is NULL");
     MGPU__REQUIRE((scalars && points) || !n || !count, fn, "scalars or points is NULL and n > 0");
+    MGPU__TRY(mgpu__msm_group(fn, config, typed, &g));
     MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan));
+    pt_size = 16 * (size_t)g->E;
+    res_size = 24 * (size_t)g->E;
     shared = (plan.flags & MGPU_MSM_SHARED_POINTS) != 0;
     per_msm = (size_t)plan.factor * n;             /* points of one MSM: fits, n f < 2^31 */
-    MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof *scalars, &scalar_bytes));
-    MGPU__TRY(mgpu__msm_bytes(fn, "points", shared ? 1 : (size_t)count, per_msm, sizeof *points, &point_bytes));
-    MGPU__TRY(mgpu__msm_bytes(fn, "results", (size_t)count, 1, sizeof *results, &result_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof(mgpu_bn254_scalar), &scalar_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "points", shared ? 1 : (size_t)count, per_msm, pt_size, &point_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "results", (size_t)count, 1, res_size, &result_bytes));
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (!count) return MGPU_SUCCESS;
     if (n) {
@@ -8265,87 +8882,114 @@ static mgpu_result mgpu__msm_run(const char *fn, const mgpu_bn254_scalar *scalar
                           wr.dev);
     MGPU__TRY(mgpu__check_range(fn, "result", &wr, results, result_bytes));
     if (!n) {
-        mgpu__msm_infinity(results, count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        mgpu__msm_infinity(g, results, count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
         return MGPU_SUCCESS;
     }
     if (mgpu__is_cuda(s->dev)) {
-        MGPU__TRY(mgpu__msm_gpu(fn, scalars, points, n, n, count, &plan, results, s, wait));
+        MGPU__TRY(mgpu__msm_gpu(fn, (const mgpu_bn254_scalar *)scalars, (const mgpu_bn254_affine *)points, n, n, count,
+                                &plan, results, s, wait));
         return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
     }
-    if (plan.flags & MGPU_MSM_CHECK_POINTS)
-        MGPU__TRY(mgpu__msm_check_points(fn, points, point_bytes / sizeof *points, plan.flags));
-    for (b = 0; b < count; b++)
-        MGPU__TRY(mgpu__msm_cpu(scalars + (size_t)b * n, points + (shared ? 0 : (size_t)b * per_msm), n, plan.flags,
-                                !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor, &results[b]));
+    if (plan.flags & MGPU_MSM_CHECK_POINTS) MGPU__TRY(mgpu__msm_check_points(fn, g, points, point_bytes / pt_size, plan.flags));
+    for (b = 0; b < count; b++) {
+        const unsigned char *sb = (const unsigned char *)scalars + (size_t)b * n * sizeof(mgpu_bn254_scalar);
+        const unsigned char *pb = (const unsigned char *)points + (shared ? 0 : (size_t)b * per_msm * pt_size);
+        unsigned char *rb = (unsigned char *)results + (size_t)b * res_size;
+        if (g == &mgpu__cv_groups[MGPU_MSM_BN254_G1])
+            MGPU__TRY(mgpu__msm_cpu((const mgpu_bn254_scalar *)(const void *)sb, (const mgpu_bn254_affine *)(const void *)pb,
+                                    n, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor,
+                                    (mgpu_bn254_jacobian *)(void *)rb));
+        else
+            MGPU__TRY(mgpu__cv_msm_cpu(g, (const uint64_t *)(const void *)sb, (const uint64_t *)(const void *)pb, n,
+                                       plan.flags, plan.chosen ? 0 : plan.c, (uint64_t *)(void *)rb));
+    }
     return MGPU_SUCCESS;
 }
 
 MGPU_API mgpu_result mgpu_msm_async(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points, size_t n,
                                     const mgpu_msm_config *config, mgpu_bn254_jacobian *result, mgpu_stream stream)
 {
-    return mgpu__msm_run("mgpu_msm_async", scalars, points, n, 1, config, result, stream, 0);
+    return mgpu__msm_run("mgpu_msm_async", scalars, points, n, 1, config, result, stream, 0, 1);
 }
 MGPU_API mgpu_result mgpu_msm(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points, size_t n,
                               const mgpu_msm_config *config, mgpu_bn254_jacobian *result, mgpu_stream stream)
 {
-    return mgpu__msm_run("mgpu_msm", scalars, points, n, 1, config, result, stream, 1);
+    return mgpu__msm_run("mgpu_msm", scalars, points, n, 1, config, result, stream, 1, 1);
 }
 MGPU_API mgpu_result mgpu_msm_batch_async(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                           size_t n, int count, const mgpu_msm_config *config,
                                           mgpu_bn254_jacobian *results, mgpu_stream stream)
 {
-    return mgpu__msm_run("mgpu_msm_batch_async", scalars, points, n, count, config, results, stream, 0);
+    return mgpu__msm_run("mgpu_msm_batch_async", scalars, points, n, count, config, results, stream, 0, 1);
 }
 MGPU_API mgpu_result mgpu_msm_batch(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                     size_t n, int count, const mgpu_msm_config *config,
                                     mgpu_bn254_jacobian *results, mgpu_stream stream)
 {
-    return mgpu__msm_run("mgpu_msm_batch", scalars, points, n, count, config, results, stream, 1);
+    return mgpu__msm_run("mgpu_msm_batch", scalars, points, n, count, config, results, stream, 1, 1);
+}
+MGPU_API mgpu_result mgpu_msm_curve_async(const void *scalars, const void *points, size_t n, int count,
+                                          const mgpu_msm_config *config, void *results, mgpu_stream stream)
+{
+    return mgpu__msm_run("mgpu_msm_curve_async", scalars, points, n, count, config, results, stream, 0, 0);
+}
+MGPU_API mgpu_result mgpu_msm_curve(const void *scalars, const void *points, size_t n, int count,
+                                    const mgpu_msm_config *config, void *results, mgpu_stream stream)
+{
+    return mgpu__msm_run("mgpu_msm_curve", scalars, points, n, count, config, results, stream, 1, 0);
 }
 
 /* ---- several devices: one thread per device (mgpu_run_on_devices) */
 typedef struct mgpu__msm_multi {
     const char *fn;
-    const mgpu_bn254_scalar *scalars;
-    const mgpu_bn254_affine *points;
+    const mgpu__cv_group *g;
+    const unsigned char *scalars, *points;
+    size_t pt_size, res_size;          /* bytes of a point, of a result */
     size_t n;                          /* points per MSM */
     int count, split, workers;         /* split: each MSM over the devices; else whole MSMs, taken in turn */
     int next;                          /* batch: the first MSM no worker has taken */
     mgpu_msm_config config;            /* as given, without MGPU_MSM_CHECK_POINTS (checked once, up front) */
     mgpu_range ranges[MGPU_MAX_DEVICES];
-    mgpu_bn254_jacobian *out;          /* split: count partial sums per device (Montgomery); else the results */
+    unsigned char *out;                /* split: count partial sums per device (Montgomery); else the results */
 } mgpu__msm_multi;
 
 /* MSMs b..b+k-1 restricted to points [first, first + len), on dev, into out[0..k). */
 static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int b, int k, size_t first, size_t len,
-                                  mgpu_bn254_jacobian *out)
+                                  unsigned char *out)
 {
-    const mgpu_bn254_scalar *scalars = m->scalars + (size_t)b * m->n + first;
-    const mgpu_bn254_affine *points;
+    const unsigned char *scalars = m->scalars + ((size_t)b * m->n + first) * sizeof(mgpu_bn254_scalar);
+    const unsigned char *points;
     mgpu__msm_plan plan;
-    mgpu_bn254_affine *gathered = NULL;
+    unsigned char *gathered = NULL;
     mgpu_result r;
     size_t i, j;
     MGPU__TRY(mgpu__msm_plan_make(m->fn, &m->config, m->n, &plan));
-    points = m->points + ((plan.flags & MGPU_MSM_SHARED_POINTS) ? 0 : (size_t)b * plan.factor * m->n) + first;
+    points = m->points + (((plan.flags & MGPU_MSM_SHARED_POINTS) ? 0 : (size_t)b * plan.factor * m->n) + first) * m->pt_size;
     if (plan.chosen && plan.factor == 1) mgpu__msm_plan_window(&plan, mgpu_msm_window_bits(len, 1));
     if (mgpu__is_cuda(dev)) {
         mgpu__stream_obj *s = &mgpu__g.dev[dev].default_stream;
-        MGPU__TRY(mgpu__msm_gpu(m->fn, scalars, points, len, m->n, k, &plan, out, s, 1));
+        MGPU__TRY(mgpu__msm_gpu(m->fn, (const mgpu_bn254_scalar *)(const void *)scalars,
+                                (const mgpu_bn254_affine *)(const void *)points, len, m->n, k, &plan, out, s, 1));
         return mgpu_stream_synchronize(s->h);
     }
     if (k > 1) {                               /* the CPU: one at a time */
-        for (i = 0; i < (size_t)k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + (int)i, 1, first, len, out + i));
+        for (i = 0; i < (size_t)k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + (int)i, 1, first, len, out + i * m->res_size));
         return MGPU_SUCCESS;
     }
+    if (m->g != &mgpu__cv_groups[MGPU_MSM_BN254_G1])
+        return mgpu__cv_msm_cpu(m->g, (const uint64_t *)(const void *)scalars, (const uint64_t *)(const void *)points,
+                                len, plan.flags, plan.chosen ? 0 : plan.c, (uint64_t *)(void *)out);
     if (plan.factor > 1 && len != m->n) {   /* the CPU takes its bases [copy][point] packed */
-        gathered = (mgpu_bn254_affine *)malloc((size_t)plan.factor * len * sizeof *gathered);
+        gathered = (unsigned char *)malloc((size_t)plan.factor * len * m->pt_size);
         if (!gathered) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, m->fn, "out of host memory");
         for (j = 0; j < (size_t)plan.factor; j++)
-            for (i = 0; i < len; i++) gathered[j * len + i] = points[j * m->n + i];
+            for (i = 0; i < len; i++)
+                memcpy(gathered + (j * len + i) * m->pt_size, points + (j * m->n + i) * m->pt_size, m->pt_size);
         points = gathered;
     }
-    r = mgpu__msm_cpu(scalars, points, len, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor, out);
+    r = mgpu__msm_cpu((const mgpu_bn254_scalar *)(const void *)scalars, (const mgpu_bn254_affine *)(const void *)points,
+                      len, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor,
+                      (mgpu_bn254_jacobian *)(void *)out);
     free(gathered);
     return r;
 }
@@ -8356,8 +9000,8 @@ static mgpu_result mgpu__msm_multi_worker(mgpu_device dev, int index, void *arg)
     int b;
     if (m->split) {
         for (b = 0; b < m->count; b++) {
-            mgpu_bn254_jacobian *out = &m->out[(size_t)index * m->count + b];
-            if (m->ranges[index].count == 0) mgpu__msm_infinity(out, 1, 1);
+            unsigned char *out = m->out + ((size_t)index * m->count + b) * m->res_size;
+            if (m->ranges[index].count == 0) mgpu__msm_infinity(m->g, out, 1, 1);
             else MGPU__TRY(mgpu__msm_part(m, dev, b, 1, m->ranges[index].offset, m->ranges[index].count, out));
         }
         return MGPU_SUCCESS;
@@ -8372,7 +9016,7 @@ static mgpu_result mgpu__msm_multi_worker(mgpu_device dev, int index, void *arg)
             if (b >= m->count) return MGPU_SUCCESS;
             k = (m->count - b + 2 * m->workers - 1) / (2 * m->workers);
         } while (!MGPU__CAS(m->next, b, b + k));
-        MGPU__TRY(mgpu__msm_part(m, dev, b, k, 0, m->n, &m->out[b]));
+        MGPU__TRY(mgpu__msm_part(m, dev, b, k, 0, m->n, m->out + (size_t)b * m->res_size));
     }
 }
 
@@ -8394,27 +9038,30 @@ static mgpu_result mgpu__msm_multi_input(const char *fn, const char *what, const
     return MGPU_SUCCESS;
 }
 
-MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
-                                    size_t n, int count, const mgpu_msm_config *config,
-                                    mgpu_bn254_jacobian *results, const mgpu_device *devs, int ndevs)
+static mgpu_result mgpu__msm_multi_run(const char *fn, const void *scalars, const void *points, size_t n, int count,
+                                       const mgpu_msm_config *config, void *results, const mgpu_device *devs,
+                                       int ndevs, int typed)
 {
-    static const char *fn = "mgpu_msm_multi";
     mgpu_device list[MGPU_MAX_DEVICES];
+    const mgpu__cv_group *g = NULL;
     mgpu__msm_multi m;
     mgpu__msm_plan plan;
     mgpu__where wr;
-    size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0;
+    size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0, pt_size, res_size;
     int nd = 0, owner = -1, b, i;
     mgpu_result r;
     MGPU__TRY(mgpu__coll_devices(fn, devs, ndevs, list, &nd));
     if (count < 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "count = %d is negative", count);
     MGPU__REQUIRE(results || !count, fn, "results is NULL");
     MGPU__REQUIRE((scalars && points) || !n || !count, fn, "scalars or points is NULL and n > 0");
+    MGPU__TRY(mgpu__msm_group(fn, config, typed, &g));
     MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan));
-    MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof *scalars, &scalar_bytes));
+    pt_size = 16 * (size_t)g->E;
+    res_size = 24 * (size_t)g->E;
+    MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof(mgpu_bn254_scalar), &scalar_bytes));
     MGPU__TRY(mgpu__msm_bytes(fn, "points", (plan.flags & MGPU_MSM_SHARED_POINTS) ? 1 : (size_t)count,
-                              (size_t)plan.factor * n, sizeof *points, &point_bytes));
-    MGPU__TRY(mgpu__msm_bytes(fn, "results", (size_t)count, 1, sizeof *results, &result_bytes));
+                              (size_t)plan.factor * n, pt_size, &point_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "results", (size_t)count, 1, res_size, &result_bytes));
     wr = mgpu__locate(results);
     if (wr.cuda)
         return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "results is memory of CUDA device %d: results go to host "
@@ -8426,49 +9073,63 @@ MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu
         MGPU__TRY(mgpu__msm_multi_input(fn, "points", points, point_bytes, list, nd, &owner));
     }
     if (!n) {
-        mgpu__msm_infinity(results, count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        mgpu__msm_infinity(g, results, count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
         return MGPU_SUCCESS;
     }
     if (owner >= 0)                    /* the other GPUs read the arrays in place where they can */
         for (i = 0; i < nd; i++) if (list[i] != owner) (void)mgpu__coll_can_load(list[i], owner, fn);
     if (plan.flags & MGPU_MSM_CHECK_POINTS)
-        MGPU__TRY(owner >= 0 ? mgpu__msm_check_gpu(fn, points, point_bytes / sizeof *points, plan.flags,
-                                                   &mgpu__g.dev[owner].default_stream)
-                             : mgpu__msm_check_points(fn, points, point_bytes / sizeof *points, plan.flags));
+        MGPU__TRY(owner >= 0 ? mgpu__msm_check_gpu(fn, plan.group, points, point_bytes / pt_size,
+                                                   plan.flags, &mgpu__g.dev[owner].default_stream)
+                             : mgpu__msm_check_points(fn, g, points, point_bytes / pt_size, plan.flags));
     memset(&m, 0, sizeof m);
     m.fn = fn;
-    m.scalars = scalars;
-    m.points = points;
+    m.g = g;
+    m.scalars = (const unsigned char *)scalars;
+    m.points = (const unsigned char *)points;
+    m.pt_size = pt_size;
+    m.res_size = res_size;
     m.n = n;
     m.count = count;
     m.split = count < nd;
     m.workers = nd;
     if (config) m.config = *config;
     m.config.flags &= ~MGPU_MSM_CHECK_POINTS;
-    m.out = results;
+    m.out = (unsigned char *)results;
     if (m.split) {
         m.config.flags |= MGPU_MSM_RESULT_MONTGOMERY;
         MGPU__TRY(mgpu_split(n, list, nd, MGPU_SPLIT_WEIGHTED, NULL, 0, 1, m.ranges));
-        m.out = (mgpu_bn254_jacobian *)malloc((size_t)nd * (size_t)count * sizeof *m.out);
+        m.out = (unsigned char *)malloc((size_t)nd * (size_t)count * res_size);
         if (!m.out) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
     }
     r = mgpu__run_devices(list, nd, mgpu__msm_multi_worker, &m);
     if (r == MGPU_SUCCESS && m.split)   /* partial sums, device order: (X, Y, Z) -> XYZZ (X, Y, Z^2, Z^3) */
         for (b = 0; b < count; b++) {
-            mgpu__bn_xyzz total, part;
-            mgpu__bn_xyzz_inf(&total);
+            mgpu__cv_xyzz total, part;
+            mgpu__cv_xyzz_inf(&total);
             for (i = 0; i < nd; i++) {
-                const mgpu_bn254_jacobian *j = &m.out[(size_t)i * count + b];
-                memcpy(part.x, j->x, sizeof part.x);
-                memcpy(part.y, j->y, sizeof part.y);
-                mgpu__bn_mul(part.zz, j->z, j->z, &mgpu__bn_fp);
-                mgpu__bn_mul(part.zzz, part.zz, j->z, &mgpu__bn_fp);
-                mgpu__bn_xyzz_add(&total, &part);
+                mgpu__cv_xyzz_from_jacobian(g, (const uint64_t *)(const void *)(m.out + ((size_t)i * count + b) * res_size),
+                                            &part);
+                mgpu__cv_xyzz_add(g, &total, &part);
             }
-            mgpu__bn_xyzz_to_jacobian(&total, &results[b], (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+            mgpu__cv_xyzz_to_jacobian(g, &total, (uint64_t *)results + (size_t)b * 3 * g->E,
+                                      (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
         }
     if (m.split) free(m.out);
     return r;
+}
+
+MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                    size_t n, int count, const mgpu_msm_config *config,
+                                    mgpu_bn254_jacobian *results, const mgpu_device *devs, int ndevs)
+{
+    return mgpu__msm_multi_run("mgpu_msm_multi", scalars, points, n, count, config, results, devs, ndevs, 1);
+}
+MGPU_API mgpu_result mgpu_msm_curve_multi(const void *scalars, const void *points, size_t n, int count,
+                                          const mgpu_msm_config *config, void *results, const mgpu_device *devs,
+                                          int ndevs)
+{
+    return mgpu__msm_multi_run("mgpu_msm_curve_multi", scalars, points, n, count, config, results, devs, ndevs, 0);
 }
 
 MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, size_t n,
@@ -8479,9 +9140,11 @@ MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, 
     mgpu__msm_plan plan;
     mgpu__stream_obj *s = NULL;
     mgpu__where wb;
+    const mgpu__cv_group *g = NULL;
     size_t point_bytes = 0, base_bytes = 0;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(config, fn, "config is NULL: it gives the precompute_factor (2..64)");
+    MGPU__TRY(mgpu__msm_group(fn, config, 1, &g));
     MGPU__REQUIRE((points && bases) || !n, fn, "points or bases is NULL and n > 0");
     MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan));
     if (plan.factor < 2)
@@ -8502,7 +9165,8 @@ MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, 
     if ((uintptr_t)bases < (uintptr_t)points + point_bytes && (uintptr_t)points < (uintptr_t)bases + base_bytes)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "bases overlaps points");
     if (mgpu__is_cuda(s->dev)) return mgpu__msm_gpu_precompute(fn, points, n, &plan, bases, s);
-    if (plan.flags & MGPU_MSM_CHECK_POINTS) MGPU__TRY(mgpu__msm_check_points(fn, points, n, plan.flags));
+    if (plan.flags & MGPU_MSM_CHECK_POINTS)
+        MGPU__TRY(mgpu__msm_check_points(fn, &mgpu__cv_groups[MGPU_MSM_BN254_G1], points, n, plan.flags));
     return mgpu__msm_cpu_precompute(points, n, plan.flags, plan.c, plan.factor, bases);
 }
 
@@ -8578,88 +9242,23 @@ static uint64_t mgpu__bn_next(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
-/* Uniform below r: 254 random bits, drawn again while >= r (r > 2^253: 1 in 4 or less). */
-static void mgpu__bn_random_below_r(uint64_t k[4], uint64_t *state)
-{
-    do {
-        k[0] = mgpu__bn_next(state);
-        k[1] = mgpu__bn_next(state);
-        k[2] = mgpu__bn_next(state);
-        k[3] = mgpu__bn_next(state) >> 2;
-    } while (mgpu__bn_geq(k, mgpu__bn_fr.m));
-}
-
+/* Uniform below r: mgpu_curve_random_scalars (below) for group 0. */
 MGPU_API mgpu_result mgpu_bn254_random_scalars(mgpu_bn254_scalar *scalars, size_t n, uint64_t seed)
 {
-    size_t i, bytes;
+    size_t bytes;
     MGPU__REQUIRE(scalars || !n, "mgpu_bn254_random_scalars", "scalars is NULL and n > 0");
     MGPU__TRY(mgpu__array_bytes("mgpu_bn254_random_scalars", "scalars", n, sizeof *scalars, &bytes));
-    for (i = 0; i < n; i++) mgpu__bn_random_below_r(scalars[i].limb, &seed);
-    return MGPU_SUCCESS;
+    return mgpu_curve_random_scalars(MGPU_MSM_BN254_G1, scalars, n, seed);
 }
 
-/* P_i = (k0 + i d) G for k0, d drawn from the seed: each chunk of points starts with one
-   scalar multiplication and adds D = d G from there, and is made affine with one
-   inversion. The points depend on the seed only, not on how the chunks are shared out. */
-typedef struct mgpu__bn_points_job {
-    mgpu_bn254_affine *out;
-    size_t n;
-    uint64_t k0[4], d[4];              /* standard form, below r */
-    mgpu_bn254_affine g, dg;           /* G and D, Montgomery */
-} mgpu__bn_points_job;
-
-static int mgpu__bn_points_chunk(void *arg, size_t item)
-{
-    const mgpu__bn_points_job *job = (const mgpu__bn_points_job *)arg;
-    const mgpu__bn_field *r = &mgpu__bn_fr;
-    const size_t first = item * MGPU__BN_CHUNK;
-    const size_t count = job->n - first < MGPU__BN_CHUNK ? job->n - first : MGPU__BN_CHUNK;
-    mgpu__bn_xyzz *q = (mgpu__bn_xyzz *)calloc(count, sizeof *q);    /* calloc: gcc cannot see count > 0 */
-    mgpu__bn_xyzz p;
-    uint64_t (*prefix)[4] = (uint64_t (*)[4])malloc(count * sizeof *prefix);
-    uint64_t k[4] = { 0, 0, 0, 0 }, dm[4];
-    size_t i;
-    if (!q || !prefix) { free(q); free(prefix); return -1; }
-    k[0] = (uint64_t)first;                         /* k = k0 + first d mod r */
-    mgpu__bn_to_mont(k, k, r);
-    mgpu__bn_to_mont(dm, job->d, r);
-    mgpu__bn_mul(k, k, dm, r);
-    mgpu__bn_from_mont(k, k, r);
-    mgpu__bn_add(k, k, job->k0, r);
-    mgpu__bn_xyzz_mul(&p, k, &job->g);
-    for (i = 0; i < count; i++) {
-        q[i] = p;
-        mgpu__bn_xyzz_add_affine(&p, &job->dg);
-    }
-    mgpu__bn_xyzz_to_affine(q, count, job->out + first, prefix);
-    for (i = 0; i < count; i++) mgpu__bn_affine_convert(&job->out[first + i], 0);
-    free(q);
-    free(prefix);
-    return 0;
-}
-
+/* P_i = (k0 + i d) G for k0, d drawn from the seed (mgpu_curve_random_points, below, for
+   group 0). */
 MGPU_API mgpu_result mgpu_bn254_random_points(mgpu_bn254_affine *points, size_t n, uint64_t seed)
 {
-    static const char *fn = "mgpu_bn254_random_points";
-    mgpu__bn_points_job job;
-    mgpu__bn_xyzz dg;
-    uint64_t state = seed ^ 0x6a09e667f3bcc909ull;  /* not the stream random_scalars(seed) draws */
-    uint64_t prefix[1][4];
-    size_t bytes = 0;
-    MGPU__REQUIRE(points || !n, fn, "points is NULL and n > 0");
-    MGPU__TRY(mgpu__array_bytes(fn, "points", n, sizeof *points, &bytes));
-    if (!n) return MGPU_SUCCESS;
-    memset(&job, 0, sizeof job);
-    job.out = points;
-    job.n = n;
-    mgpu__bn_random_below_r(job.k0, &state);
-    do mgpu__bn_random_below_r(job.d, &state); while (mgpu__bn_is_zero(job.d));
-    job.g.x[0] = 1;
-    job.g.y[0] = 2;
-    mgpu__bn_affine_convert(&job.g, 1);
-    mgpu__bn_xyzz_mul(&dg, job.d, &job.g);
-    mgpu__bn_xyzz_to_affine(&dg, 1, &job.dg, prefix);
-    return mgpu__bn_parallel(fn, (n + MGPU__BN_CHUNK - 1) / MGPU__BN_CHUNK, mgpu__bn_points_chunk, &job);
+    size_t bytes;
+    MGPU__REQUIRE(points || !n, "mgpu_bn254_random_points", "points is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes("mgpu_bn254_random_points", "points", n, sizeof *points, &bytes));
+    return mgpu_curve_random_points(MGPU_MSM_BN254_G1, points, n, seed);
 }
 
 /* 32 big-endian bytes <-> 4 little-endian limbs. */
@@ -8704,6 +9303,173 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
     if (bytes && s) mgpu__bn_from_be(s->limb, bytes);
 }
 
+/* ---- helpers of the other groups (mgpu_msm_curve) */
+static const mgpu__cv_group *mgpu__cv_group_of(int group)
+{
+    return group >= MGPU_MSM_BN254_G1 && group <= MGPU_MSM_BLS12_381_G2 ? &mgpu__cv_groups[group] : NULL;
+}
+MGPU_API size_t mgpu_msm_point_bytes(int group)
+{
+    const mgpu__cv_group *g = mgpu__cv_group_of(group);
+    return g ? 16 * (size_t)g->E : 0;
+}
+MGPU_API size_t mgpu_msm_result_bytes(int group)
+{
+    const mgpu__cv_group *g = mgpu__cv_group_of(group);
+    return g ? 24 * (size_t)g->E : 0;
+}
+static mgpu_result mgpu__cv_need_group(const char *fn, int group, const mgpu__cv_group **g)
+{
+    *g = mgpu__cv_group_of(group);
+    if (!*g)
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "group = %d: use MGPU_MSM_BN254_G1 (0) .. "
+                          "MGPU_MSM_BLS12_381_G2 (%d)", group, MGPU_MSM_BLS12_381_G2);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API mgpu_result mgpu_curve_to_affine(int group, const void *p, void *out, int montgomery)
+{
+    static const char *fn = "mgpu_curve_to_affine";
+    const mgpu__cv_group *g = NULL;
+    uint64_t j[3 * MGPU__CV_MAXE], prefix[1][MGPU__CV_MAXE];
+    mgpu__cv_xyzz q;
+    size_t c;
+    MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
+    MGPU__REQUIRE(p && out, fn, "p or out is NULL");
+    memcpy(j, p, 24 * (size_t)g->E);
+    if (montgomery)                                 /* reduced, as the multiplication wants */
+        for (c = 0; c < 3 * (size_t)g->E; c += (size_t)g->L)
+            while (mgpu__cv_geq(j + c, g->p->m, g->L)) mgpu__cv_sub_raw(j + c, j + c, g->p->m, g->L);
+    else
+        mgpu__cv_convert(g, j, 3 * (size_t)g->E, 1);
+    mgpu__cv_xyzz_from_jacobian(g, j, &q);
+    mgpu__cv_xyzz_to_affine(g, &q, 1, (uint64_t *)out, prefix);
+    if (!montgomery) mgpu__cv_convert(g, (uint64_t *)out, 2 * (size_t)g->E, 0);
+    return MGPU_SUCCESS;
+}
+
+MGPU_API int mgpu_curve_on_curve(int group, const void *p, int montgomery)
+{
+    const mgpu__cv_group *g = mgpu__cv_group_of(group);
+    return g && p && mgpu__cv_affine_check(g, (const uint64_t *)p, montgomery) == 0;
+}
+
+MGPU_API mgpu_result mgpu_curve_convert_points(int group, void *points, size_t n, int to_montgomery)
+{
+    static const char *fn = "mgpu_curve_convert_points";
+    const mgpu__cv_group *g = NULL;
+    size_t bytes = 0;
+    MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
+    MGPU__REQUIRE(points || !n, fn, "points is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes(fn, "points", n, 16 * (size_t)g->E, &bytes));
+    mgpu__cv_convert(g, (uint64_t *)points, n * 2 * (size_t)g->E, to_montgomery);
+    return MGPU_SUCCESS;
+}
+MGPU_API mgpu_result mgpu_curve_convert_scalars(int group, mgpu_bn254_scalar *scalars, size_t n, int to_montgomery)
+{
+    static const char *fn = "mgpu_curve_convert_scalars";
+    const mgpu__cv_group *g = NULL;
+    size_t bytes = 0, i;
+    MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
+    MGPU__REQUIRE(scalars || !n, fn, "scalars is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes(fn, "scalars", n, sizeof *scalars, &bytes));
+    for (i = 0; i < n; i++)
+        if (to_montgomery) mgpu__bn_to_mont(scalars[i].limb, scalars[i].limb, g->r);
+        else mgpu__bn_from_mont(scalars[i].limb, scalars[i].limb, g->r);
+    return MGPU_SUCCESS;
+}
+
+/* Uniform below r: as many random bits as r has, drawn again while >= r (r > 2^253: 1 in
+   4 or less). */
+static void mgpu__cv_random_below_r(const mgpu__cv_group *g, uint64_t k[4], uint64_t *state)
+{
+    do {
+        k[0] = mgpu__bn_next(state);
+        k[1] = mgpu__bn_next(state);
+        k[2] = mgpu__bn_next(state);
+        k[3] = mgpu__bn_next(state) >> (256 - g->rbits);
+    } while (mgpu__bn_geq(k, g->r->m));
+}
+MGPU_API mgpu_result mgpu_curve_random_scalars(int group, mgpu_bn254_scalar *scalars, size_t n, uint64_t seed)
+{
+    static const char *fn = "mgpu_curve_random_scalars";
+    const mgpu__cv_group *g = NULL;
+    size_t i, bytes;
+    MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
+    MGPU__REQUIRE(scalars || !n, fn, "scalars is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes(fn, "scalars", n, sizeof *scalars, &bytes));
+    for (i = 0; i < n; i++) mgpu__cv_random_below_r(g, scalars[i].limb, &seed);
+    return MGPU_SUCCESS;
+}
+
+/* P_i = (k0 + i d) G for k0, d drawn from the seed: each chunk of points starts with one
+   scalar multiplication and adds D = d G from there, and is made affine with one
+   inversion. The points depend on the seed only, not on how the chunks are shared out. */
+typedef struct mgpu__cv_points_job {
+    const mgpu__cv_group *g;
+    uint64_t *out;
+    size_t n;
+    uint64_t k0[4], d[4];
+    uint64_t gen[2 * MGPU__CV_MAXE], dg[2 * MGPU__CV_MAXE];   /* G and D = d G, Montgomery */
+} mgpu__cv_points_job;
+
+static int mgpu__cv_points_chunk(void *arg, size_t item)
+{
+    const mgpu__cv_points_job *job = (const mgpu__cv_points_job *)arg;
+    const mgpu__cv_group *g = job->g;
+    const mgpu__bn_field *r = g->r;
+    const size_t first = item * MGPU__BN_CHUNK, E2 = 2 * (size_t)g->E;
+    const size_t count = job->n - first < MGPU__BN_CHUNK ? job->n - first : MGPU__BN_CHUNK;
+    mgpu__cv_xyzz *q = (mgpu__cv_xyzz *)calloc(count, sizeof *q);
+    mgpu__cv_xyzz p;
+    uint64_t (*prefix)[MGPU__CV_MAXE] = (uint64_t (*)[MGPU__CV_MAXE])malloc(count * sizeof *prefix);
+    uint64_t k[4] = { 0, 0, 0, 0 }, dm[4];
+    size_t i;
+    if (!q || !prefix) { free(q); free(prefix); return -1; }
+    k[0] = (uint64_t)first;                         /* k = k0 + first d mod r */
+    mgpu__bn_to_mont(k, k, r);
+    mgpu__bn_to_mont(dm, job->d, r);
+    mgpu__bn_mul(k, k, dm, r);
+    mgpu__bn_from_mont(k, k, r);
+    mgpu__bn_add(k, k, job->k0, r);
+    mgpu__cv_xyzz_mul(g, &p, k, job->gen);
+    for (i = 0; i < count; i++) {
+        q[i] = p;
+        mgpu__cv_xyzz_add_affine(g, &p, job->dg);
+    }
+    mgpu__cv_xyzz_to_affine(g, q, count, job->out + first * E2, prefix);
+    mgpu__cv_convert(g, job->out + first * E2, count * E2, 0);
+    free(q);
+    free(prefix);
+    return 0;
+}
+
+MGPU_API mgpu_result mgpu_curve_random_points(int group, void *points, size_t n, uint64_t seed)
+{
+    static const char *fn = "mgpu_curve_random_points";
+    const mgpu__cv_group *g = NULL;
+    mgpu__cv_points_job job;
+    mgpu__cv_xyzz dg;
+    uint64_t state = seed ^ 0x6a09e667f3bcc909ull;  /* not the stream random_scalars(seed) draws */
+    uint64_t prefix[1][MGPU__CV_MAXE];
+    size_t bytes = 0;
+    MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
+    MGPU__REQUIRE(points || !n, fn, "points is NULL and n > 0");
+    MGPU__TRY(mgpu__array_bytes(fn, "points", n, 16 * (size_t)g->E, &bytes));
+    if (!n) return MGPU_SUCCESS;
+    memset(&job, 0, sizeof job);
+    job.g = g;
+    job.out = (uint64_t *)points;
+    job.n = n;
+    mgpu__cv_random_below_r(g, job.k0, &state);
+    do mgpu__cv_random_below_r(g, job.d, &state); while (mgpu__bn_is_zero(job.d));
+    memcpy(job.gen, g->g, sizeof job.gen);
+    mgpu__cv_convert(g, job.gen, 2 * (size_t)g->E, 1);
+    mgpu__cv_xyzz_mul(g, &dg, job.d, job.gen);
+    mgpu__cv_xyzz_to_affine(g, &dg, 1, job.dg, prefix);
+    return mgpu__bn_parallel(fn, (n + MGPU__BN_CHUNK - 1) / MGPU__BN_CHUNK, mgpu__cv_points_chunk, &job);
+}
+
 /* >>bn254 gpu -------------------------------------------------------------------
    The GPU half of mgpu_msm_*: the kernels of mgpu_kernels.cu ("BN254 MSM"), launched in
    the order described there, once per piece of an MSM. A piece is a contiguous range of
@@ -8715,7 +9481,7 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
    stream and turned into the results by the calling thread once the stream is done (the
    waiting calls), or by a host function queued on the stream (cuLaunchHostFunc; the
    _async calls). */
-typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 224 bytes */
+typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 232 bytes */
     const uint32_t *scalars, *points;
     uint32_t *out, *keys, *counts, *offsets, *partials, *entries, *binned, *bin_offsets, *buckets;
     uint32_t *slot_keys, *slot_sums, *seg, *sums, *status;
@@ -8728,20 +9494,34 @@ typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 22
     uint32_t bin_shift, bins;
     uint32_t resume;
     uint32_t fixup_serial, long_lanes, group_max;
+    uint32_t group, unused;            /* (the host's: which kernels) */
 } mgpu__msm_args;
-typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 224 ? 1 : -1];
+typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 232 ? 1 : -1];
 
 enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__MK_DIGITS, MGPU__MK_BIN_COUNT,
        MGPU__MK_SCAN_TILES, MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_BIN_SCATTER, MGPU__MK_PLACE_COUNT,
        MGPU__MK_PLACE_WRITE, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
        MGPU__MK_FIXUP_LONG, MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_WINDOWS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
-static const char *const mgpu__msm_kernel_names[MGPU__MK_COUNT] = {
+/* Per group: the sort is the same; digits are r's (BN254 G2 shares BN254 G1's); conversion
+   and the sums are the group's (the other groups convert scalars, check points and
+   precompute on the host: their entries here are never launched). */
+#define MGPU__MSM_GROUP_KERNELS(sfx, digits)                                                               \
+    "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points", digits,            \
+    "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",             \
+    "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate_" sfx,     \
+    "mgpu_msm_fixup_" sfx, "mgpu_msm_fixup_long_" sfx, "mgpu_msm_segments_" sfx, "mgpu_msm_sums_" sfx,     \
+    "mgpu_msm_windows_" sfx, "mgpu_msm_precompute"
+static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate",
     "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
-    "mgpu_msm_precompute" };
-static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; } mgpu__msm_k;
+    "mgpu_msm_precompute",
+    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g1", "mgpu_msm_digits_bls12_381"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g2", "mgpu_msm_digits_bls12_381") };
+#undef MGPU__MSM_GROUP_KERNELS
+static struct { unsigned generation; mgpu__kernel_obj *kernel[4 * MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
 #define MGPU__MSM_BIN_THREADS 256u      /* = BIN_THREADS: msm_bin_count's and msm_bin_scatter's block, */
 #define MGPU__MSM_BIN_TILE 6144u        /* = BIN_TILE: msm_bin_scatter's keys per block, */
@@ -8773,7 +9553,8 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[MGPU__MK_COUNT]; }
                                            times the one before: the first is small, and each upload
                                            still fits in the computation of the piece before (an
                                            H200 at 2^24 copies a point in 0.7 of its computation) */
-#define MGPU__MSM_PART 128u             /* bytes of one XYZZ point */
+#define MGPU__MSM_PART(group) (32 * (size_t)mgpu__cv_groups[group].E)   /* bytes of one XYZZ point (BN254 G1: 128) */
+#define MGPU__MSM_POINT(group) (16 * (size_t)mgpu__cv_groups[group].E)  /* bytes of one affine point (64) */
 #define MGPU__MSM_SUMS_THREADS 256u     /* msm_sums' block (the kernel file: SUMS_THREADS) */
 #define MGPU__MSM_FIXUP_SERIAL 8u       /* msm_fixup: longer buckets go to msm_fixup_long (small n: all) */
 #define MGPU__MSM_FIXUP_LONG_THREADS 64u /* = FIXUP_LONG_THREADS: its block size */
@@ -8786,7 +9567,8 @@ static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, uns
     mgpu__kernel_obj *k = NULL;
     void *params[1];
     if (items == 0) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__msm_kernel_names, which, mgpu__msm_k.kernel, MGPU__MK_COUNT,
+    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__msm_kernel_names, (int)a->group * MGPU__MK_COUNT + which,
+                                   mgpu__msm_k.kernel, 4 * MGPU__MK_COUNT,
                                    &mgpu__msm_k.generation, &k));
     memset(&d, 0, sizeof d);
     d.grid[0] = (unsigned)((items + block - 1) / block);
@@ -8924,16 +9706,16 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     MGPU__MSM_TAKE(off_binned, entries * 8);
     MGPU__MSM_TAKE(off_bin_offsets, ((size_t)p->wf * sh->bins + 1) * 4);
     sh->sparse = sh->pieces == 1 && entries < sh->G;   /* then a bucket's sum sits at its first entry's index */
-    MGPU__MSM_TAKE(off_buckets, (size_t)(sh->sparse ? entries : sh->G) * MGPU__MSM_PART);
+    MGPU__MSM_TAKE(off_buckets, (size_t)(sh->sparse ? entries : sh->G) * MGPU__MSM_PART(p->group));
     MGPU__MSM_TAKE(off_slot_keys, (size_t)sh->chunks * 8);
-    MGPU__MSM_TAKE(off_slot_sums, (size_t)sh->chunks * 2 * MGPU__MSM_PART);
-    MGPU__MSM_TAKE(off_seg, (size_t)p->wf * sh->seg_count * 2 * MGPU__MSM_PART);
-    MGPU__MSM_TAKE(off_sums, (size_t)p->wf * (2 + sh->seg_bits) * MGPU__MSM_PART);
-    MGPU__MSM_TAKE(off_windows, (size_t)p->wf * MGPU__MSM_PART);
+    MGPU__MSM_TAKE(off_slot_sums, (size_t)sh->chunks * 2 * MGPU__MSM_PART(p->group));
+    MGPU__MSM_TAKE(off_seg, (size_t)p->wf * sh->seg_count * 2 * MGPU__MSM_PART(p->group));
+    MGPU__MSM_TAKE(off_sums, (size_t)p->wf * (2 + sh->seg_bits) * MGPU__MSM_PART(p->group));
+    MGPU__MSM_TAKE(off_windows, (size_t)p->wf * MGPU__MSM_PART(p->group));
     MGPU__MSM_TAKE(off_queue, ((size_t)sh->chunks + 2) * 4);    /* msm_fixup's two queues: a piece at most once */
     for (i = 0; i < 2; i++) {
         sh->off_points[i] = sh->off_scalars[i] = 0;
-        if (i < sh->nbuf && sh->copy_points) MGPU__MSM_TAKE(off_points[i], sh->piece * (size_t)p->factor * 64);
+        if (i < sh->nbuf && sh->copy_points) MGPU__MSM_TAKE(off_points[i], sh->piece * (size_t)p->factor * MGPU__MSM_POINT(p->group));
         if (i < sh->nbuf && sh->copy_scalars) MGPU__MSM_TAKE(off_scalars[i], sh->piece * 32);
     }
 #undef MGPU__MSM_TAKE
@@ -9014,9 +9796,9 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
 
 /* ---- the results, on the host: queued on the stream after the parts' copy */
 typedef struct mgpu__msm_job {
-    mgpu_bn254_jacobian *results;
+    void *results;                     /* count Jacobian points of the group */
     const unsigned char *parts;        /* pinned: [msm][window] XYZZ window sums */
-    int count, wf, c;
+    int count, wf, c, group;
     unsigned flags;
 } mgpu__msm_job;
 
@@ -9025,13 +9807,32 @@ typedef struct mgpu__msm_job {
 static void MGPU__CUDAAPI mgpu__msm_finish(void *arg)
 {
     mgpu__msm_job *j = (mgpu__msm_job *)arg;
-    const size_t msm_bytes = (size_t)j->wf * MGPU__MSM_PART;
-    int b;
+    const mgpu__cv_group *g = &mgpu__cv_groups[j->group];
+    const size_t part = MGPU__MSM_PART(j->group), msm_bytes = (size_t)j->wf * part;
+    const int mont = (j->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0;
+    int b, w;
     for (b = 0; b < j->count; b++) {
         const unsigned char *parts = j->parts + (size_t)b * msm_bytes;
-        mgpu__bn_xyzz total;
-        mgpu__bn_combine_windows(parts, MGPU__MSM_PART, j->wf, j->c, &total);
-        mgpu__bn_xyzz_to_jacobian(&total, &j->results[b], (j->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        if (j->group == MGPU_MSM_BN254_G1) {          /* its own unrolled arithmetic */
+            mgpu__bn_xyzz total;
+            mgpu__bn_combine_windows(parts, part, j->wf, j->c, &total);
+            mgpu__bn_xyzz_to_jacobian(&total, (mgpu_bn254_jacobian *)j->results + b, mont);
+        } else {                                       /* the parts' 4 E limbs as XYZZ */
+            mgpu__cv_xyzz total, q;
+            mgpu__cv_xyzz_inf(&total);
+            for (w = j->wf - 1; w >= 0; w--) {
+                const uint64_t *src = (const uint64_t *)(const void *)(parts + (size_t)w * part);
+                int d;
+                for (d = 0; d < j->c && !mgpu__cv_xyzz_is_inf(g, &total); d++) mgpu__cv_xyzz_dbl(g, &total);
+                mgpu__cv_xyzz_inf(&q);
+                memcpy(q.x, src, 8 * (size_t)g->E);
+                memcpy(q.y, src + g->E, 8 * (size_t)g->E);
+                memcpy(q.zz, src + 2 * g->E, 8 * (size_t)g->E);
+                memcpy(q.zzz, src + 3 * g->E, 8 * (size_t)g->E);
+                mgpu__cv_xyzz_add(g, &total, &q);
+            }
+            mgpu__cv_xyzz_to_jacobian(g, &total, (uint64_t *)j->results + (size_t)b * 3 * g->E, mont);
+        }
     }
     free(j);
 }
@@ -9061,7 +9862,7 @@ static mgpu_result mgpu__msm_wait(mgpu__stream_obj *who, mgpu__event_obj *ev) { 
 static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, size_t len, int buf, mgpu__msm_args *a)
 {
     const mgpu__msm_plan *p = r->plan;
-    const size_t f = (size_t)p->factor, n = r->stride;
+    const size_t f = (size_t)p->factor, n = r->stride, pb = MGPU__MSM_POINT(p->group);
     const size_t pset = (p->flags & MGPU_MSM_SHARED_POINTS) ? 0 : b * f * n;      /* MSM b's bases, in points */
     const unsigned char *scalars = r->sc.base + (b * n + first) * 32;
     mgpu__msm_args c = r->a;
@@ -9075,14 +9876,14 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
     }
     MGPU__TRY(mgpu__msm_record(r->scalars_in[buf], r->load));
     if (!r->sh.copy_points) {
-        a->points = (const uint32_t *)(const void *)(r->pt.base + (pset + first) * 64);
+        a->points = (const uint32_t *)(const void *)(r->pt.base + (pset + first) * pb);
         a->copy_stride = n;
     } else {
         uint32_t *dst = (uint32_t *)(void *)(r->ws + r->sh.off_points[buf]);
         const int mont = (p->flags & MGPU_MSM_POINTS_MONTGOMERY) != 0;
         for (j = 0; j < f; j++) {
-            const unsigned char *src = r->pt.base + (pset + j * n + first) * 64;
-            uint32_t *d = dst + j * len * 16;
+            const unsigned char *src = r->pt.base + (pset + j * n + first) * pb;
+            uint32_t *d = dst + j * len * (pb / 4);
             /* Device memory (own or a peer's) is read in place, converted on the way; host
                memory comes by the copy engine first, which keeps the SMs free for the piece
                being computed (a kernel reading pinned memory over the bus competed with it:
@@ -9094,7 +9895,7 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
                 c.to_mont = 1;
                 MGPU__TRY(mgpu__msm_launch(r->fn, MGPU__MK_CONVERT_POINTS, len, 256, &c, r->load));
             } else {
-                MGPU__TRY(mgpu__copy_async(r->fn, d, src, len * 64, 0, r->load));
+                MGPU__TRY(mgpu__copy_async(r->fn, d, src, len * pb, 0, r->load));
                 if (!mont) {
                     c.points = d;
                     c.out = d;
@@ -9136,7 +9937,7 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
     by_bin.G = bins;
     by_bin.offsets = a->bin_offsets;
     if (q == 0 && r->sh.pieces > 1)                    /* infinity everywhere: ZZ = 0 */
-        MGPU__TRY(mgpu_memset_async(a->buckets, 0, (size_t)r->sh.G * MGPU__MSM_PART, s->h));
+        MGPU__TRY(mgpu_memset_async(a->buckets, 0, (size_t)r->sh.G * MGPU__MSM_PART(r->plan->group), s->h));
     MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)bins * 4, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_DIGITS, len, 256, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_BIN_COUNT, (len + MGPU__MSM_BIN_COUNT_TILE - 1) / MGPU__MSM_BIN_COUNT_TILE *
@@ -9165,19 +9966,30 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
                                 MGPU__MSM_SUMS_THREADS, a, s));
     a->out = (uint32_t *)(void *)(r->ws + r->sh.off_windows);
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_WINDOWS, (size_t)r->plan->wf * 32, 32, a, s));
-    return mgpu__copy_async(fn, dst, a->out, (size_t)r->plan->wf * MGPU__MSM_PART, 0, s);
+    return mgpu__copy_async(fn, dst, a->out, (size_t)r->plan->wf * MGPU__MSM_PART(r->plan->group), 0, s);
 }
 
 /* MGPU_MSM_CHECK_POINTS on a GPU: n points, checked by s's device where it can read them
    (then waiting for s), else on the host. */
-static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *points, size_t n, unsigned flags,
+static mgpu_result mgpu__msm_check_gpu(const char *fn, int group, const void *points, size_t n, unsigned flags,
                                        mgpu__stream_obj *s)
 {
     mgpu__msm_input in = mgpu__msm_where(points, s->dev);
     mgpu__msm_args a;
     uint32_t bad = 0xffffffffu;
     mgpu_result r;
-    if (in.pageable) return mgpu__msm_check_points(fn, points, n, flags);
+    if (in.pageable || (group != MGPU_MSM_BN254_G1 && !in.local && !in.peer))   /* host memory */
+        return mgpu__msm_check_points(fn, &mgpu__cv_groups[group], points, n, flags);
+    if (group != MGPU_MSM_BN254_G1) {  /* (their subgroup check is the host's: a copy there) */
+        const size_t bytes = n * MGPU__MSM_POINT(group);
+        void *host = malloc(bytes ? bytes : 1);
+        if (!host) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory to check %zu points", n);
+        r = mgpu__copy_async(fn, host, points, bytes, 0, s);
+        if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s->h);
+        if (r == MGPU_SUCCESS) r = mgpu__msm_check_points(fn, &mgpu__cv_groups[group], host, n, flags);
+        free(host);
+        return r;
+    }
     if (!in.readable)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "points (%p) must be 16-byte aligned to be checked on "
                           "device %d", (const void *)points, s->dev);
@@ -9202,11 +10014,11 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, const mgpu_bn254_affine *
    them into the results. A waiting call passes held: on success nothing is queued for the
    results, the job is left in *job_out and the buffer's lock stays held (*held), so that the
    caller waits for the stream out of the internal streams' lock, combines and unlocks. */
-static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_jacobian *results,
+static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, void *results,
                                      mgpu__red_ws **held, mgpu__msm_job **job_out)
 {
     const mgpu__msm_plan *p = r->plan;
-    const size_t msm_bytes = (size_t)p->wf * MGPU__MSM_PART;
+    const size_t msm_bytes = (size_t)p->wf * MGPU__MSM_PART(p->group);
     const size_t parts_bytes = (size_t)count * msm_bytes;
     mgpu__red_ws *w = NULL;
     mgpu__msm_job *job;
@@ -9239,6 +10051,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
         job->count = count;
         job->wf = p->wf;
         job->c = p->c;
+        job->group = p->group;
         job->flags = p->flags;
         if (held) {        /* the caller's thread, not the driver's: one hand-over fewer */
             *held = w;
@@ -9260,7 +10073,7 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, mgpu_bn254_ja
 
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 mgpu_bn254_jacobian *results, mgpu__stream_obj *s, int wait)
+                                 void *results, mgpu__stream_obj *s, int wait)
 {
     mgpu__msm_work r;
     mgpu__msm_plan pl = *plan;        /* c may be chosen again for the piece size */
@@ -9293,6 +10106,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.a.sums = (uint32_t *)(void *)(r.ws + r.sh.off_sums);
     r.a.status = (uint32_t *)(void *)(r.ws + r.sh.off_queue);
     r.a.flags = plan->flags;
+    r.a.group = (uint32_t)plan->group;
     r.a.c = (uint32_t)plan->c;
     r.a.windows = (uint32_t)plan->windows;
     r.a.factor = (uint32_t)plan->factor;
@@ -9309,7 +10123,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.a.sparse = r.sh.sparse;
     res = MGPU_SUCCESS;
     if (plan->flags & MGPU_MSM_CHECK_POINTS)   /* the public calls' arrays: stride == n */
-        res = mgpu__msm_check_gpu(fn, points, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
+        res = mgpu__msm_check_gpu(fn, plan->group, points, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
                                   (size_t)plan->factor * n, plan->flags, s);
     if (res == MGPU_SUCCESS && (r.sh.copy_points || r.sh.copy_scalars) &&
         (r.sh.nbuf > 1 || (r.sh.copy_points && r.sh.piece >= MGPU__MSM_CONVERT_ASIDE))) {

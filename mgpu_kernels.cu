@@ -3131,6 +3131,7 @@ struct args {
     u32 fixup_serial;                  /* msm_fixup adds up to this many head slots; longer buckets are queued */
     u32 long_lanes;                    /* msm_fixup_long: threads per queued bucket (a power of two <= 64) */
     u32 group_max;                     /* ... up to this many head slots; more: a whole block */
+    u32 group, unused;                 /* (the host's: which group's kernels it launched) */
 };
 enum { NONE = 0xffffffffu, SCAN_THREADS = 256, SCAN_ITEMS = 16, SCAN_TILE = SCAN_THREADS * SCAN_ITEMS,
        SCALARS_MONT = 1, POINTS_MONT = 2 };
@@ -3523,8 +3524,416 @@ __device__ __forceinline__ bool affine_inf(const u32 *x, const u32 *y)
     return t == 0;
 }
 
+/* ---- the other groups: BN254 G2, BLS12-381 G1 and G2 (mgpu_msm_curve)
+   The kernels from msm_accumulate on are written once as templates over a group G, which
+   gives the words of a coordinate (W), of an XYZZ point (P = 4 W) and the point operations;
+   g1 is BN254 G1's specialized code above, unchanged, and gen<F, D> the same formulas over
+   any field F of N words (F_p, D = 1) or F_p2 = F_p[u] / (u^2 + 1) (D = 2): the compact
+   multiplication (mul_step's loop for N words, called, not inlined), lazy values in [0, 2m) (4m < 2^(32 N) for
+   both moduli: BLS12-381's p < 2^381 leaves 3 bits), Karatsuba products in F_p2 (3 F_p
+   products) and squares of 2. An element is c0's N words, then c1's. */
+namespace mgpu_cv {
+
+#define MGPU_CV_BLS_P { 0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, \
+                        0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau }
+#define MGPU_CV_BLS_P2 { 0xffff5556u, 0x73fdffffu, 0x62a7ffffu, 0x3d57fffdu, 0xed61ec48u, 0xce61a541u, \
+                         0xe70a257eu, 0xc8ee9709u, 0x869759aeu, 0x96374f6cu, 0x72ffcd34u, 0x340223d4u }
+#define MGPU_CV_BLS_R2 { 0x1c341746u, 0xf4df1f34u, 0x09d104f1u, 0x0a76e6a6u, 0x4c95b6d5u, 0x8de5476cu, \
+                         0x939d83c0u, 0x67eb88a9u, 0xb519952du, 0x9a793e85u, 0x92cae3aau, 0x11988fe5u }
+#define MGPU_CV_BLS_ONE { 0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u, \
+                          0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u }
+#define MGPU_CV_BLS_R { 0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, 0x09a1d805u, 0x3339d808u, \
+                        0x299d7d48u, 0x73eda753u }
+#define MGPU_CV_BLS_R2X { 0x00000002u, 0xfffffffeu, 0xfffcb7fdu, 0xa77b4805u, 0x1343b00au, 0x6673b010u, \
+                          0x533afa90u, 0xe7db4ea6u }
+/* A field's constants as literals (immediates in the unrolled code). */
+#define MGPU_CV_FIELD(name, n, MODW, MOD2W, R2W, ONEW, INVW)                                        \
+    struct name {                                                                                   \
+        enum { N = n };                                                                             \
+        static __device__ __forceinline__ void mod(u32 *m) { const u32 w[n] = MODW; _Pragma("unroll") for (int j = 0; j < n; j++) m[j] = w[j]; } \
+        static __device__ __forceinline__ void mod2(u32 *m) { const u32 w[n] = MOD2W; _Pragma("unroll") for (int j = 0; j < n; j++) m[j] = w[j]; } \
+        static __device__ __forceinline__ void r2(u32 *m) { const u32 w[n] = R2W; _Pragma("unroll") for (int j = 0; j < n; j++) m[j] = w[j]; } \
+        static __device__ __forceinline__ void one(u32 *m) { const u32 w[n] = ONEW; _Pragma("unroll") for (int j = 0; j < n; j++) m[j] = w[j]; } \
+        static __device__ __forceinline__ u32 inv() { return INVW; }                                \
+    };
+#define MGPU_CV_W8(i, a) { a[i][0], a[i][1], a[i][2], a[i][3], a[i][4], a[i][5], a[i][6], a[i][7] }
+#define MGPU_CV_BN_P { 0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u }
+#define MGPU_CV_BN_P2 { 0xb0f9fa8eu, 0x7841182du, 0xd0e3951au, 0x2f02d522u, 0x0302b0bbu, 0x70a08b6du, 0xc2634053u, 0x60c89ce5u }
+#define MGPU_CV_BN_R2 { 0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u, 0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u }
+#define MGPU_CV_BN_ONE { 0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u, 0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u }
+MGPU_CV_FIELD(bn_p, 8, MGPU_CV_BN_P, MGPU_CV_BN_P2, MGPU_CV_BN_R2, MGPU_CV_BN_ONE, 0xe4866389u)
+MGPU_CV_FIELD(bls_p, 12, MGPU_CV_BLS_P, MGPU_CV_BLS_P2, MGPU_CV_BLS_R2, MGPU_CV_BLS_ONE, 0xfffcfffdu)
+MGPU_CV_FIELD(bls_r, 8, MGPU_CV_BLS_R, MGPU_CV_BLS_R2X, MGPU_CV_BLS_R, MGPU_CV_BLS_R, 0xffffffffu)   /* (r2, one unused) */
+
+/* ---- F of N words: lazy values in [0, 2m) */
+template <int N> __device__ __forceinline__ bool nz(const u32 *a)
+{
+    u32 t = 0;
+#pragma unroll
+    for (int j = 0; j < N; j++) t |= a[j];
+    return t != 0;
+}
+template <int N> __device__ __forceinline__ bool eq(const u32 *a, const u32 *b)
+{
+    u32 t = 0;
+#pragma unroll
+    for (int j = 0; j < N; j++) t |= a[j] ^ b[j];
+    return t == 0;
+}
+template <int N> __device__ __forceinline__ void sub_ge(u32 *o, const u32 *t, const u32 *b)   /* t >= b ? t - b : t */
+{
+    u32 s[N];
+    s[0] = sub_cc(t[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N; j++) s[j] = subc_cc(t[j], b[j]);
+    const u32 borrow = subc(0, 0);
+#pragma unroll
+    for (int j = 0; j < N; j++) o[j] = (t[j] & borrow) | (s[j] & ~borrow);
+}
+template <class F> __device__ __forceinline__ void f_add(u32 *o, const u32 *a, const u32 *b)
+{
+    enum { N = F::N };
+    u32 t[N], m2[N];
+    t[0] = add_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++) t[j] = addc_cc(a[j], b[j]);
+    t[N - 1] = addc(a[N - 1], b[N - 1]);               /* < 4m: no carry out */
+    F::mod2(m2);
+    sub_ge<N>(o, t, m2);
+}
+template <class F> __device__ __forceinline__ void f_sub(u32 *o, const u32 *a, const u32 *b)
+{
+    enum { N = F::N };
+    u32 t[N];
+    t[0] = sub_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N; j++) t[j] = subc_cc(a[j], b[j]);
+    if (subc(0, 0)) {
+        u32 m2[N];
+        F::mod2(m2);
+        t[0] = add_cc(t[0], m2[0]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++) t[j] = addc_cc(t[j], m2[j]);
+        t[N - 1] = addc(t[N - 1], m2[N - 1]);
+    }
+#pragma unroll
+    for (int j = 0; j < N; j++) o[j] = t[j];
+}
+/* o = a b / R (CIOS, mul_step for N words): below (2m)^2 / R + m < 2m for lazy a, b. */
+template <class F> __device__ __forceinline__ void f_mul(u32 *o, const u32 *a, const u32 *b)
+{
+    enum { N = F::N };
+    u32 t[N + 1], m[N];
+    F::mod(m);
+#pragma unroll
+    for (int j = 0; j <= N; j++) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        const u32 bi = b[i];
+        t[0] = mad_lo_cc(a[0], bi, t[0]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j] = madc_lo_cc(a[j], bi, t[j]);
+        t[N] = addc(t[N], 0);
+        t[1] = mad_hi_cc(a[0], bi, t[1]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++) t[j + 1] = madc_hi_cc(a[j], bi, t[j + 1]);
+        t[N] = madc_hi(a[N - 1], bi, t[N]);
+        const u32 q = t[0] * F::inv();
+        t[0] = mad_lo_cc(q, m[0], t[0]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j] = madc_lo_cc(q, m[j], t[j]);
+        t[N] = addc(t[N], 0);
+        t[1] = mad_hi_cc(q, m[0], t[1]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++) t[j + 1] = madc_hi_cc(q, m[j], t[j + 1]);
+        t[N] = madc_hi(q, m[N - 1], t[N]);
+#pragma unroll
+        for (int j = 0; j < N; j++) t[j] = t[j + 1];
+        t[N] = 0;
+    }
+#pragma unroll
+    for (int j = 0; j < N; j++) o[j] = t[j];
+}
+/* The product as a call: one copy a kernel. Inlined, the points' formulas held hundreds
+   of them (a BLS12-381 G2 sum: 42 products of 12 words), too much code to compile and to
+   ship; the call passes its operands through local memory. */
+template <class F> __device__ __noinline__ void f_mul_call(u32 *o, const u32 *a, const u32 *b) { f_mul<F>(o, a, b); }
+template <class F> __device__ __forceinline__ void f_canon(u32 *o, const u32 *a)   /* lazy -> [0, m) */
+{
+    u32 m[F::N];
+    F::mod(m);
+    sub_ge<F::N>(o, a, m);
+}
+template <class F> __device__ __forceinline__ bool f_zero_mod(const u32 *a)
+{
+    u32 m[F::N];
+    F::mod(m);
+    return !nz<F::N>(a) || eq<F::N>(a, m);
+}
+
+/* ---- elements: D components of F */
+template <class F, int D> struct ext {
+    enum { N = F::N, W = D * F::N };
+    static __device__ __forceinline__ void add(u32 *o, const u32 *a, const u32 *b)
+    {
+#pragma unroll
+        for (int c = 0; c < D; c++) f_add<F>(o + c * N, a + c * N, b + c * N);
+    }
+    static __device__ __forceinline__ void sub(u32 *o, const u32 *a, const u32 *b)
+    {
+#pragma unroll
+        for (int c = 0; c < D; c++) f_sub<F>(o + c * N, a + c * N, b + c * N);
+    }
+    /* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
+    static __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b)
+    {
+        if constexpr (D == 1) { f_mul_call<F>(o, a, b); return; }
+        u32 t0[N], t1[N], s[N], t[N];
+        f_mul_call<F>(t0, a, b);
+        f_mul_call<F>(t1, a + N, b + N);
+        f_add<F>(s, a, a + N);
+        f_add<F>(t, b, b + N);
+        f_mul_call<F>(s, s, t);
+        f_sub<F>(o, t0, t1);
+        f_sub<F>(s, s, t0);
+        f_sub<F>(o + N, s, t1);
+    }
+    /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+    static __device__ __forceinline__ void sqr(u32 *o, const u32 *a)
+    {
+        if constexpr (D == 1) { f_mul_call<F>(o, a, a); return; }
+        u32 s[N], d[N], t[N];
+        f_add<F>(s, a, a + N);
+        f_sub<F>(d, a, a + N);
+        f_mul_call<F>(t, a, a + N);
+        f_mul_call<F>(o, s, d);
+        f_add<F>(o + N, t, t);
+    }
+    static __device__ __forceinline__ bool zero_mod(const u32 *a)
+    {
+        bool z = true;
+#pragma unroll
+        for (int c = 0; c < D; c++) z = z && f_zero_mod<F>(a + c * N);
+        return z;
+    }
+    static __device__ __forceinline__ void canon(u32 *a)
+    {
+#pragma unroll
+        for (int c = 0; c < D; c++) f_canon<F>(a + c * N, a + c * N);
+    }
+    static __device__ __forceinline__ void one(u32 *a)   /* Montgomery 1 */
+    {
+        F::one(a);
+#pragma unroll
+        for (int j = N; j < W; j++) a[j] = 0;
+    }
+};
+
+/* Memory: W words as 16-byte vectors (W is a multiple of 4). */
+template <int W> __device__ __forceinline__ void loadw(u32 *o, const u32 *p)
+{
+#pragma unroll
+    for (int j = 0; j < W / 4; j++) {
+        const uint4 v = ((const uint4 *)p)[j];
+        o[4 * j] = v.x; o[4 * j + 1] = v.y; o[4 * j + 2] = v.z; o[4 * j + 3] = v.w;
+    }
+}
+template <int W> __device__ __forceinline__ void storew(u32 *p, const u32 *v)
+{
+#pragma unroll
+    for (int j = 0; j < W / 4; j++) {
+        uint4 q;
+        q.x = v[4 * j]; q.y = v[4 * j + 1]; q.z = v[4 * j + 2]; q.w = v[4 * j + 3];
+        ((uint4 *)p)[j] = q;
+    }
+}
+
+/* ---- a group over elements E = ext<F, D>: XYZZ with mgpu_bn's formulas (a = 0) */
+template <class F, int D> struct gen {
+    typedef ext<F, D> E;
+    enum { W = E::W, P = 4 * E::W };
+    struct pt { u32 x[W], y[W], zz[W], zzz[W]; };
+    static __device__ __forceinline__ void set_inf(pt &p)
+    {
+#pragma unroll
+        for (int j = 0; j < W; j++) p.zz[j] = p.zzz[j] = 0;
+    }
+    static __device__ __forceinline__ bool is_inf(const pt &p) { return !nz<W>(p.zz); }
+    static __device__ __forceinline__ void load(pt &p, const u32 *m)
+    {
+        loadw<W>(p.x, m); loadw<W>(p.y, m + W); loadw<W>(p.zz, m + 2 * W); loadw<W>(p.zzz, m + 3 * W);
+    }
+    static __device__ __forceinline__ void store(u32 *m, const pt &p)
+    {
+        storew<W>(m, p.x); storew<W>(m + W, p.y); storew<W>(m + 2 * W, p.zz); storew<W>(m + 3 * W, p.zzz);
+    }
+    /* dbl and add: calls, one copy a kernel (the sums' kernels call add two or three times,
+       and dbl is on the rare paths of both sums); add_affine, the accumulation's, inline. */
+    static __device__ __noinline__ void dbl(pt &p)
+    {
+        u32 u[W], v[W], w[W], s[W], m[W];
+        if (is_inf(p)) return;
+        E::add(u, p.y, p.y);
+        E::sqr(v, u);
+        E::mul(w, u, v);
+        E::mul(s, p.x, v);
+        E::sqr(m, p.x);
+        E::add(u, m, m);
+        E::add(m, u, m);
+        E::sqr(p.x, m);
+        E::sub(p.x, p.x, s);
+        E::sub(p.x, p.x, s);
+        E::sub(s, s, p.x);
+        E::mul(s, m, s);
+        E::mul(u, w, p.y);
+        E::sub(p.y, s, u);
+        E::mul(p.zz, p.zz, v);
+        E::mul(p.zzz, p.zzz, w);
+    }
+    static __device__ __forceinline__ void set_affine(pt &p, const u32 *x, const u32 *y, bool none)
+    {
+#pragma unroll
+        for (int j = 0; j < W; j++) { p.x[j] = x[j]; p.y[j] = y[j]; }
+        E::one(p.zz);
+        E::one(p.zzz);
+        if (none) set_inf(p);
+    }
+    static __device__ __forceinline__ void add_affine(pt &p, const u32 *x, const u32 *y, bool none)
+    {
+        u32 u2[W], s2[W], pp[W], ppp[W], q[W];
+        if (none) return;
+        if (is_inf(p)) { set_affine(p, x, y, false); return; }
+        E::mul(u2, x, p.zz);
+        E::mul(s2, y, p.zzz);
+        E::sub(u2, u2, p.x);                           /* P = U2 - X1 */
+        E::sub(s2, s2, p.y);                           /* R = S2 - Y1 */
+        if (E::zero_mod(u2)) {
+            if (E::zero_mod(s2)) { set_affine(p, x, y, false); dbl(p); }
+            else set_inf(p);
+            return;
+        }
+        E::sqr(pp, u2);
+        E::mul(ppp, u2, pp);
+        E::mul(q, p.x, pp);
+        E::mul(p.zz, p.zz, pp);
+        E::mul(p.zzz, p.zzz, ppp);
+        E::sqr(u2, s2);                                /* X3 = R^2 - PPP - 2Q */
+        E::sub(u2, u2, ppp);
+        E::sub(u2, u2, q);
+        E::sub(p.x, u2, q);
+        E::sub(q, q, p.x);                             /* Y3 = R (Q - X3) - Y1 PPP */
+        E::mul(q, s2, q);
+        E::mul(ppp, p.y, ppp);
+        E::sub(p.y, q, ppp);
+    }
+    static __device__ __noinline__ void add(pt &p, const pt &q)
+    {
+        u32 u1[W], u2[W], s1[W], s2[W], t[W];
+        if (is_inf(q)) return;
+        if (is_inf(p)) { p = q; return; }
+        E::mul(u1, p.x, q.zz);
+        E::mul(u2, q.x, p.zz);
+        E::mul(s1, p.y, q.zzz);
+        E::mul(s2, q.y, p.zzz);
+        E::sub(u2, u2, u1);
+        E::sub(s2, s2, s1);
+        if (E::zero_mod(u2)) {
+            if (E::zero_mod(s2)) dbl(p); else set_inf(p);
+            return;
+        }
+        E::sqr(t, u2);                                 /* PP */
+        E::mul(p.zz, p.zz, q.zz);
+        E::mul(p.zz, p.zz, t);
+        E::mul(u1, u1, t);                             /* Q = U1 PP */
+        E::mul(t, u2, t);                              /* PPP */
+        E::mul(p.zzz, p.zzz, q.zzz);
+        E::mul(p.zzz, p.zzz, t);
+        E::sqr(u2, s2);
+        E::sub(u2, u2, t);
+        E::sub(u2, u2, u1);
+        E::sub(p.x, u2, u1);
+        E::sub(u1, u1, p.x);
+        E::mul(u1, s2, u1);
+        E::mul(t, s1, t);
+        E::sub(p.y, u1, t);
+    }
+    static __device__ __forceinline__ void canon(pt &p) { E::canon(p.x); E::canon(p.y); E::canon(p.zz); E::canon(p.zzz); }
+    /* The point of an entry (copy index / n of point index % n): x, y. */
+    static __device__ __forceinline__ void entry_load(const args &a, u32 e, u32 *x, u32 *y)
+    {
+        u64 idx = e & 0x7fffffffu;
+        if (a.factor > 1) {
+            const u64 cp = idx / a.n;
+            idx = cp * a.copy_stride + (idx - cp * a.n);
+        }
+        loadw<W>(x, a.points + idx * 2 * W);
+        loadw<W>(y, a.points + idx * 2 * W + W);
+    }
+    /* -y for bit 31: m - c per component (c < m; 0 gives m, which is lazy 0) */
+    static __device__ __forceinline__ void entry_sign(u32 e, u32 *y)
+    {
+        if (e >> 31) {
+            u32 m[F::N];
+            F::mod(m);
+#pragma unroll
+            for (int c = 0; c < D; c++) {
+                u32 *v = y + c * F::N;
+                v[0] = sub_cc(m[0], v[0]);
+#pragma unroll
+                for (int j = 1; j < F::N - 1; j++) v[j] = subc_cc(m[j], v[j]);
+                v[F::N - 1] = subc(m[F::N - 1], v[F::N - 1]);
+            }
+        }
+    }
+    static __device__ __forceinline__ bool affine_inf(const u32 *x, const u32 *y) { return !nz<W>(x) && !nz<W>(y); }
+    /* A coordinate array (W words) to or from Montgomery form; input below m. */
+    static __device__ __forceinline__ void convert(u32 *v, bool to_mont)
+    {
+#pragma unroll
+        for (int c = 0; c < D; c++) {
+            u32 k[F::N], r[F::N];
+            if (to_mont) F::r2(r);
+            else {
+#pragma unroll
+                for (int j = 0; j < F::N; j++) r[j] = j == 0;
+            }
+            f_mul_call<F>(k, v + c * F::N, r);
+            f_canon<F>(v + c * F::N, k);
+        }
+    }
+};
+typedef gen<bn_p, 2> bn254_g2;
+typedef gen<bls_p, 1> bls12_381_g1;
+typedef gen<bls_p, 2> bls12_381_g2;
+
+} /* namespace mgpu_cv */
+
+/* BN254 G1 as a group for the templates: the code above. */
+struct g1 {
+    enum { W = 8, P = 32 };
+    typedef xyzz pt;
+    static __device__ __forceinline__ void set_inf(pt &p) { mgpu_bn::set_inf(p); }
+    static __device__ __forceinline__ void load(pt &p, const u32 *m) { load_xyzz(p, m); }
+    static __device__ __forceinline__ void store(u32 *m, const pt &p) { store_xyzz(m, p); }
+    static __device__ __forceinline__ void set_affine(pt &p, const u32 *x, const u32 *y, bool none) { mgpu_bn::set_affine(p, x, y, none); }
+    static __device__ __forceinline__ void add_affine(pt &p, const u32 *x, const u32 *y, bool none) { mgpu_bn::add_affine(p, x, y, none); }
+    static __device__ __forceinline__ void add(pt &p, const pt &q) { add_xyzz(p, q); }
+    static __device__ __forceinline__ void dbl(pt &p) { mgpu_bn::dbl<true>(p); }
+    static __device__ __forceinline__ void canon(pt &p)
+    {
+        reduce_once<FP>(p.x, p.x); reduce_once<FP>(p.y, p.y); reduce_once<FP>(p.zz, p.zz); reduce_once<FP>(p.zzz, p.zzz);
+    }
+    static __device__ __forceinline__ void entry_load(const args &a, u32 e, u32 *x, u32 *y) { ::entry_load(a, e, x, y); }
+    static __device__ __forceinline__ void entry_sign(u32 e, u32 *y) { ::entry_sign(e, y); }
+    static __device__ __forceinline__ bool affine_inf(const u32 *x, const u32 *y) { return ::affine_inf(x, y); }
+};
+
+/* Bucket g's sum (bucket_slot, bucket_slot_at for P words a point). */
+template <class G> __device__ __forceinline__ u64 slot(const args &a, u32 g) { return (u64)(a.sparse ? a.offsets[g] : g) * G::P; }
+template <class G> __device__ __forceinline__ u64 slot_at(const args &a, u32 g, u32 start) { return (u64)(a.sparse ? start : g) * G::P; }
+
 #define MGPU_MSM_ACC_BLOCK 256          /* msm_accumulate's block (mgpu.h: MGPU__MSM_ACC_BLOCK) */
-extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_ACC_BLOCK) mgpu_msm_accumulate(const mgpu_bn::args a)
+template <class G> __device__ __forceinline__ void accumulate(const args &a)
 {
     const u64 tid = global_id();
     if (tid >= a.chunks) return;
@@ -3540,35 +3949,35 @@ extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_
     }
     u32 g = lo, g_start = a.offsets[g], g_end = a.offsets[g + 1];
     u32 next_end = g + 2 <= a.G ? a.offsets[g + 2] : M;   /* loaded a bucket ahead */
-    xyzz acc;
-    if (a.resume && g_start >= s) load_xyzz(acc, a.buckets + bucket_slot_at(a, g, g_start));   /* bucket g starts here */
-    else set_inf(acc);
+    typename G::pt acc;
+    if (a.resume && g_start >= s) G::load(acc, a.buckets + slot_at<G>(a, g, g_start));   /* bucket g starts here */
+    else G::set_inf(acc);
     for (u32 j = s; j < e; j++) {
-        u32 x[8], y[8];
+        u32 x[G::W], y[G::W];
         const u32 entry = a.entries[j];
-        entry_load(a, entry, x, y);
-        const bool none = affine_inf(x, y);
-        entry_sign(entry, y);
+        G::entry_load(a, entry, x, y);
+        const bool none = G::affine_inf(x, y);
+        G::entry_sign(entry, y);
         if (j == g_end) {                              /* bucket g ends inside the piece */
             const bool head = g_start < s;             /* begun by the piece before */
             if (head) a.slot_keys[2 * tid] = g;
-            store_xyzz(head ? a.slot_sums + 64 * tid : a.buckets + bucket_slot_at(a, g, g_start), acc);
+            G::store(head ? a.slot_sums + 2 * G::P * tid : a.buckets + slot_at<G>(a, g, g_start), acc);
             g++;
             g_end = next_end;
             while (g_end <= j) g_end = a.offsets[++g + 1];   /* skip empty buckets */
             next_end = g + 2 <= a.G ? a.offsets[g + 2] : M;
             g_start = j;
             if (!a.resume) {                           /* the bucket's first point is its sum */
-                set_affine(acc, x, y, none);
+                G::set_affine(acc, x, y, none);
                 continue;
             }
-            load_xyzz(acc, a.buckets + bucket_slot_at(a, g, j));
+            G::load(acc, a.buckets + slot_at<G>(a, g, j));
         }
-        add_affine(acc, x, y, none);
+        G::add_affine(acc, x, y, none);
     }
-    if (g_start < s) { a.slot_keys[2 * tid] = g; store_xyzz(a.slot_sums + 64 * tid, acc); }
-    else if (g_end > e) { a.slot_keys[2 * tid + 1] = g; store_xyzz(a.slot_sums + 64 * tid + 32, acc); }
-    else store_xyzz(a.buckets + bucket_slot_at(a, g, g_start), acc);
+    if (g_start < s) { a.slot_keys[2 * tid] = g; G::store(a.slot_sums + 2 * G::P * tid, acc); }
+    else if (g_end > e) { a.slot_keys[2 * tid + 1] = g; G::store(a.slot_sums + 2 * G::P * tid + G::P, acc); }
+    else G::store(a.buckets + slot_at<G>(a, g, g_start), acc);
 }
 
 /* One thread per piece with a tail slot: the bucket's partial sums are that tail and the head
@@ -3579,7 +3988,7 @@ extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_
    buckets) to the one it sums with whole blocks. status: [0], [1] the two queues' lengths;
    the long queue from [2] up, the short one from [2 + chunks - 1] down. */
 enum { FIXUP_LONG_THREADS = 64 };
-extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::args a)
+template <class G> __device__ __forceinline__ void fixup(const args &a)
 {
     const u64 tid = global_id();
     if (tid >= a.chunks) return;
@@ -3591,13 +4000,13 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::
         else a.status[2 + a.chunks - 1 - atomicAdd(&a.status[1], 1u)] = (u32)tid;
         return;
     }
-    xyzz acc, part;
-    load_xyzz(acc, a.slot_sums + 64 * tid + 32);
+    typename G::pt acc, part;
+    G::load(acc, a.slot_sums + 2 * G::P * tid + G::P);
     for (u64 t = tid + 1; t <= last; t++) {
-        load_xyzz(part, a.slot_sums + 64 * t);
-        add_xyzz(acc, part);
+        G::load(part, a.slot_sums + 2 * G::P * t);
+        G::add(acc, part);
     }
-    store_xyzz(a.buckets + bucket_slot(a, g), acc);
+    G::store(a.buckets + slot<G>(a, g), acc);
 }
 
 /* The sum of a group's XYZZ points, one a thread, left in its first thread's acc: group
@@ -3605,16 +4014,16 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::
    block calls this together with the same L and count. Threads from `count` on in each
    group hold infinity, so the tree starts at the power of two that covers count: fewer
    dependent sums when few threads hold one. sh: L / 2 points a group. */
-__device__ __forceinline__ void group_tree(xyzz &acc, u32 L, u32 grp, u32 count, u32 *sh)
+template <class G> __device__ __forceinline__ void group_tree(typename G::pt &acc, u32 L, u32 grp, u32 count, u32 *sh)
 {
     const u32 lane = threadIdx.x & (L - 1);
     u32 half = 1;
-    xyzz part;
+    typename G::pt part;
     while (2 * half < count) half <<= 1;
     for (half = count > 1 ? half : 0; half > 0; half >>= 1) {
-        if (lane >= half && lane < 2 * half) store_xyzz(sh + (grp * (L / 2) + lane - half) * 32, acc);
+        if (lane >= half && lane < 2 * half) G::store(sh + (grp * (L / 2) + lane - half) * G::P, acc);
         __syncthreads();
-        if (lane < half) { load_xyzz(part, sh + (grp * (L / 2) + lane) * 32); add_xyzz(acc, part); }
+        if (lane < half) { G::load(part, sh + (grp * (L / 2) + lane) * G::P); G::add(acc, part); }
         __syncthreads();
     }
 }
@@ -3625,61 +4034,61 @@ __device__ __forceinline__ void group_tree(xyzz &acc, u32 L, u32 grp, u32 count,
    by group_tree; the group's first thread stores it. A group that is the whole block (one
    bucket) starts its tree at the power of two that covers the threads holding a sum;
    smaller groups at L / 2. */
-__device__ __forceinline__ void fixup_group(const args &a, u32 first, u32 L, u32 grp, u32 *sh)
+template <class G> __device__ __forceinline__ void fixup_group(const args &a, u32 first, u32 L, u32 grp, u32 *sh)
 {
     const u32 lane = threadIdx.x & (L - 1);
     u32 g = NONE, count = L;
-    xyzz acc, part;
-    set_inf(acc);
+    typename G::pt acc, part;
+    G::set_inf(acc);
     if (first != NONE) {
         const u64 last = (a.offsets[(g = a.slot_keys[2 * first + 1]) + 1] - 1) / a.chunk_len;
-        if (lane == 0) load_xyzz(acc, a.slot_sums + 64 * first + 32);   /* the tail */
+        if (lane == 0) G::load(acc, a.slot_sums + 2 * G::P * first + G::P);   /* the tail */
         for (u64 t = first + 1 + lane; t <= last; t += L) {
-            load_xyzz(part, a.slot_sums + 64 * t);
-            add_xyzz(acc, part);
+            G::load(part, a.slot_sums + 2 * G::P * t);
+            G::add(acc, part);
         }
         if (L == blockDim.x && last - first < L) count = (u32)(last - first);
     }
-    group_tree(acc, L, grp, count, sh);
-    if (g != NONE && lane == 0) store_xyzz(a.buckets + bucket_slot(a, g), acc);
+    group_tree<G>(acc, L, grp, count, sh);
+    if (g != NONE && lane == 0) G::store(a.buckets + slot<G>(a, g), acc);
 }
 
 /* msm_fixup's queues, the grid looping over their items: first the long queue, a block a
    bucket, then the short one, a group of a.long_lanes threads a bucket. One call of
    fixup_group (two made the kernel twice the code, 240 KB, and 0.012 ms slower). */
-extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long(const mgpu_bn::args a)
+template <class G> __device__ __forceinline__ void fixup_long(const args &a)
 {
-    __shared__ u32 sh[FIXUP_LONG_THREADS / 2 * 32];
+    __shared__ u32 sh[FIXUP_LONG_THREADS / 2 * G::P];
     const u32 nlong = a.status[0], nshort = a.status[1], L = a.long_lanes, per = blockDim.x / L;
     const u32 items = nlong + (nshort + per - 1) / per;
     for (u32 it = blockIdx.x; it < items; it += gridDim.x) {   /* (the same for the whole block) */
         const bool whole = it < nlong;
         const u32 k = whole ? it : (it - nlong) * per + threadIdx.x / L;
         const u32 first = whole ? a.status[2 + k] : k < nshort ? a.status[2 + a.chunks - 1 - k] : NONE;
-        fixup_group(a, first, whole ? blockDim.x : L, whole ? 0 : threadIdx.x / L, sh);
+        fixup_group<G>(a, first, whole ? blockDim.x : L, whole ? 0 : threadIdx.x / L, sh);
     }
 }
 
 /* One thread per (window, segment of seg_len buckets). */
-extern "C" __global__ void __launch_bounds__(128, 3) mgpu_msm_segments(const mgpu_bn::args a)
+template <class G> __device__ __forceinline__ void segments(const args &a)
 {
     const u64 idx = global_id();
     if (idx >= (u64)a.wf * a.seg_count) return;
     const u32 w = (u32)(idx / a.seg_count), s = (u32)(idx - (u64)w * a.seg_count);
     const u32 base = w * a.nbuckets + s * a.seg_len;
-    xyzz run, tot, b;
-    set_inf(run);
-    set_inf(tot);
+    typename G::pt run, tot, b;
+    G::set_inf(run);
+    G::set_inf(tot);
     for (u32 j = a.seg_len; j-- > 0;) {
         const u32 g = base + j;
         if (a.resume || a.offsets[g] != a.offsets[g + 1]) {   /* (resume: earlier pieces' sums too) */
-            load_xyzz(b, a.buckets + bucket_slot(a, g));
-            add_xyzz(run, b);
+            G::load(b, a.buckets + slot<G>(a, g));
+            G::add(run, b);
         }
-        add_xyzz(tot, run);
+        G::add(tot, run);
     }
-    store_xyzz(a.seg + idx * 64, tot);
-    store_xyzz(a.seg + idx * 64 + 32, run);
+    G::store(a.seg + idx * 2 * G::P, tot);
+    G::store(a.seg + idx * 2 * G::P + G::P, run);
 }
 
 /* One block of SUMS_THREADS per (window w, part k), parts k = 0, 1: tot_s summed over the
@@ -3689,21 +4098,21 @@ extern "C" __global__ void __launch_bounds__(128, 3) mgpu_msm_segments(const mgp
    wf (2 + seg_bits) blocks is one wave on an H200 (at 2^20: 224 blocks, 264 places; one
    block of 512 per part, the first twice as long, took two waves and 0.29 ms). */
 enum { SUMS_THREADS = 256 };
-extern "C" __global__ void __launch_bounds__(SUMS_THREADS, 2) mgpu_msm_sums(const mgpu_bn::args a)
+template <class G> __device__ __forceinline__ void sums(const args &a)
 {
     const u32 parts = 2 + a.seg_bits, w = blockIdx.x / parts, k = blockIdx.x - w * parts;
     const u32 half = a.seg_count / 2, low = k > 1 ? (1u << (k - 2)) - 1 : 0;
     const u32 first = k == 1 ? half : 0, end = k == 0 ? half : k == 1 ? a.seg_count : half;
-    xyzz acc, b;
-    set_inf(acc);
+    typename G::pt acc, b;
+    G::set_inf(acc);
     for (u32 i = first + threadIdx.x; i < end; i += blockDim.x) {
         const u32 s = k > 1 ? ((i & ~low) << 1) | (low + 1) | (i & low) : i;
-        load_xyzz(b, a.seg + ((u64)w * a.seg_count + s) * 64 + (k > 1 ? 32 : 0));
-        add_xyzz(acc, b);                              /* a chain of dependent sums: latency */
+        G::load(b, a.seg + ((u64)w * a.seg_count + s) * 2 * G::P + (k > 1 ? G::P : 0));
+        G::add(acc, b);                                /* a chain of dependent sums: latency */
     }
-    __shared__ u32 sh[SUMS_THREADS / 2 * 32];
-    group_tree(acc, SUMS_THREADS, 0, end - first < blockDim.x ? end - first : blockDim.x, sh);
-    if (threadIdx.x == 0) store_xyzz(a.sums + (u64)blockIdx.x * 32, acc);
+    __shared__ u32 sh[SUMS_THREADS / 2 * G::P];
+    group_tree<G>(acc, SUMS_THREADS, 0, end - first < blockDim.x ? end - first : blockDim.x, sh);
+    if (threadIdx.x == 0) G::store(a.sums + (u64)blockIdx.x * G::P, acc);
 }
 
 /* One block of 32 per window w: its sum_b b * bucket_b = out_0 + 2^L sum_k 2^k out_{k+1}
@@ -3712,27 +4121,79 @@ extern "C" __global__ void __launch_bounds__(SUMS_THREADS, 2) mgpu_msm_sums(cons
    threads seg_bits and seg_bits + 1 take the two halves of out_0, and the block adds them
    up; out[w], canonical, goes to the host (which combines the windows). In parallel here:
    one doubling after another on the host cost more. */
-extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn::args a)
+template <class G> __device__ __forceinline__ void windows(const args &a)
 {
     const u32 k = threadIdx.x, parts = 2 + a.seg_bits;
-    const u32 *part = a.sums + (u64)blockIdx.x * parts * 32;
+    const u32 *part = a.sums + (u64)blockIdx.x * parts * G::P;
     u32 L = 0;
-    xyzz acc;
+    typename G::pt acc;
     while ((1u << L) < a.seg_len) L++;
     if (k < a.seg_bits) {
-        load_xyzz(acc, part + (k + 2) * 32);
-        for (u32 d = 0; d < k + L; d++) dbl<true>(acc);
+        G::load(acc, part + (k + 2) * G::P);
+        for (u32 d = 0; d < k + L; d++) G::dbl(acc);
     } else if (k < parts) {
-        load_xyzz(acc, part + (k - a.seg_bits) * 32);
+        G::load(acc, part + (k - a.seg_bits) * G::P);
     } else {
-        set_inf(acc);
+        G::set_inf(acc);
     }
-    __shared__ u32 sh[32 / 2 * 32];
-    group_tree(acc, 32, 0, parts, sh);
+    __shared__ u32 sh[32 / 2 * G::P];
+    group_tree<G>(acc, 32, 0, parts, sh);
     if (k == 0) {
-        reduce_once<FP>(acc.x, acc.x); reduce_once<FP>(acc.y, acc.y);
-        reduce_once<FP>(acc.zz, acc.zz); reduce_once<FP>(acc.zzz, acc.zzz);
-        store_xyzz(a.out + (u64)blockIdx.x * 32, acc);
+        G::canon(acc);
+        G::store(a.out + (u64)blockIdx.x * G::P, acc);
+    }
+}
+
+/* The kernels, per group: BN254 G1's names as before; the others with the group's suffix
+   (no __launch_bounds__ minimum of blocks: their points take more registers). */
+extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_ACC_BLOCK) mgpu_msm_accumulate(const mgpu_bn::args a) { accumulate<g1>(a); }
+extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::args a) { fixup<g1>(a); }
+extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long(const mgpu_bn::args a) { fixup_long<g1>(a); }
+extern "C" __global__ void __launch_bounds__(128, 3) mgpu_msm_segments(const mgpu_bn::args a) { segments<g1>(a); }
+extern "C" __global__ void __launch_bounds__(SUMS_THREADS, 2) mgpu_msm_sums(const mgpu_bn::args a) { sums<g1>(a); }
+extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn::args a) { windows<g1>(a); }
+#define MGPU_CV_KERNELS(G, suffix)                                                                                  \
+    extern "C" __global__ void mgpu_msm_convert_points_##suffix(const mgpu_bn::args a)                            \
+    {                                                                                                               \
+        for (u64 i = global_id(); i < a.n; i += (u64)gridDim.x * blockDim.x) {                                     \
+            u32 v[G::W];                                                                                            \
+            for (int h = 0; h < 2; h++) {                                                                           \
+                mgpu_cv::loadw<G::W>(v, a.points + (i * 2 + h) * G::W);                                             \
+                G::convert(v, a.to_mont != 0);                                                                      \
+                mgpu_cv::storew<G::W>(a.out + (i * 2 + h) * G::W, v);                                               \
+            }                                                                                                       \
+        }                                                                                                           \
+    }                                                                                                               \
+    extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK) mgpu_msm_accumulate_##suffix(const mgpu_bn::args a) { accumulate<G>(a); } \
+    extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup_##suffix(const mgpu_bn::args a) { fixup<G>(a); } \
+    extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long_##suffix(const mgpu_bn::args a) { fixup_long<G>(a); } \
+    extern "C" __global__ void __launch_bounds__(128) mgpu_msm_segments_##suffix(const mgpu_bn::args a) { segments<G>(a); } \
+    extern "C" __global__ void __launch_bounds__(SUMS_THREADS) mgpu_msm_sums_##suffix(const mgpu_bn::args a) { sums<G>(a); } \
+    extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows_##suffix(const mgpu_bn::args a) { windows<G>(a); }
+MGPU_CV_KERNELS(mgpu_cv::bn254_g2, bn254_g2)
+MGPU_CV_KERNELS(mgpu_cv::bls12_381_g1, bls12_381_g1)
+MGPU_CV_KERNELS(mgpu_cv::bls12_381_g2, bls12_381_g2)
+#undef MGPU_CV_KERNELS
+
+/* BLS12-381's digits: msm_digits with its r (k < 2^256 < 3r: two conditional subtractions;
+   a Montgomery k is multiplied by 1), 256 bits of signed digits. */
+extern "C" __global__ void __launch_bounds__(256) mgpu_msm_digits_bls12_381(const mgpu_bn::args a)
+{
+    const u64 i = global_id();
+    if (i >= a.n) return;
+    u32 raw[8], k[8], m[8], carry = 0, neg, cp;
+    load8(raw, a.scalars + i * 8);
+    mgpu_cv::bls_r::mod2(m);
+    mgpu_cv::sub_ge<8>(k, raw, m);
+    mgpu_cv::f_canon<mgpu_cv::bls_r>(k, k);
+    if (a.flags & SCALARS_MONT) {
+        const u32 one[8] = { 1, 0, 0, 0, 0, 0, 0, 0 };
+        mgpu_cv::f_mul<mgpu_cv::bls_r>(k, one, k);
+        mgpu_cv::f_canon<mgpu_cv::bls_r>(k, k);
+    }
+    for (u32 t = 0; t < a.windows; t++) {
+        const u32 key = bucket_of(a, t, digit(k, t, a.c, carry, neg), cp);
+        a.keys[(u64)t * a.n + i] = key == NONE ? NONE : key | (neg << 31);
     }
 }
 

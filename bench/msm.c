@@ -1,5 +1,6 @@
 /* bench_msm - BN254 G1 multi-scalar multiplication (mgpu_msm*) on one GPU and split over
-   several, for the targets of issue 13, beside era-bellman-cuda measured in the same run.
+   several, beside era-bellman-cuda measured in the same run; with --curve, BN254 G2 and
+   BLS12-381 G1 and G2 (mgpu_msm_curve) beside BN254 G1 and a peer per group.
 
    Inputs: points are random multiples of G (mgpu_bn254_random_points, generated once for
    the largest size; every case uses a prefix), scalars full-range random below r (fresh
@@ -50,13 +51,28 @@
      make bench   (build/bench_msm)
      ./build/bench_msm [--device D] [--n 2^10,2^12,...] [--reps N>=7] [--warmup N>=2]
                        [--ndev N] [--no-multi] [--batch-n 2^20] [--split-n 2^24,2^26] [--no-precompute]
-                       [--peer-cmd CMD | --peer-file FILE]
+                       [--peer-cmd CMD | --peer-file FILE] [--curve LIST]
    e.g. ./build/bench_msm --no-multi --peer-cmd .peers/era_bench
    --kernels: after dev's timing, opt.reps more dev calls under mgpu's profiler, and per
    kernel the median over calls of its GPU time in one call (where the time goes).
    --c-sweep: dev again at window bits c-2..c+2 (c: mgpu's choice) from 2^16 points on.
    --scalars equal | small: the one-GPU sizes with every scalar the same, or every scalar
    below 2^16 (skewed digits: few buckets hold everything), instead of random ones.
+   --curve LIST (bn254_g2, bls12_381_g1, bls12_381_g2, comma-separated, or all): instead of
+   the sections above, per n of --n, BN254 G1 and those groups through mgpu_msm_curve: dev
+   (device inputs, standard form) and pinned (pinned host inputs), each checked against the
+   CPU device up to 2^16 points and against each other above, and a table with the ratios
+   (pinned / dev, against BN254 G1, G2 / G1 of the same curve). With --peer-cmd the peer
+   runs per group and size on the same inputs: the era protocol above with the environment
+   variable MGPU_PEER_GROUP = bn254_g1 | bn254_g2 | bls12_381_g1 | bls12_381_g2, IN = n as
+   a little-endian u64, the n scalars (32 bytes each, little-endian, standard form), the n
+   affine points (G1: x then y; G2: x.c0, x.c1, y.c0, y.c1; each coordinate S = 32 (BN254)
+   or 48 (BLS12-381) bytes, little-endian, standard form); OUT line 1
+   `<name> n=<n> median_ms=<x> min_ms=<y> reps=<r>`, line 2 the affine result in standard
+   form as big-endian hex of 2 S digits a coordinate, G1 `x=<hex> y=<hex>`, G2
+   `x0=<hex> x1=<hex> y0=<hex> y1=<hex>` (c0 then c1), the point at infinity as zeros. The
+   peer's result must equal mgpu's. (BN254 G1's sections above set MGPU_PEER_GROUP =
+   bn254_g1 too.)
    --cpu runs the same program on 4 CPU devices (small sizes, e.g. --n 2^10,2^12 --batch-n 2^8
    --split-n 2^12): a check of the benchmark itself; its times mean nothing and no target
    is judged. Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error, a wrong result
@@ -71,6 +87,7 @@
 
 static struct {
     int device, reps, warmup, ndev, multi, precompute, cpu, kernels, c_sweep, scalars;
+    unsigned curves;                     /* --curve: bit g for group g (MGPU_MSM_*) */
     size_t n[MAX_SIZES], split_n[MAX_SIZES], batch_n;
     int nsizes, nsplit;
     const char *peer_cmd, *peer_file;    /* --peer-cmd, --peer-file */
@@ -216,19 +233,19 @@ static const char *peer_key(const char *line, const char *key)
     return NULL;
 }
 
-/* 64 hex digits, big-endian, into four little-endian 64-bit limbs; -1 if malformed. */
-static int peer_hex256(const char *s, uint64_t out[4])
+/* 16 L hex digits, big-endian, into L little-endian 64-bit limbs; -1 if malformed. */
+static int peer_hex(const char *s, uint64_t *out, int L)
 {
     int i;
-    memset(out, 0, 4 * sizeof out[0]);
+    memset(out, 0, (size_t)L * sizeof out[0]);
     if (!s) return -1;
-    for (i = 0; i < 64; i++) {
+    for (i = 0; i < 16 * L; i++) {
         int c = s[i], d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
                         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
         if (d < 0) return -1;
-        out[3 - i / 16] = out[3 - i / 16] << 4 | (uint64_t)d;
+        out[L - 1 - i / 16] = out[L - 1 - i / 16] << 4 | (uint64_t)d;
     }
-    return s[64] == 0 || s[64] == ' ' || s[64] == '\n' || s[64] == '\r' ? 0 : -1;
+    return s[16 * L] == 0 || s[16 * L] == ' ' || s[16 * L] == '\n' || s[16 * L] == '\r' ? 0 : -1;
 }
 
 /* count 64-bit words as 32-bit little-endian words (the peer's input format, any host order). */
@@ -247,13 +264,20 @@ static int peer_write_words(FILE *f, const uint64_t *w, size_t count)
     return k && fwrite(buf, 1, k, f) != k ? -1 : 0;
 }
 
-/* Runs `opt.peer_cmd IN OUT REPS WARMUP` on these n inputs: 0 with its median and minimum ms,
-   its result and its third line (if any, diagnostics) in note; else -1 with why in note. */
-static int peer_run(size_t n, const mgpu_bn254_scalar *sc, const mgpu_bn254_affine *pts, int ordinal, double *med,
-                    double *min, mgpu_bn254_affine *res, char *note, size_t cap)
+/* Runs `opt.peer_cmd IN OUT REPS WARMUP` on these n inputs of group g (MGPU_MSM_*; env
+   MGPU_PEER_GROUP its name): 0 with its median and minimum ms, its affine result (res:
+   mgpu_msm_point_bytes(g)) and its third line (if any, diagnostics) in note; else -1 with
+   why in note. */
+static const char *const group_ids[4] = { "bn254_g1", "bn254_g2", "bls12_381_g1", "bls12_381_g2" };
+static int peer_run(int g, size_t n, const mgpu_bn254_scalar *sc, const void *pts, int ordinal, double *med,
+                    double *min, uint64_t *res, char *note, size_t cap)
 {
+    static const char *const keys[2][4] = { { "x", "y" }, { "x0", "x1", "y0", "y1" } };
+    const int L = g < 2 ? 4 : 6, parts = g & 1 ? 4 : 2;
+    const size_t pwords = mgpu_msm_point_bytes(g) / 8;
+    int k;
     const char *tmp = getenv("TMPDIR");
-    char in[512], out[512], cmd[2048], line[512], ord[16];
+    char in[512], out[512], cmd[2048], line[1024], ord[16];
     const char *v;
     FILE *f = NULL;
     int fd, st, rc, ok = -1;
@@ -270,8 +294,8 @@ static int peer_run(size_t n, const mgpu_bn254_scalar *sc, const mgpu_bn254_affi
     close(fd);
     for (i = 0; i < 8; i++) nb[i] = (unsigned char)(n64 >> (8 * i));
     if (fwrite(nb, 1, 8, f) != 8 || peer_write_words(f, (const uint64_t *)sc, 4 * n) ||
-        peer_write_words(f, (const uint64_t *)pts, 8 * n)) {
-        snprintf(note, cap, "cannot write %s (%.1f GiB)", in, (double)(8 + 96 * n) / (double)(1u << 30));
+        peer_write_words(f, (const uint64_t *)pts, pwords * n)) {
+        snprintf(note, cap, "cannot write %s (%.1f GiB)", in, (double)(8 + (32 + 8 * pwords) * n) / (double)(1u << 30));
         goto done;
     }
     rc = fclose(f);
@@ -279,6 +303,7 @@ static int peer_run(size_t n, const mgpu_bn254_scalar *sc, const mgpu_bn254_affi
     if (rc) { snprintf(note, cap, "cannot write %s", in); goto done; }
     snprintf(ord, sizeof ord, "%d", ordinal);
     setenv("MGPU_PEER_DEVICE", ord, 1);
+    setenv("MGPU_PEER_GROUP", group_ids[g], 1);
     snprintf(cmd, sizeof cmd, "%s %s %s %d %d", opt.peer_cmd, in, out, opt.reps, opt.warmup);
     fflush(stdout);
     st = system(cmd);
@@ -287,18 +312,19 @@ static int peer_run(size_t n, const mgpu_bn254_scalar *sc, const mgpu_bn254_affi
         else snprintf(note, cap, "%s: did not exit normally (status %d)", opt.peer_cmd, st);
         goto done;
     }
-    snprintf(note, cap, "%s wrote no valid output (line 1: era n=<n> median_ms=<x> min_ms=<y>, line 2: x=<hex> y=<hex>)",
-             opt.peer_cmd);
+    snprintf(note, cap, "%s wrote no valid output (line 1: <name> n=<n> median_ms=<x> min_ms=<y>, line 2: %s)",
+             opt.peer_cmd, g & 1 ? "x0=<hex> x1=<hex> y0=<hex> y1=<hex>" : "x=<hex> y=<hex>");
     if (!(f = fopen(out, "r")) || !fgets(line, sizeof line, f)) goto done;
     if (!(v = peer_key(line, "n")) || strtoull(v, NULL, 10) != n64) goto done;
     if (!(v = peer_key(line, "median_ms")) || (*med = strtod(v, NULL)) <= 0) goto done;
     if (!(v = peer_key(line, "min_ms")) || (*min = strtod(v, NULL)) <= 0) goto done;
-    if (!fgets(line, sizeof line, f) || peer_hex256(peer_key(line, "x"), res->x) || peer_hex256(peer_key(line, "y"), res->y))
-        goto done;
+    if (!fgets(line, sizeof line, f)) goto done;
+    for (k = 0; k < parts; k++)
+        if (peer_hex(peer_key(line, keys[parts / 4][k]), res + (size_t)k * L, L)) goto done;
     note[0] = 0;
     if (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        snprintf(note, cap, "%s", line);
+        snprintf(note, cap, "%.500s", line);
     }
     ok = 0;
 done:
@@ -327,6 +353,113 @@ static int peer_file_load(const char *path)
     return 0;
 }
 
+/* ------------------------------------------------------------------ --curve: the other groups */
+/* For each n of --n, BN254 G1 and each group asked for, through mgpu_msm_curve: dev (inputs
+   in device memory, standard form) and pinned (pinned host memory), median of opt.reps after
+   opt.warmup, checked against the CPU device up to 2^16 points and between the two (and the
+   peer) above; with --peer-cmd the peer on the same inputs. Returns 0, or 1 for a wrong
+   result or a failed peer. */
+static int curve_bench(int ordinal)
+{
+    static const char *const names[4] = { "BN254 G1", "BN254 G2", "BLS12-381 G1", "BLS12-381 G2" };
+    double tab[4][MAX_SIZES][3];         /* dev, pinned, peer ms */
+    size_t maxn = 0;
+    mgpu_stream cpu;
+    int g, s, wrong = 0;
+    const unsigned groups = opt.curves | 1u;
+    memset(tab, 0, sizeof tab);
+    MK(mgpu_default_stream(mgpu_cpu_device(0), &cpu));
+    for (s = 0; s < opt.nsizes; s++) if (opt.n[s] > maxn) maxn = opt.n[s];
+    printf("bench_msm --curve: mgpu_msm_curve on device %d, median of %d runs after %d warm-ups, host wall clock per call\n",
+           opt.device, opt.reps, opt.warmup);
+    for (g = 0; g < 4; g++) {
+        const size_t E = mgpu_msm_point_bytes(g);
+        mgpu_bn254_scalar *h_sc = NULL, *d_sc = NULL;
+        void *h_pts = NULL, *d_pts = NULL;
+        double t0;
+        if (!(groups >> g & 1)) continue;
+        t0 = bench_now_ns();
+        if (mgpu_malloc_host(&h_pts, maxn * E) != MGPU_SUCCESS || mgpu_malloc_host((void **)&h_sc, maxn * 32) != MGPU_SUCCESS) {
+            fprintf(stderr, "bench_msm: pinned host memory for %zu %s points: %s\n", maxn, names[g], mgpu_last_error());
+            return 1;
+        }
+        MK(mgpu_curve_random_points(g, h_pts, maxn, 0x5eed0000u + (uint64_t)g));
+        MK(mgpu_malloc(&d_pts, maxn * E));
+        MK(mgpu_malloc((void **)&d_sc, maxn * 32));
+        MK(mgpu_memcpy(d_pts, h_pts, maxn * E));
+        printf("%s: %zu random points generated and uploaded in %.1f s\n", names[g], maxn, (bench_now_ns() - t0) * 1e-9);
+        for (s = 0; s < opt.nsizes; s++) {
+            const size_t n = opt.n[s];
+            mgpu_msm_config cfg;
+            uint64_t res[36], aff[3][24], cref[24];
+            double ms[MAX_REPS];
+            int src, i, k;
+            char nb[32];
+            bench_n_str(n, nb, sizeof nb);
+            MK(mgpu_curve_random_scalars(g, h_sc, n, 0xabcd00u + (uint64_t)s));
+            MK(mgpu_memcpy(d_sc, h_sc, n * 32));
+            memset(&cfg, 0, sizeof cfg);
+            cfg.group = g;
+            for (src = 0; src < 2; src++) {
+                for (i = k = 0; i < opt.warmup + opt.reps; i++) {
+                    double a = bench_now_ns();
+                    MK(mgpu_msm_curve(src ? h_sc : d_sc, src ? h_pts : d_pts, n, 1, &cfg, res, st));
+                    if (i >= opt.warmup) ms[k++] = (bench_now_ns() - a) * 1e-6;
+                    MK(mgpu_curve_to_affine(g, res, i ? cref : aff[src], 0));
+                    if (i && memcmp(cref, aff[src], E)) { printf("WRONG: %s n=%s: runs differ\n", names[g], nb); wrong++; }
+                }
+                tab[g][s][src] = bench_median(ms, k);
+            }
+            if (memcmp(aff[0], aff[1], E)) { printf("WRONG: %s n=%s: pinned differs from dev\n", names[g], nb); wrong++; }
+            if (n <= ((size_t)1 << 16)) {
+                MK(mgpu_msm_curve(h_sc, h_pts, n, 1, &cfg, res, cpu));
+                MK(mgpu_curve_to_affine(g, res, cref, 0));
+                if (memcmp(cref, aff[0], E)) { printf("WRONG: %s n=%s: differs from the CPU device\n", names[g], nb); wrong++; }
+            }
+            if (opt.peer_cmd) {
+                char note[600];
+                double med = 0, mn = 0;
+                if (peer_run(g, n, h_sc, h_pts, ordinal, &med, &mn, aff[2], note, sizeof note)) {
+                    printf("peer %s n=%s: %s\n", names[g], nb, note);
+                    peer_failed++;
+                } else {
+                    tab[g][s][2] = med;
+                    if (memcmp(aff[2], aff[0], E)) { printf("WRONG: %s n=%s: the peer's result differs from mgpu's\n", names[g], nb); wrong++; }
+                    if (note[0]) printf("peer %s n=%s: %s\n", names[g], nb, note);
+                }
+            }
+            printf("%-13s n=%-5s dev %9.3f ms  pinned %9.3f ms%s", names[g], nb, tab[g][s][0], tab[g][s][1],
+                   n <= ((size_t)1 << 16) ? "  (= the CPU device)" : "");
+            if (tab[g][s][2] > 0) printf("  peer %9.3f ms (peer / mgpu %.2f)", tab[g][s][2], tab[g][s][2] / tab[g][s][0]);
+            printf("\n");
+            fflush(stdout);
+        }
+        mgpu_free(d_pts);
+        mgpu_free(d_sc);
+        mgpu_free_host(h_pts);
+        mgpu_free_host(h_sc);
+    }
+    printf("\n| group | n | mgpu dev ms | pinned ms | pinned / dev | vs BN254 G1 | G2 / G1 (same curve) |%s\n| --- | --- | --- | --- | --- | --- | --- |%s\n",
+           opt.peer_cmd ? " peer ms | peer / mgpu |" : "", opt.peer_cmd ? " --- | --- |" : "");
+    for (g = 0; g < 4; g++) {
+        if (!(groups >> g & 1)) continue;
+        for (s = 0; s < opt.nsizes; s++) {
+            char nb[32], g2[32] = "", b1[32] = "";
+            const double *t = tab[g][s];
+            bench_n_str(opt.n[s], nb, sizeof nb);
+            if ((g & 1) && (groups >> (g - 1) & 1)) snprintf(g2, sizeof g2, "%.2f", t[0] / tab[g - 1][s][0]);
+            if (g) snprintf(b1, sizeof b1, "%.2f", t[0] / tab[0][s][0]);
+            printf("| %s | %s | %.3f | %.3f | %.2f | %s | %s |", names[g], nb, t[0], t[1], t[1] / t[0], b1, g2);
+            if (opt.peer_cmd) {
+                if (t[2] > 0) printf(" %.3f | %.2f |", t[2], t[2] / t[0]);
+                else printf(" - | - |");
+            }
+            printf("\n");
+        }
+    }
+    return wrong || peer_failed ? 1 : 0;
+}
+
 /* ------------------------------------------------------------------ arguments */
 static void usage(void)
 {
@@ -335,6 +468,7 @@ static void usage(void)
            "                 [--no-precompute] [--cpu (a dry run on 4 CPU devices)] [--kernels (per-kernel times of dev)]\n"
            "                 [--c-sweep (dev at window bits c-2..c+2 from 2^16 on)]\n"
            "                 [--scalars random|equal|small (one-GPU sizes: all equal, or below 2^16)]\n"
+           "                 [--curve bn254_g2,bls12_381_g1,bls12_381_g2|all (those groups beside BN254 G1)]\n"
            "                 [--peer-cmd CMD (run `CMD IN OUT REPS WARMUP` per size, e.g. .peers/era_bench)\n"
            "                  | --peer-file FILE (lines n=<n> median_ms=<ms> of an earlier era run)]\n"
            "  sizes as 2^k, 1048576 or 1M; at most 2^30\n");
@@ -368,6 +502,22 @@ static int parse_args(int argc, char **argv)
         else if (!strcmp(a, "--cpu")) opt.cpu = 1;
         else if (!strcmp(a, "--kernels")) opt.kernels = 1;
         else if (!strcmp(a, "--c-sweep")) opt.c_sweep = 1;
+        else if (!strcmp(a, "--curve")) {
+            char list[256], *t;
+            if (!v) { fprintf(stderr, "bench_msm: --curve needs a value\n"); return -1; }
+            snprintf(list, sizeof list, "%s", v);
+            for (t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+                int g;
+                if (!strcmp(t, "all")) { opt.curves |= 0xeu; continue; }
+                for (g = 0; g < 4 && strcmp(t, group_ids[g]); g++) {}
+                if (g == 4) {
+                    fprintf(stderr, "bench_msm: --curve %s: use bn254_g2, bls12_381_g1, bls12_381_g2 or all\n", t);
+                    return -1;
+                }
+                opt.curves |= 1u << g;
+            }
+            i++;
+        }
         else if (!strcmp(a, "--scalars")) {
             if (!v || (strcmp(v, "random") && strcmp(v, "equal") && strcmp(v, "small"))) {
                 fprintf(stderr, "bench_msm: --scalars takes random, equal or small\n");
@@ -477,6 +627,12 @@ int main(int argc, char **argv)
     MK(mgpu_device_info_get(opt.device, &info));
     MK(mgpu_set_device(opt.device));
     MK(mgpu_stream_create_flags(&st, MGPU_STREAM_NON_BLOCKING));
+    if (opt.curves) {                    /* --curve: that section only */
+        rc = curve_bench(info.ordinal);
+        mgpu_stream_destroy(st);
+        mgpu_shutdown();
+        return rc;
+    }
     MK(mgpu_default_stream(mgpu_cpu_device(0), &cpu));
 
     /* sizes and memory: points for the largest case, generated once */
@@ -602,7 +758,7 @@ int main(int argc, char **argv)
             mgpu_bn254_affine er;
             char note[600];
             snprintf(what, sizeof what, "n=%s era (--peer-cmd)", nb);
-            if (peer_run(n, h_sc, h_pts, info.ordinal, &w->era, &w->era_min, &er, note, sizeof note)) {
+            if (peer_run(MGPU_MSM_BN254_G1, n, h_sc, h_pts, info.ordinal, &w->era, &w->era_min, er.x, note, sizeof note)) {
                 printf("n=%-5s era FAILED: %s\n", nb, note);
                 peer_failed++;
             } else {

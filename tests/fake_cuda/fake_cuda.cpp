@@ -258,6 +258,19 @@ static const struct { const char *name; msm_kernel fn; bool together; } msm_kern
     { "mgpu_msm_sums", mgpu_msm_sums, true },
     { "mgpu_msm_windows", mgpu_msm_windows, true },
     { "mgpu_msm_precompute", mgpu_msm_precompute, false },
+    { "mgpu_msm_digits_bls12_381", mgpu_msm_digits_bls12_381, false },
+#define FAKE_MSM_GROUP(sfx)                                                                   \
+    { "mgpu_msm_convert_points_" #sfx, mgpu_msm_convert_points_##sfx, false },              \
+    { "mgpu_msm_accumulate_" #sfx, mgpu_msm_accumulate_##sfx, false },                      \
+    { "mgpu_msm_fixup_" #sfx, mgpu_msm_fixup_##sfx, false },                                \
+    { "mgpu_msm_fixup_long_" #sfx, mgpu_msm_fixup_long_##sfx, true },                       \
+    { "mgpu_msm_segments_" #sfx, mgpu_msm_segments_##sfx, false },                          \
+    { "mgpu_msm_sums_" #sfx, mgpu_msm_sums_##sfx, true },                                   \
+    { "mgpu_msm_windows_" #sfx, mgpu_msm_windows_##sfx, true },
+    FAKE_MSM_GROUP(bn254_g2)
+    FAKE_MSM_GROUP(bls12_381_g1)
+    FAKE_MSM_GROUP(bls12_381_g2)
+#undef FAKE_MSM_GROUP
 };
 static_assert(sizeof(mgpu_bn::args) == sizeof(mgpu__msm_args), "msm args layout");
 static bool msm_known(const std::string &name)

@@ -4,7 +4,7 @@
    runs without a GPU; the CUDA cases run on every GPU when there is one and are skipped,
    with the reason, otherwise. MGPU_TEST_SEED=n repeats a run's random inputs; -v prints
    detail; section names (helpers bad vectors edges forms precompute batch memory multi
-   random) run only those; TEST_MSM_QUICK=1 keeps the GPU cases small (for slow
+   random curves) run only those; TEST_MSM_QUICK=1 keeps the GPU cases small (for slow
    emulators: tests/fake_cuda). Run from the repository root or anywhere (the vectors are
    found next to the program: ../tests/vectors).
 
@@ -1496,6 +1496,422 @@ static void test_bad_inputs(const tdev *t, mgpu_device other_gpu)
 }
 
 /* Sections named on the command line (none: all). */
+/* ---- the other groups (mgpu_msm_curve, config.group): BN254 G2, BLS12-381 G1 and G2, and
+   BN254 G1 through the same calls. The CURVEMSM files (py_ecc's results), algebraic
+   identities with the scalars combined by this file's own arithmetic modulo r, the forms,
+   the split over CPU devices, and the errors. */
+static const char *const group_names[4] = { "BN254 G1", "BN254 G2", "BLS12-381 G1", "BLS12-381 G2" };
+static const u256 R_BLS = { 0xffffffff00000001ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull, 0x73eda753299d7d48ull };
+static const uint64_t P_BLS[6] = { 0xb9feffffffffaaabull, 0x1eabfffeb153ffffull, 0x6730d2a0f6b0f624ull,
+                                   0x64774b84f38512bfull, 0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull };
+static const uint64_t *group_r(int g) { return g < 2 ? R_MOD : R_BLS; }
+static int group_limbs(int g) { return g < 2 ? 4 : 6; }
+static int group_elem(int g) { return group_limbs(g) * (g & 1 ? 2 : 1); }   /* limbs of a coordinate */
+
+/* -P (standard form): each y component c -> p - c (0 stays 0). */
+static void curve_neg(int g, const uint64_t *p, uint64_t *out)
+{
+    const int L = group_limbs(g), E = group_elem(g);
+    const uint64_t *m = L == 4 ? P_MOD : P_BLS;
+    int c, i;
+    memcpy(out, p, 16 * (size_t)E);
+    for (c = E; c < 2 * E; c += L) {
+        int zero = 1;
+        uint64_t bw = 0;
+        for (i = 0; i < L; i++) zero &= p[c + i] == 0;
+        if (zero) continue;
+        for (i = 0; i < L; i++) {
+            uint64_t d = m[i] - p[c + i], b1 = m[i] < p[c + i];
+            out[c + i] = d - bw;
+            bw = b1 + (d < bw);
+        }
+    }
+}
+/* An MSM of group g on dev (devs/ndevs: mgpu_msm_curve_multi), the affine result in the
+   form flags give. */
+static mgpu_result curve_msm(int g, const mgpu_device *devs, int ndevs, const mgpu_bn254_scalar *s, const void *p,
+                             size_t n, unsigned flags, int c, uint64_t *out)
+{
+    mgpu_msm_config cfg;
+    uint64_t j[36];
+    mgpu_stream st = NULL;
+    mgpu_result r;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.flags = flags;
+    cfg.window_bits = c;
+    cfg.group = g;
+    if (ndevs == 1) {
+        r = mgpu_default_stream(devs[0], &st);
+        if (r == MGPU_SUCCESS) r = mgpu_msm_curve(s, p, n, 1, &cfg, j, st);
+    } else {
+        r = mgpu_msm_curve_multi(s, p, n, 1, &cfg, j, devs, ndevs);
+    }
+    if (r == MGPU_SUCCESS) r = mgpu_curve_to_affine(g, j, out, (flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+    return r;
+}
+static void expect_curve(chk *c, const char *what, int g, const mgpu_device *devs, int ndevs, const mgpu_bn254_scalar *s,
+                         const void *p, size_t n, unsigned flags, int w, const uint64_t *want)
+{
+    uint64_t got[24];
+    mgpu_result r = curve_msm(g, devs, ndevs, s, p, n, flags, w, got);
+    if (r != MGPU_SUCCESS) chk_fail(c, "%s: %s: %s", what, mgpu_result_string(r), mgpu_last_error());
+    else if (memcmp(got, want, 16 * (size_t)group_elem(g))) chk_fail(c, "%s: wrong result", what);
+}
+
+static void test_curve_vectors(void)
+{
+    static const char *const kinds[4] = { "n1", "n5", "n64", "n64_mont" };
+    const mgpu_device two[2] = { cpus[0], cpus[1] }, gpus2[2] = { 0, 1 };
+    int g, k, i, files = 0;
+    for (g = 0; g < 4; g++)
+        for (k = 0; k < 4; k++) {
+            static const char *const stem[4] = { "bn254_g1", "bn254_g2", "bls12_381_g1", "bls12_381_g2" };
+            char path[4200];
+            unsigned char *b = NULL;
+            size_t len = 0, n, E = 16 * (size_t)group_elem(g);
+            unsigned flags, mf;
+            chk c;
+            chk_init(&c);
+            snprintf(path, sizeof path, "%s/curvemsm/%s_%s.bin", vec_dir, stem[g], kinds[k]);
+            if (read_file(path, &b, &len) != 0 || len < 32 || memcmp(b, "CURVEMSM", 8) || le64(b + 8) != (1ull | (uint64_t)(g / 2 + 1) << 32) ||
+                (le64(b + 16) & 0xffffffffull) != (uint64_t)(g % 2 + 1) || (flags = (unsigned)(le64(b + 16) >> 32)) > 3 ||
+                len != 32 + (32 + E) * (n = (size_t)le64(b + 24)) + E) {
+                report(0, "[curves] %s: missing or malformed", path);
+                free(b);
+                continue;
+            }
+            mf = (flags & 1u ? MGPU_MSM_SCALARS_MONTGOMERY : 0) |
+                 (flags & 2u ? MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY : 0) | MGPU_MSM_CHECK_POINTS;
+            {
+                mgpu_bn254_scalar *s = (mgpu_bn254_scalar *)xmalloc(n * 32);
+                uint64_t *p = (uint64_t *)xmalloc(n * E), want[24];
+                memcpy(s, b + 32, n * 32);                  /* (a little-endian host) */
+                memcpy(p, b + 32 + 32 * n, n * E);
+                memcpy(want, b + 32 + (32 + E) * n, E);
+                expect_curve(&c, "cpu", g, cpus, 1, s, p, n, mf, 0, want);
+                expect_curve(&c, "2 cpu devices", g, two, 2, s, p, n, mf, 0, want);
+                expect_curve(&c, "4 cpu devices", g, cpus, 4, s, p, n, mf, 0, want);
+                expect_curve(&c, "c = 3", g, cpus, 1, s, p, n, mf, 3, want);
+                for (i = 0; i < ngpu; i++) {
+                    const mgpu_device gpu = i;
+                    char what[32];
+                    snprintf(what, sizeof what, "gpu %d", i);
+                    expect_curve(&c, what, g, &gpu, 1, s, p, n, mf, 0, want);
+                    snprintf(what, sizeof what, "gpu %d, c = 5", i);
+                    expect_curve(&c, what, g, &gpu, 1, s, p, n, mf, 5, want);
+                }
+                if (ngpu > 1) expect_curve(&c, "split over 2 gpus", g, gpus2, 2, s, p, n, mf, 0, want);
+                if (flags) {                                /* converted: every other form */
+                    unsigned sf, keep;
+                    if (flags & 1u) mgpu_curve_convert_scalars(g, s, n, 0);
+                    if (flags & 2u) { mgpu_curve_convert_points(g, p, n, 0); mgpu_curve_convert_points(g, want, 1, 0); }
+                    for (sf = 0; sf < 8; sf++) {
+                        mgpu_bn254_scalar *s2 = (mgpu_bn254_scalar *)xmalloc(n * 32);
+                        uint64_t *p2 = (uint64_t *)xmalloc(n * E), w2[24];
+                        char what[64];
+                        memcpy(s2, s, n * 32);
+                        memcpy(p2, p, n * E);
+                        memcpy(w2, want, E);
+                        if (sf & 1u) mgpu_curve_convert_scalars(g, s2, n, 1);
+                        if (sf & 2u) mgpu_curve_convert_points(g, p2, n, 1);
+                        if (sf & 4u) mgpu_curve_convert_points(g, w2, 1, 1);
+                        keep = (sf & 1u ? MGPU_MSM_SCALARS_MONTGOMERY : 0) | (sf & 2u ? MGPU_MSM_POINTS_MONTGOMERY : 0) |
+                               (sf & 4u ? MGPU_MSM_RESULT_MONTGOMERY : 0);
+                        snprintf(what, sizeof what, "flags 0x%x", keep);
+                        expect_curve(&c, what, g, cpus, 1, s2, p2, n, keep, 0, w2);
+                        for (i = 0; i < ngpu && (!quick || sf == 0 || sf == 7); i++) {
+                            const mgpu_device gpu = i;
+                            snprintf(what, sizeof what, "gpu %d, flags 0x%x", i, keep);
+                            expect_curve(&c, what, g, &gpu, 1, s2, p2, n, keep, 0, w2);
+                        }
+                        free(s2);
+                        free(p2);
+                    }
+                }
+                free(s);
+                free(p);
+            }
+            files++;
+            report(c.good, "[curves] vector %s_%s (%s, N = %zu, flags %u) on the CPU device, split over 2 and 4%s%s%s",
+                   stem[g], kinds[k], group_names[g], n, flags, ngpu ? ", on every GPU" : "", SEP(c));
+            free(b);
+        }
+    report(files == 16, "[curves] read %d CURVEMSM files of %s/curvemsm (16 expected)", files, vec_dir);
+}
+
+/* sum_i k_i (a_i Q) = (sum_i k_i a_i mod r) Q, the right side one point's MSM. */
+static void test_curve_random(int g)
+{
+    static const size_t sizes[] = { 1, 2, 3, 100, 1001 };
+    const uint64_t *r = group_r(g);
+    const size_t E = 16 * (size_t)group_elem(g);
+    uint64_t q[24], want[24];
+    size_t z, i;
+    chk c;
+    chk_init(&c);
+    mgpu_curve_random_points(g, q, 1, rnd());
+    for (z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        const size_t n = sizes[z];
+        mgpu_bn254_scalar *k = (mgpu_bn254_scalar *)xmalloc(n * 32), *a = (mgpu_bn254_scalar *)xmalloc(n * 32), sum;
+        uint64_t *p = (uint64_t *)xmalloc(n * E);
+        char what[64];
+        set_u64(sum.limb, 0);
+        for (i = 0; i < n; i++) {
+            u256 t, kr;
+            a[i] = sc_rand_full();
+            k[i] = sc_rand_full();                      /* full 256 bits: most are >= r */
+            if (curve_msm(g, cpus, 1, &a[i], q, 1, 0, 0, p + i * E / 8) != MGPU_SUCCESS) chk_fail(&c, "a_i Q: %s", mgpu_last_error());
+            reduce(kr, k[i].limb, r);
+            mulmod(t, kr, a[i].limb, r);
+            addmod(sum.limb, sum.limb, t, r);
+        }
+        if (curve_msm(g, cpus, 1, &sum, q, 1, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "(sum k a) Q: %s", mgpu_last_error());
+        snprintf(what, sizeof what, "n = %zu, cpu", n);
+        expect_curve(&c, what, g, cpus, 1, k, p, n, 0, 0, want);
+        snprintf(what, sizeof what, "n = %zu, 4 cpu devices", n);
+        expect_curve(&c, what, g, cpus, 4, k, p, n, 0, 0, want);
+        if (n == 1001) {                                 /* a batch of 5 over 2 devices, shared points */
+            mgpu_bn254_scalar *kb = (mgpu_bn254_scalar *)xmalloc(5 * n * 32);
+            uint64_t res[5 * 36], aff[24];
+            mgpu_msm_config cfg;
+            int b;
+            for (b = 0; b < 5; b++) memcpy(kb + b * n, k, n * 32);
+            memset(&cfg, 0, sizeof cfg);
+            cfg.group = g;
+            cfg.flags = MGPU_MSM_SHARED_POINTS;
+            if (mgpu_msm_curve_multi(kb, p, n, 5, &cfg, res, cpus, 2) != MGPU_SUCCESS) chk_fail(&c, "batch: %s", mgpu_last_error());
+            else
+                for (b = 0; b < 5; b++) {
+                    mgpu_curve_to_affine(g, res + b * 3 * E / 16, aff, 0);
+                    if (memcmp(aff, want, E)) chk_fail(&c, "batch of 5 over 2 cpu devices: MSM %d wrong", b);
+                }
+            free(kb);
+        }
+        free(k);
+        free(a);
+        free(p);
+    }
+    report(c.good, "[curves] %s: random MSMs of 1, 2, 3, 100, 1001 points (scalars of 256 bits) = (sum k_i a_i mod r) Q "
+           "on the CPU device, split over 4, a batch over 2%s%s", group_names[g], SEP(c));
+}
+
+/* The edge cases, each against an MSM of fewer points or a negation. */
+static void test_curve_edges(int g, const mgpu_device *td, int nt, const char *label)
+{
+    static const uint64_t off_group[3][24] = {   /* on the curve, outside the subgroup of order r */
+        { 3, 0, 0, 0, 1, 0, 0, 0, 0x512dc35743fa5543ull, 0xb87f54f50c1600e4ull, 0x0b87aca78e89515cull, 0x18317863a822ced6ull,
+          0xd7132ea39ab5ab0cull, 0x1e41899e5fd5bf84ull, 0x4eb9190bb391072cull, 0x16f36623ff7c6a39ull },
+        { 5, 0, 0, 0, 0, 0, 0x43ea7df67dbad60dull, 0x5df092c8a7ceb648ull, 0x506d2bb2185f5371ull, 0x9b180a8e59196825ull,
+          0x7bc0790f1e6e7d66ull, 0x0d3c6da1211ebe79ull },
+        { 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0x61f404376c72798cull, 0xf385ede267ba6fd1ull, 0x4f5ec4289d7a6a08ull,
+          0x3d8611014bc9ce16ull, 0x71ef389953a62233ull, 0x0938e4fbf018479eull, 0x79a5d9e568e3ca58ull, 0xfad4ae5d318506f6ull,
+          0xbb47a499b959882cull, 0xf0a522b38d1cc35eull, 0xb969f607e2ce74a7ull, 0x0246662e8fffe1bdull } };
+    const uint64_t *r = group_r(g);
+    const size_t E = 16 * (size_t)group_elem(g), W = E / 8;
+    uint64_t P[3 * 24], want[24], neg[24], inf[24], j[36];
+    mgpu_bn254_scalar k[3], one;
+    mgpu_msm_config cfg;
+    mgpu_result res;
+    mgpu_stream st = NULL;
+    chk c;
+    chk_init(&c);
+    memset(inf, 0, sizeof inf);
+    mgpu_curve_random_points(g, P, 3, rnd());
+    set_u64(one.limb, 1);
+    /* n = 0 and all scalars 0: infinity */
+    memset(&cfg, 0, sizeof cfg);
+    cfg.group = g;
+    if (mgpu_default_stream(td[0], &st) != MGPU_SUCCESS || mgpu_msm_curve(NULL, NULL, 0, 1, &cfg, j, st) != MGPU_SUCCESS || mgpu_curve_to_affine(g, j, want, 0) != MGPU_SUCCESS ||
+        memcmp(want, inf, E))
+        chk_fail(&c, "n = 0 is not infinity");
+    set_u64(k[0].limb, 0); set_u64(k[1].limb, 0); set_u64(k[2].limb, 0);
+    expect_curve(&c, "scalars 0", g, td, nt, k, P, 3, 0, 0, inf);
+    /* r - 1: -P; r + 1 and 2^256 - 1 against their values mod r */
+    curve_neg(g, P, neg);
+    memcpy(k[0].limb, r, 32); k[0].limb[0] -= 1;
+    expect_curve(&c, "r - 1", g, td, nt, k, P, 1, 0, 0, neg);
+    memcpy(k[0].limb, r, 32); k[0].limb[0] += 1;
+    expect_curve(&c, "r + 1", g, td, nt, k, P, 1, 0, 0, P);
+    memcpy(k[0].limb, r, 32);
+    expect_curve(&c, "r", g, td, nt, k, P, 1, 0, 0, inf);
+    k[1].limb[0] = k[1].limb[1] = k[1].limb[2] = k[1].limb[3] = ~0ull;
+    reduce(k[2].limb, k[1].limb, r);
+    if (curve_msm(g, cpus, 1, &k[2], P, 1, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "%s", mgpu_last_error());
+    expect_curve(&c, "2^256 - 1", g, td, nt, &k[1], P, 1, 0, 0, want);
+    /* P and -P with one scalar: infinity; P, P: (a + b) P; an infinity input adds nothing */
+    {
+        uint64_t pp[72];
+        mgpu_bn254_scalar ab[3], s1;
+        memcpy(pp, P, E);
+        memcpy(pp + W, neg, E);
+        ab[0] = sc_rand_mod(); ab[1] = ab[0];
+        expect_curve(&c, "P, -P", g, td, nt, ab, pp, 2, 0, 0, inf);
+        memcpy(pp + W, P, E);
+        ab[1] = sc_rand_mod();
+        addmod(s1.limb, ab[0].limb, ab[1].limb, r);
+        if (curve_msm(g, cpus, 1, &s1, P, 1, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "%s", mgpu_last_error());
+        expect_curve(&c, "P, P", g, td, nt, ab, pp, 2, 0, 0, want);
+        expect_curve(&c, "P, P split over 2", g, nt > 1 ? td : cpus, 2, ab, pp, 2, 0, 0, want);
+        ab[0] = one; ab[1] = one;
+        set_u64(s1.limb, 2);
+        if (curve_msm(g, cpus, 1, &s1, P, 1, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "%s", mgpu_last_error());
+        expect_curve(&c, "P + P (a doubling in the bucket)", g, td, nt, ab, pp, 2, 0, 0, want);
+        memcpy(pp, P, E);
+        memset(pp + W, 0, E);
+        memcpy(pp + 2 * W, P + 2 * W, E);
+        ab[0] = sc_rand_mod(); ab[1] = sc_rand_mod(); ab[2] = sc_rand_mod();
+        {
+            mgpu_bn254_scalar two_k[2];
+            uint64_t two_p[48];
+            two_k[0] = ab[0]; two_k[1] = ab[2];
+            memcpy(two_p, P, E);
+            memcpy(two_p + W, P + 2 * W, E);
+            if (curve_msm(g, cpus, 1, two_k, two_p, 2, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "%s", mgpu_last_error());
+            expect_curve(&c, "an infinity input", g, td, nt, ab, pp, 3, MGPU_MSM_CHECK_POINTS, 0, want);
+        }
+    }
+    /* MGPU_MSM_CHECK_POINTS: off the curve, a coordinate >= p, outside the subgroup */
+    {
+        uint64_t bad[24];
+        memcpy(bad, P, E);
+        bad[W / 2] ^= 1;                                 /* y changed */
+        res = curve_msm(g, td, nt, k, bad, 1, MGPU_MSM_CHECK_POINTS, 0, want);
+        if (res != MGPU_ERROR_NOT_ON_CURVE || !strstr(mgpu_last_error(), "not on")) chk_fail(&c, "off the curve: %s", mgpu_result_string(res));
+        if (mgpu_curve_on_curve(g, bad, 0) || !mgpu_curve_on_curve(g, P, 0)) chk_fail(&c, "mgpu_curve_on_curve");
+        memcpy(bad, P, E);
+        memcpy(bad, group_limbs(g) == 4 ? P_MOD : P_BLS, 8 * (size_t)group_limbs(g));   /* x.c0 = p */
+        res = curve_msm(g, td, nt, k, bad, 1, MGPU_MSM_CHECK_POINTS, 0, want);
+        if (res != MGPU_ERROR_NOT_ON_CURVE || !strstr(mgpu_last_error(), ">= p")) chk_fail(&c, "coordinate p: %s", mgpu_result_string(res));
+        if (g) {
+            res = curve_msm(g, td, nt, k, off_group[g - 1], 1, MGPU_MSM_CHECK_POINTS, 0, want);
+            if (res != MGPU_ERROR_NOT_ON_CURVE || !strstr(mgpu_last_error(), "not in"))
+                chk_fail(&c, "outside the subgroup: %s (%s)", mgpu_result_string(res), mgpu_last_error());
+            if (mgpu_curve_on_curve(g, off_group[g - 1], 0)) chk_fail(&c, "mgpu_curve_on_curve accepts a point outside the subgroup");
+            if (curve_msm(g, cpus, 1, k, off_group[g - 1], 1, 0, 0, want) != MGPU_SUCCESS)
+                chk_fail(&c, "unchecked, a point outside the subgroup is used as given: %s", mgpu_last_error());
+        }
+    }
+    report(c.good, "[%s] [curves] %s: edge cases (n = 0, scalars 0, r - 1, r, r + 1, 2^256 - 1, P and -P, P and P, infinity "
+           "inputs; MGPU_MSM_CHECK_POINTS off the curve, >= p%s)%s%s", label, group_names[g], g ? ", outside the subgroup" : "", SEP(c));
+}
+
+/* Every GPU against the CPU device: random MSMs of odd sizes (scalars of 256 bits), in
+   standard and Montgomery forms, from host and from device memory (standard-form device
+   points are converted by the group's kernel), a batch, split over 2 GPUs. */
+static void test_curve_gpu(int g)
+{
+    static const size_t full[] = { 1, 2, 3, 100, 1001, 4097, 20011 }, small[] = { 1, 3, 64, 1000 };
+    const size_t *sizes = quick ? small : full, nsz = quick ? 4 : 7, E = mgpu_msm_point_bytes(g);
+    const mgpu_device gpus2[2] = { 0, 1 };
+    size_t z;
+    int i;
+    if (!ngpu) return;
+    for (i = 0; i < ngpu; i++) {
+        const mgpu_device gpu = i;
+        chk c;
+        chk_init(&c);
+        for (z = 0; z < nsz; z++) {
+            const size_t n = sizes[z];
+            mgpu_bn254_scalar *k = make_scalars(n, 1), *km = (mgpu_bn254_scalar *)xmalloc(n * 32);
+            uint64_t *p = (uint64_t *)xmalloc(n * E), *pm = (uint64_t *)xmalloc(n * E), want[24], wm[24];
+            const unsigned all = MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY;
+            void *dp = NULL, *ds = NULL, *dpm = NULL;
+            char what[64];
+            mgpu_curve_random_points(g, p, n, rnd());
+            memcpy(km, k, n * 32);
+            memcpy(pm, p, n * E);
+            mgpu_curve_convert_scalars(g, km, n, 1);
+            mgpu_curve_convert_points(g, pm, n, 1);
+            if (curve_msm(g, cpus, 1, k, p, n, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "cpu: %s", mgpu_last_error());
+            memcpy(wm, want, E);
+            mgpu_curve_convert_points(g, wm, 1, 1);
+            snprintf(what, sizeof what, "n = %zu, host, standard", n);
+            expect_curve(&c, what, g, &gpu, 1, k, p, n, 0, 0, want);
+            snprintf(what, sizeof what, "n = %zu, host, Montgomery", n);
+            expect_curve(&c, what, g, &gpu, 1, km, pm, n, all, 0, wm);
+            mgpu_set_device(i);
+            if (mgpu_malloc(&dp, n * E) != MGPU_SUCCESS || mgpu_malloc(&dpm, n * E) != MGPU_SUCCESS ||
+                mgpu_malloc(&ds, n * 32) != MGPU_SUCCESS) {
+                chk_fail(&c, "mgpu_malloc: %s", mgpu_last_error());
+            } else {
+                mgpu_memcpy(dp, p, n * E);
+                mgpu_memcpy(dpm, pm, n * E);
+                mgpu_memcpy(ds, k, n * 32);
+                snprintf(what, sizeof what, "n = %zu, device, standard", n);
+                expect_curve(&c, what, g, &gpu, 1, (const mgpu_bn254_scalar *)ds, dp, n, MGPU_MSM_CHECK_POINTS, 0, want);
+                snprintf(what, sizeof what, "n = %zu, device points, Montgomery", n);
+                expect_curve(&c, what, g, &gpu, 1, k, dpm, n, MGPU_MSM_POINTS_MONTGOMERY, 0, want);
+            }
+            mgpu_free(dp);
+            mgpu_free(dpm);
+            mgpu_free(ds);
+            if (z == nsz - 1 && ngpu > 1 && i == 0) {
+                snprintf(what, sizeof what, "n = %zu, split over 2 gpus", n);
+                expect_curve(&c, what, g, gpus2, 2, k, p, n, 0, 0, want);
+            }
+            if (z == nsz - 1) {                      /* a batch of 3, shared points, and max_memory pieces */
+                mgpu_bn254_scalar *kb = (mgpu_bn254_scalar *)xmalloc(3 * n * 32);
+                uint64_t res[3 * 36], aff[24];
+                mgpu_msm_config cfg;
+                mgpu_stream st = NULL;
+                int b;
+                for (b = 0; b < 3; b++) memcpy(kb + b * n, k, n * 32);
+                memset(&cfg, 0, sizeof cfg);
+                cfg.group = g;
+                cfg.flags = MGPU_MSM_SHARED_POINTS;
+                cfg.max_memory = E * 75 * 1024;       /* less than the MSM needs: pieces */
+                mgpu_default_stream(gpu, &st);
+                if (mgpu_msm_curve(kb, p, n, 3, &cfg, res, st) != MGPU_SUCCESS) chk_fail(&c, "batch: %s", mgpu_last_error());
+                else
+                    for (b = 0; b < 3; b++) {
+                        mgpu_curve_to_affine(g, res + b * 3 * E / 16, aff, 0);
+                        if (memcmp(aff, want, E)) chk_fail(&c, "batch of 3 with max_memory %zu: MSM %d wrong", cfg.max_memory, b);
+                    }
+                free(kb);
+            }
+            free(k);
+            free(km);
+            free(p);
+            free(pm);
+        }
+        report(c.good, "[gpu %d] [curves] %s: random MSMs of %s points against the CPU device (host and device "
+               "inputs, standard and Montgomery forms), a batch in pieces%s%s%s", i, group_names[g],
+               quick ? "1, 3, 64, 1000" : "1, 2, 3, 100, 1001, 4097, 20011", ngpu > 1 && i == 0 ? ", split over 2" : "",
+               SEP(c));
+        {
+            char label[32];
+            snprintf(label, sizeof label, "gpu %d", i);
+            test_curve_edges(g, &gpu, 1, label);
+        }
+    }
+}
+
+static void test_curve_errors(void)
+{
+    mgpu_bn254_scalar k[1];
+    uint64_t P[24], j[36];
+    mgpu_bn254_jacobian bj;
+    mgpu_msm_config cfg;
+    mgpu_result r1, r2, r3, r4;
+    mgpu_curve_random_points(MGPU_MSM_BLS12_381_G1, P, 1, 7);
+    set_u64(k[0].limb, 5);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.group = 4;
+    r1 = mgpu_msm_curve(k, P, 1, 1, &cfg, j, cpu_stream);
+    cfg.group = -1;
+    r2 = mgpu_msm_curve_multi(k, P, 1, 1, &cfg, j, cpus, 2);
+    cfg.group = MGPU_MSM_BLS12_381_G1;
+    r3 = mgpu_msm(k, (const mgpu_bn254_affine *)(const void *)P, 1, &cfg, &bj, cpu_stream);
+    cfg.precompute_factor = 2;
+    r4 = mgpu_msm_curve(k, P, 1, 1, &cfg, j, cpu_stream);
+    report(r1 == MGPU_ERROR_INVALID_ARGUMENT && r2 == MGPU_ERROR_INVALID_ARGUMENT && r3 == MGPU_ERROR_INVALID_ARGUMENT &&
+           r4 == MGPU_ERROR_NOT_SUPPORTED && mgpu_msm_point_bytes(4) == 0 && mgpu_msm_point_bytes(3) == 192 &&
+           mgpu_msm_result_bytes(1) == 192 && mgpu_curve_random_points(9, P, 1, 1) == MGPU_ERROR_INVALID_ARGUMENT,
+           "[curves] errors: group 4 / -1 INVALID_ARGUMENT (%s, %s), a BN254 G1 call with another group %s, precomputed "
+           "bases of BLS12-381 G1 %s; sizes", mgpu_result_string(r1), mgpu_result_string(r2), mgpu_result_string(r3),
+           mgpu_result_string(r4));
+}
+
 static int nsel;
 static char **sel;
 static int selected(const char *name)
@@ -1566,6 +1982,11 @@ int main(int argc, char **argv)
     if (selected("multi")) test_multi_cpu();
     if (selected("random")) test_random();
     if (selected("multi")) test_multi_gpu();
+    if (selected("curves")) {
+        test_curve_vectors();
+        for (i = 0; i < 4; i++) { test_curve_random(i); test_curve_edges(i, cpus, 1, "cpu"); test_curve_gpu(i); }
+        test_curve_errors();
+    }
     for (i = 0; i < nvfiles; i++) { free(vfiles[i].s); free(vfiles[i].p); }
     mgpu_shutdown();
     return summary();
