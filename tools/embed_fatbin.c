@@ -317,10 +317,13 @@ int main(int argc, char **argv)
     printf("#define MGPU_KERNELS_FATBIN_ROW_GROUPS %d\n", ROW_GROUPS);
     printf("static const char mgpu__kernels_fatbin_b85[%lu][%d] = {\n", (unsigned long)rows, ROW_GROUPS * 5 + 1);
     for (r = 0; r < rows; r++) {
-        size_t end = (r + 1) * ROW_GROUPS < groups ? (r + 1) * ROW_GROUPS : groups;
-        for (g = r * ROW_GROUPS; g < end; g += PIECE_GROUPS) {
-            put_row_piece(fatbin, fatbin_size, g, end - g < PIECE_GROUPS ? end - g : PIECE_GROUPS);
-            fputs(g + PIECE_GROUPS < end ? "\n" : (r + 1 < rows ? ",\n" : "\n"), stdout);
+        size_t end = (r + 1) * ROW_GROUPS < groups ? (r + 1) * ROW_GROUPS : groups, piece = PIECE_GROUPS;
+        /* A short last row is never 2 pieces: clang's -Wstring-concatenation takes exactly two
+           literals on separate lines in an array's initializer for a missing comma. */
+        if ((end - r * ROW_GROUPS + PIECE_GROUPS - 1) / PIECE_GROUPS == 2) piece = (end - r * ROW_GROUPS + 2) / 3;
+        for (g = r * ROW_GROUPS; g < end; g += piece) {
+            put_row_piece(fatbin, fatbin_size, g, end - g < piece ? end - g : piece);
+            fputs(g + piece < end ? "\n" : (r + 1 < rows ? ",\n" : "\n"), stdout);
         }
     }
     printf("};\n#endif\n");
