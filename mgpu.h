@@ -11425,7 +11425,7 @@ MGPU_API mgpu_result mgpu_device_from_luid(const uint8_t luid[8], mgpu_device *d
     int i;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(luid && dev, fn, "luid or dev is NULL");
-    for (i = 0; i < mgpu__g.ncuda; i++) {
+    for (i = 0; MGPU__INTEROP_WIN32 && i < mgpu__g.ncuda; i++) {   /* elsewhere the driver refuses */
         char l[8];
         unsigned mask = 0;
         if (mgpu__cu.cuDeviceGetLuid(l, &mask, mgpu__g.dev[i].cu) == 0 && !memcmp(l, luid, 8)) { *dev = i; return MGPU_SUCCESS; }
