@@ -203,7 +203,11 @@ typedef enum mgpu_result {
     MGPU_ERROR_STALE_KERNELS = -33,     /* kernels_fatbin.h does not match mgpu_kernels.cu */
     MGPU_ERROR_THREAD = -40,            /* a thread could not be created */
     MGPU_ERROR_CUDA = -50,              /* any other driver error; see mgpu_last_error() */
-    MGPU_ERROR_NOT_ON_CURVE = -60,      /* a BN254 point is off the curve or has a coordinate >= p */
+    MGPU_ERROR_NOT_ON_CURVE = -60,      /* a point is off the curve (MSM checks: or has a coordinate >= p) */
+    MGPU_ERROR_NOT_IN_SUBGROUP = -61,   /* a point on the curve outside the subgroup of order r */
+    MGPU_ERROR_NOT_IN_FIELD = -62,      /* an encoded coordinate >= p */
+    MGPU_ERROR_BAD_PADDING = -63,       /* an EIP-2537 64-byte word whose top 16 bytes are not zero */
+    MGPU_ERROR_BAD_LENGTH = -64,        /* encoded input of the wrong length */
     MGPU_ERROR_IPC_INVALID_HANDLE = -80, /* bytes that are not an mgpu IPC handle of that kind */
     MGPU_ERROR_IPC_SAME_PROCESS = -81,  /* a handle this process exported: use the pointer / event */
     MGPU_ERROR_IPC_EXPORTER_GONE = -82, /* the exporting process exited or freed what it exported */
@@ -1009,12 +1013,15 @@ MGPU_API mgpu_result mgpu_bn254_convert_scalars(mgpu_bn254_scalar *scalars, size
 MGPU_API mgpu_result mgpu_bn254_random_scalars(mgpu_bn254_scalar *scalars, size_t n, uint64_t seed);
 MGPU_API mgpu_result mgpu_bn254_random_points(mgpu_bn254_affine *points, size_t n, uint64_t seed);
 /* Ethereum's precompile encoding (EIP-196): x then y, 32 bytes each, big-endian; 64 zero
-   bytes is infinity. from_bytes: MGPU_ERROR_NOT_ON_CURVE for a coordinate >= p or a point
-   off the curve (*p untouched). Points in standard form. */
+   bytes is infinity. from_bytes: MGPU_ERROR_NOT_IN_FIELD for a coordinate >= p,
+   MGPU_ERROR_NOT_ON_CURVE for a point off the curve (*p untouched). Points in standard
+   form. The other groups' encodings: mgpu_curve_point_from_bytes below. */
 MGPU_API mgpu_result mgpu_bn254_point_from_bytes(const uint8_t bytes[64], mgpu_bn254_affine *p);
 MGPU_API void mgpu_bn254_point_to_bytes(const mgpu_bn254_affine *p, uint8_t bytes[64]);
-/* A 32-byte big-endian integer (any value; MSMs reduce it modulo r). */
+/* A 32-byte big-endian integer (any value; MSMs reduce it modulo r), the scalar of every
+   group's precompile input; to_bytes writes s as given. */
 MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_scalar *s);
+MGPU_API void mgpu_bn254_scalar_to_bytes(const mgpu_bn254_scalar *s, uint8_t bytes[32]);
 
 /* ---- other groups: BN254 G2, BLS12-381 G1 and G2 (docs/curves.md)
    config.group picks the group of mgpu_msm_curve*; zero is BN254 G1, where they are the
@@ -1030,8 +1037,9 @@ MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_s
        MGPU_MSM_BLS12_381_G1  y^2 = x^3 + 4         255-bit  96 B   144 B
        MGPU_MSM_BLS12_381_G2  y^2 = x^3 + 4 (1 + u) 255-bit 192 B   288 B
    MGPU_MSM_CHECK_POINTS also rejects, in every group but BN254 G1, points outside the
-   subgroup of order r (checked as r P = infinity, on the host's cores, points in GPU
-   memory copied there first). GPUs run the same algorithm as for BN254 G1 with the
+   subgroup of order r (checked on the host, points in GPU memory copied there first, by
+   an endomorphism: one scalar multiplication by 64 or 128 bits per point instead of r's
+   255, see docs/curves.md). GPUs run the same algorithm as for BN254 G1 with the
    group's arithmetic (every input kind, pieces within max_memory, batches, the split over
    GPUs); none of these groups takes precomputed bases (precompute_factor > 1:
    MGPU_ERROR_NOT_SUPPORTED). */
@@ -1070,6 +1078,41 @@ MGPU_API mgpu_result mgpu_curve_convert_points(int group, void *points, size_t n
 MGPU_API mgpu_result mgpu_curve_convert_scalars(int group, mgpu_bn254_scalar *scalars, size_t n, int to_montgomery);
 MGPU_API mgpu_result mgpu_curve_random_scalars(int group, mgpu_bn254_scalar *scalars, size_t n, uint64_t seed);
 MGPU_API mgpu_result mgpu_curve_random_points(int group, void *points, size_t n, uint64_t seed);
+/* Ethereum's precompile encodings of the four groups, big-endian, all zero bytes = infinity:
+       group                  bytes  words, in this order
+       MGPU_MSM_BN254_G1        64   x, y                   32 bytes each (EIP-196)
+       MGPU_MSM_BN254_G2       128   x.c1, x.c0, y.c1, y.c0 32 bytes each (EIP-197: c1 first)
+       MGPU_MSM_BLS12_381_G1   128   x, y                   64 bytes each (EIP-2537)
+       MGPU_MSM_BLS12_381_G2   256   x.c0, x.c1, y.c0, y.c1 64 bytes each (EIP-2537: c0 first)
+   An EIP-2537 word is 16 zero bytes, then the 48-byte coordinate. Points are mgpu's affine
+   layout above, standard form. mgpu_curve_encoded_bytes(group): the length (0: unknown).
+   point_from_bytes decodes one point; each word is checked for its padding, then for
+   being below p, word after word; then the curve, then the subgroup (EIP-197 and EIP-2537
+   require both: the endomorphism tests of MGPU_MSM_CHECK_POINTS). Errors (*p untouched;
+   the message names the word or the test):
+     MGPU_ERROR_INVALID_ARGUMENT  unknown group, NULL bytes or p
+     MGPU_ERROR_BAD_LENGTH        len is not mgpu_curve_encoded_bytes(group)
+     MGPU_ERROR_BAD_PADDING       a BLS12-381 word's top 16 bytes are not zero
+     MGPU_ERROR_NOT_IN_FIELD      a coordinate (an F_p component) >= p
+     MGPU_ERROR_NOT_ON_CURVE      not infinity and not on the curve
+     MGPU_ERROR_NOT_IN_SUBGROUP   on the curve, outside the subgroup of order r
+   point_to_bytes writes mgpu_curve_encoded_bytes(group) bytes of p (infinity: zeros):
+   INVALID_ARGUMENT, BAD_LENGTH as above, NOT_IN_FIELD for a coordinate >= p (nothing
+   written). result_to_bytes: the same for an MSM result (Jacobian; montgomery: its
+   coordinates are in Montgomery form, as MGPU_MSM_RESULT_MONTGOMERY writes them).
+   msm_from_bytes: EIP-2537's MSM input, k >= 1 pairs of an encoded point and a 32-byte
+   big-endian scalar (any value), len = k (encoded_bytes + 32); for BN254 the same pairs
+   with the EIP-196/197 point. Writes k scalars and k points (standard form) for
+   mgpu_msm_curve and *n = k, or nothing: BAD_LENGTH for len 0 or not a multiple of the
+   pair, INVALID_ARGUMENT for k > max_n (or NULL pointers), else the first bad point's
+   error as from point_from_bytes (the message names its pair). */
+MGPU_API size_t mgpu_curve_encoded_bytes(int group);
+MGPU_API mgpu_result mgpu_curve_point_from_bytes(int group, const uint8_t *bytes, size_t len, void *p);
+MGPU_API mgpu_result mgpu_curve_point_to_bytes(int group, const void *p, uint8_t *bytes, size_t len);
+MGPU_API mgpu_result mgpu_curve_result_to_bytes(int group, const void *result, int montgomery, uint8_t *bytes,
+                                                size_t len);
+MGPU_API mgpu_result mgpu_curve_msm_from_bytes(int group, const uint8_t *bytes, size_t len,
+                                               mgpu_bn254_scalar *scalars, void *points, size_t max_n, size_t *n);
 
 /* ---------------------------------------------------------------- several processes: devices and IPC */
 /* SEVERAL PROCESSES
@@ -2271,7 +2314,8 @@ MGPU_API const char *mgpu_result_string(mgpu_result r)
     MGPU__NAME(MGPU_ERROR_INVALID_POINTER) MGPU__NAME(MGPU_ERROR_INVALID_IMAGE)
     MGPU__NAME(MGPU_ERROR_NOT_FOUND) MGPU__NAME(MGPU_ERROR_NOT_SUPPORTED)
     MGPU__NAME(MGPU_ERROR_STALE_KERNELS) MGPU__NAME(MGPU_ERROR_THREAD) MGPU__NAME(MGPU_ERROR_CUDA)
-    MGPU__NAME(MGPU_ERROR_NOT_ON_CURVE) MGPU__NAME(MGPU_ERROR_IPC_INVALID_HANDLE)
+    MGPU__NAME(MGPU_ERROR_NOT_ON_CURVE) MGPU__NAME(MGPU_ERROR_NOT_IN_SUBGROUP) MGPU__NAME(MGPU_ERROR_NOT_IN_FIELD)
+    MGPU__NAME(MGPU_ERROR_BAD_PADDING) MGPU__NAME(MGPU_ERROR_BAD_LENGTH) MGPU__NAME(MGPU_ERROR_IPC_INVALID_HANDLE)
     MGPU__NAME(MGPU_ERROR_IPC_SAME_PROCESS) MGPU__NAME(MGPU_ERROR_IPC_EXPORTER_GONE)
     MGPU__NAME(MGPU_ERROR_IPC_NO_ANSWER) MGPU__NAME(MGPU_ERROR_EXTERNAL_HANDLE)
 #undef MGPU__NAME
@@ -8378,9 +8422,112 @@ static void mgpu__cv_xyzz_to_affine(const mgpu__cv_group *g, const mgpu__cv_xyzz
         mgpu__cv_mul(g, o + E, p[i].y, t);
     }
 }
+/* ---- subgroup membership by an endomorphism, for the groups with a cofactor: a point P
+   on the curve is in the subgroup of order r iff
+     BLS12-381 G1  phi(P) = -z^2 P     phi(x, y) = (beta x, y), beta a cube root of 1
+     BLS12-381 G2  psi(P) = z P        z = -0xd201000000010000, the curve's seed
+     BN254 G2      (t + 1) P + psi(t P) + psi^2(t P) = psi^3(2 t P)
+                                       t = 4965661367192848881, the curve's seed
+   with psi(x, y) = (conj(x) cx, conj(y) cy) the twist's Frobenius map (psi(P) = p P on the
+   subgroup). BLS12-381's tests and constants are EIP-2537's (fast_subgroup_checks.md:
+   Scott, eprint 2021/1130, sec. 4); BN254 G2's is Dai, Lin, Zhao and Zhou's (eprint
+   2022/348, sec. 5.1; gnark-crypto's, where psi(P) = 6 t^2 P would cost twice as much).
+   The suite checks each against r P = infinity on random points in and outside the
+   subgroup. One scalar multiplication by 128 bits (BLS12-381 G1) or 64 (the G2s) instead of
+   r's 255. */
+typedef struct mgpu__cv_endo {
+    int kind;                           /* 0: no cofactor; 1: map(P) = +-k P; 2: BN254 G2's sum */
+    int negate;                         /* kind 1: compare the map with -k P */
+    uint64_t k[4];                      /* |the multiplier| */
+    uint64_t cx[MGPU__CV_MAXE], cy[MGPU__CV_MAXE];   /* standard form; G1: cx = beta, no cy */
+} mgpu__cv_endo;
+static const mgpu__cv_endo mgpu__cv_endos[4] = {
+    { 0, 0, { 0 }, { 0 }, { 0 } },      /* BN254 G1 */
+    { 2, 0, { 0x44e992b44a6909f1ull },
+      { 0x99e39557176f553dull, 0xb78cc310c2c3330cull, 0x4c0bec3cf559b143ull, 0x2fb347984f7911f7ull,
+        0x1665d51c640fcba2ull, 0x32ae2a1d0b7c9dceull, 0x4ba4cc8bd75a0794ull, 0x16c9e55061ebae20ull },
+      { 0xdc54014671a0135aull, 0xdbaae0eda9c95998ull, 0xdc5ec698b6e2f9b9ull, 0x063cf305489af5dcull,
+        0x82d37f632623b0e3ull, 0x21807dc98fa25bd2ull, 0x0704b5a7ec796f2bull, 0x07c03cbcac41049aull } },
+    { 1, 1, { 0x0000000100000000ull, 0xac45a4010001a402ull },
+      { 0x2e01fffffffefffeull, 0xde17d813620a0002ull, 0xddb3a93be6f89688ull, 0xba69c6076a0f77eaull,
+        0x5f19672fdf76ce51ull }, { 0 } },
+    { 1, 1, { 0xd201000000010000ull },
+      { 0, 0, 0, 0, 0, 0, 0x8bfd00000000aaadull, 0x409427eb4f49fffdull, 0x897d29650fb85f9bull,
+        0xaa0d857d89759ad4ull, 0xec02408663d4de85ull, 0x1a0111ea397fe699ull },
+      { 0xf1ee7b04121bdea2ull, 0x304466cf3e67fa0aull, 0xef396489f61eb45eull, 0x1c3dedd930b1cf60ull,
+        0xe2e9c448d77a2cd9ull, 0x135203e60180a68eull, 0xc81084fbede3cc09ull, 0xee67992f72ec05f4ull,
+        0x77f76e17009241c5ull, 0x48395dabc2d3435eull, 0x6831e36d6bd17ffeull, 0x06af0e0437ff400bull } }
+};
+/* o = conj(a) c (D = 2; D = 1: a c), Montgomery; c in standard form. */
+static void mgpu__cv_conj_mul(const mgpu__cv_group *g, uint64_t *o, const uint64_t *a, const uint64_t *c)
+{
+    static const uint64_t zero[MGPU__CV_MAXL] = { 0 };
+    uint64_t m[MGPU__CV_MAXE];
+    memcpy(m, c, sizeof m);
+    mgpu__cv_convert(g, m, (size_t)g->E, 1);
+    memcpy(o, a, (size_t)g->E * sizeof *a);
+    if (g->D == 2) mgpu__cv_fsub(o + g->L, zero, o + g->L, g->p);
+    mgpu__cv_mul(g, o, o, m);
+}
+/* psi of an XYZZ point: x = X / ZZ, so X -> conj(X) cx, ZZ -> conj(ZZ), and Y, ZZZ alike. */
+static void mgpu__cv_xyzz_psi(const mgpu__cv_group *g, const mgpu__cv_endo *e, mgpu__cv_xyzz *p)
+{
+    static const uint64_t zero[MGPU__CV_MAXL] = { 0 };
+    mgpu__cv_conj_mul(g, p->x, p->x, e->cx);
+    mgpu__cv_conj_mul(g, p->y, p->y, e->cy);
+    mgpu__cv_fsub(p->zz + g->L, zero, p->zz + g->L, g->p);
+    mgpu__cv_fsub(p->zzz + g->L, zero, p->zzz + g->L, g->p);
+}
+/* p = q as points (XYZZ, either may be infinity). */
+static int mgpu__cv_xyzz_same(const mgpu__cv_group *g, const mgpu__cv_xyzz *p, const mgpu__cv_xyzz *q)
+{
+    uint64_t a[MGPU__CV_MAXE], b[MGPU__CV_MAXE];
+    const int pi = mgpu__cv_xyzz_is_inf(g, p), qi = mgpu__cv_xyzz_is_inf(g, q);
+    if (pi || qi) return pi && qi;
+    mgpu__cv_mul(g, a, p->x, q->zz);
+    mgpu__cv_mul(g, b, q->x, p->zz);
+    if (!mgpu__cv_equal(a, b, g->E)) return 0;
+    mgpu__cv_mul(g, a, p->y, q->zzz);
+    mgpu__cv_mul(g, b, q->y, p->zzz);
+    return mgpu__cv_equal(a, b, g->E);
+}
+/* 1 if q (affine, Montgomery, on the curve, not infinity) is in the subgroup of order r. */
+static int mgpu__cv_in_subgroup(const mgpu__cv_group *g, const uint64_t *q)
+{
+    const mgpu__cv_endo *e = &mgpu__cv_endos[g - mgpu__cv_groups];
+    mgpu__cv_xyzz k, m, t;
+    int i;
+    if (e->kind == 0) return 1;
+    mgpu__cv_xyzz_mul(g, &k, e->k, q);
+    if (e->kind == 2) {                                    /* (t + 1) P + psi(t P) + psi^2(t P) */
+        m = k;
+        mgpu__cv_xyzz_add_affine(g, &m, q);
+        t = k;
+        for (i = 0; i < 2; i++) {
+            mgpu__cv_xyzz_psi(g, e, &t);
+            mgpu__cv_xyzz_add(g, &m, &t);
+        }
+        mgpu__cv_xyzz_dbl(g, &k);                          /* = psi^3(2 t P) */
+        for (i = 0; i < 3; i++) mgpu__cv_xyzz_psi(g, e, &k);
+        return mgpu__cv_xyzz_same(g, &m, &k);
+    }
+    mgpu__cv_xyzz_set_affine(g, &m, q);                    /* kind 1: the map of q, +-k q */
+    if (g->D == 2) {
+        mgpu__cv_xyzz_psi(g, e, &m);
+    } else {
+        mgpu__cv_conj_mul(g, m.x, m.x, e->cx);
+    }
+    if (e->negate) {
+        uint64_t zero[MGPU__CV_MAXE];
+        memset(zero, 0, sizeof zero);
+        mgpu__cv_sub(g, m.y, zero, m.y);
+    }
+    return mgpu__cv_xyzz_same(g, &m, &k);
+}
+
 /* 0 if q (x, y: 2 E limbs) is infinity, or on the curve with coordinates below p and, for
-   a group with a cofactor, of order r; 1 for a coordinate >= p, 2 off the curve, 3 on the
-   curve but outside the group of order r (r q != infinity). */
+   a group with a cofactor, in the subgroup of order r; 1 for a coordinate >= p, 2 off the
+   curve, 3 on the curve but outside the subgroup. */
 static int mgpu__cv_affine_check(const mgpu__cv_group *g, const uint64_t *q, int montgomery)
 {
     uint64_t m[2 * MGPU__CV_MAXE], lhs[MGPU__CV_MAXE], rhs[MGPU__CV_MAXE], b[MGPU__CV_MAXE];
@@ -8398,12 +8545,7 @@ static int mgpu__cv_affine_check(const mgpu__cv_group *g, const uint64_t *q, int
     mgpu__cv_mul(g, rhs, rhs, m);
     mgpu__cv_add(g, rhs, rhs, b);
     if (!mgpu__cv_equal(lhs, rhs, E)) return 2;
-    if (g->cofactor) {
-        mgpu__cv_xyzz r;
-        mgpu__cv_xyzz_mul(g, &r, g->r->m, m);
-        if (!mgpu__cv_xyzz_is_inf(g, &r)) return 3;
-    }
-    return 0;
+    return mgpu__cv_in_subgroup(g, m) ? 0 : 3;
 }
 /* k = s mod r in standard form, for any 256-bit s (a Montgomery s stands for s / R mod r). */
 static void mgpu__cv_scalar_normalize(const mgpu__cv_group *g, uint64_t k[4], const uint64_t s[4], int montgomery)
@@ -8815,7 +8957,7 @@ static mgpu_result mgpu__msm_check_points(const char *fn, const mgpu__cv_group *
         if (why == 1) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] has a coordinate >= p", i);
         if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is not on %s", i, g->equation);
         if (why == 3)
-            return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is on %s but not in %s (r P is not infinity)",
+            return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is on %s but not in %s (the subgroup of order r)",
                               i, g->equation, g->name);
     }
     return MGPU_SUCCESS;
@@ -9287,7 +9429,7 @@ MGPU_API mgpu_result mgpu_bn254_point_from_bytes(const uint8_t bytes[64], mgpu_b
     mgpu__bn_from_be(q.x, bytes);
     mgpu__bn_from_be(q.y, bytes + 32);
     why = mgpu__bn_affine_check(&q, 0);
-    if (why == 1) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "a coordinate is >= p");
+    if (why == 1) return mgpu__fail(MGPU_ERROR_NOT_IN_FIELD, fn, "a coordinate is >= p");
     if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "the point is not on y^2 = x^3 + 3");
     *p = q;
     return MGPU_SUCCESS;
@@ -9301,6 +9443,10 @@ MGPU_API void mgpu_bn254_point_to_bytes(const mgpu_bn254_affine *p, uint8_t byte
 MGPU_API void mgpu_bn254_scalar_from_bytes(const uint8_t bytes[32], mgpu_bn254_scalar *s)
 {
     if (bytes && s) mgpu__bn_from_be(s->limb, bytes);
+}
+MGPU_API void mgpu_bn254_scalar_to_bytes(const mgpu_bn254_scalar *s, uint8_t bytes[32])
+{
+    if (bytes && s) mgpu__bn_to_be(bytes, s->limb);
 }
 
 /* ---- helpers of the other groups (mgpu_msm_curve) */
@@ -9468,6 +9614,143 @@ MGPU_API mgpu_result mgpu_curve_random_points(int group, void *points, size_t n,
     mgpu__cv_xyzz_mul(g, &dg, job.d, job.gen);
     mgpu__cv_xyzz_to_affine(g, &dg, 1, job.dg, prefix);
     return mgpu__bn_parallel(fn, (n + MGPU__BN_CHUNK - 1) / MGPU__BN_CHUNK, mgpu__cv_points_chunk, &job);
+}
+
+/* ---- Ethereum's encodings of every group (EIP-196, EIP-197, EIP-2537)
+   2 D big-endian words of W bytes: W = 32 for BN254; 64 for BLS12-381, whose 48-byte
+   coordinates follow 16 zero bytes. EIP-197 puts c1 before c0, EIP-2537 c0 first. */
+static size_t mgpu__cv_word_bytes(const mgpu__cv_group *g) { return g->L == 4 ? 32 : 64; }
+/* The component (L limbs) of mgpu's layout that word w of the encoding holds. */
+static int mgpu__cv_word_component(const mgpu__cv_group *g, int w)
+{
+    if (g->D == 1 || g != &mgpu__cv_groups[MGPU_MSM_BN254_G2]) return w;
+    return w ^ 1;
+}
+static const char *mgpu__cv_component_name(const mgpu__cv_group *g, int c)
+{
+    static const char *const g1[2] = { "x", "y" }, *const g2[4] = { "x.c0", "x.c1", "y.c0", "y.c1" };
+    return g->D == 1 ? g1[c] : g2[c];
+}
+/* Decodes one encoded point into q (2 E limbs, standard form); check: also the curve and
+   the subgroup. pair >= 0 names the pair of an MSM input in messages. */
+static mgpu_result mgpu__cv_decode(const char *fn, const mgpu__cv_group *g, const uint8_t *bytes, uint64_t *q,
+                                   int check, long pair)
+{
+    const size_t W = mgpu__cv_word_bytes(g), pad = W - 8 * (size_t)g->L;
+    char where[40] = "";
+    int w, i, j, why;
+    if (pair >= 0) snprintf(where, sizeof where, "pair %ld: ", pair);
+    for (w = 0; w < 2 * g->D; w++) {
+        const uint8_t *word = bytes + (size_t)w * W;
+        const int c = mgpu__cv_word_component(g, w);
+        uint64_t *limb = q + (size_t)c * g->L;
+        for (i = 0; i < (int)pad; i++)
+            if (word[i])
+                return mgpu__fail(MGPU_ERROR_BAD_PADDING, fn, "%sword %d (%s): its top %d bytes are not zero", where,
+                                  w, mgpu__cv_component_name(g, c), (int)pad);
+        for (i = 0; i < g->L; i++) {
+            uint64_t v = 0;
+            for (j = 0; j < 8; j++) v = v << 8 | word[pad + (size_t)(g->L - 1 - i) * 8 + (size_t)j];
+            limb[i] = v;
+        }
+        if (mgpu__cv_geq(limb, g->p->m, g->L))
+            return mgpu__fail(MGPU_ERROR_NOT_IN_FIELD, fn, "%sword %d (%s) is >= p", where, w,
+                              mgpu__cv_component_name(g, c));
+    }
+    if (!check) return MGPU_SUCCESS;
+    why = mgpu__cv_affine_check(g, q, 0);
+    if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "%sthe point is not on %s", where, g->equation);
+    if (why == 3)
+        return mgpu__fail(MGPU_ERROR_NOT_IN_SUBGROUP, fn, "%sthe point is on %s but not in %s (the subgroup of order r)",
+                          where, g->equation, g->name);
+    return MGPU_SUCCESS;
+}
+MGPU_API size_t mgpu_curve_encoded_bytes(int group)
+{
+    const mgpu__cv_group *g = mgpu__cv_group_of(group);
+    return g ? 2 * (size_t)g->D * mgpu__cv_word_bytes(g) : 0;
+}
+static mgpu_result mgpu__cv_need_length(const char *fn, const mgpu__cv_group *g, size_t len)
+{
+    const size_t want = 2 * (size_t)g->D * mgpu__cv_word_bytes(g);
+    if (len != want) return mgpu__fail(MGPU_ERROR_BAD_LENGTH, fn, "len = %zu: an encoded %s point is %zu bytes", len,
+                                       g->name, want);
+    return MGPU_SUCCESS;
+}
+MGPU_API mgpu_result mgpu_curve_point_from_bytes(int group, const uint8_t *bytes, size_t len, void *p)
+{
+    static const char *fn = "mgpu_curve_point_from_bytes";
+    const mgpu__cv_group *g = NULL;
+    uint64_t q[2 * MGPU__CV_MAXE];
+    MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
+    MGPU__REQUIRE(bytes && p, fn, "bytes or p is NULL");
+    MGPU__TRY(mgpu__cv_need_length(fn, g, len));
+    MGPU__TRY(mgpu__cv_decode(fn, g, bytes, q, 1, -1));
+    memcpy(p, q, 16 * (size_t)g->E);
+    return MGPU_SUCCESS;
+}
+/* Encodes q (standard form, coordinates checked below p). */
+static mgpu_result mgpu__cv_encode(const char *fn, const mgpu__cv_group *g, const uint64_t *q, uint8_t *bytes)
+{
+    const size_t W = mgpu__cv_word_bytes(g), pad = W - 8 * (size_t)g->L;
+    int w, i, j;
+    for (i = 0; i < 2 * g->D; i++)
+        if (mgpu__cv_geq(q + (size_t)i * g->L, g->p->m, g->L))
+            return mgpu__fail(MGPU_ERROR_NOT_IN_FIELD, fn, "p's %s is >= p", mgpu__cv_component_name(g, i));
+    for (w = 0; w < 2 * g->D; w++) {
+        uint8_t *word = bytes + (size_t)w * W;
+        const uint64_t *limb = q + (size_t)mgpu__cv_word_component(g, w) * g->L;
+        memset(word, 0, pad);
+        for (i = 0; i < g->L; i++)
+            for (j = 0; j < 8; j++) word[pad + (size_t)(g->L - 1 - i) * 8 + (size_t)j] = (uint8_t)(limb[i] >> (56 - 8 * j));
+    }
+    return MGPU_SUCCESS;
+}
+MGPU_API mgpu_result mgpu_curve_point_to_bytes(int group, const void *p, uint8_t *bytes, size_t len)
+{
+    static const char *fn = "mgpu_curve_point_to_bytes";
+    const mgpu__cv_group *g = NULL;
+    MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
+    MGPU__REQUIRE(p && bytes, fn, "p or bytes is NULL");
+    MGPU__TRY(mgpu__cv_need_length(fn, g, len));
+    return mgpu__cv_encode(fn, g, (const uint64_t *)p, bytes);
+}
+MGPU_API mgpu_result mgpu_curve_result_to_bytes(int group, const void *result, int montgomery, uint8_t *bytes,
+                                                size_t len)
+{
+    static const char *fn = "mgpu_curve_result_to_bytes";
+    const mgpu__cv_group *g = NULL;
+    uint64_t q[2 * MGPU__CV_MAXE];
+    MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
+    MGPU__REQUIRE(result && bytes, fn, "result or bytes is NULL");
+    MGPU__TRY(mgpu__cv_need_length(fn, g, len));
+    MGPU__TRY(mgpu_curve_to_affine(group, result, q, montgomery));
+    if (montgomery) mgpu__cv_convert(g, q, 2 * (size_t)g->E, 0);
+    return mgpu__cv_encode(fn, g, q, bytes);
+}
+MGPU_API mgpu_result mgpu_curve_msm_from_bytes(int group, const uint8_t *bytes, size_t len,
+                                               mgpu_bn254_scalar *scalars, void *points, size_t max_n, size_t *n)
+{
+    static const char *fn = "mgpu_curve_msm_from_bytes";
+    const mgpu__cv_group *g = NULL;
+    uint64_t q[2 * MGPU__CV_MAXE];
+    size_t point, pair, k, i;
+    MGPU__TRY(mgpu__cv_need_group(fn, group, &g));
+    MGPU__REQUIRE((bytes || !len) && scalars && points && n, fn, "bytes, scalars, points or n is NULL");
+    point = mgpu_curve_encoded_bytes(group);
+    pair = point + 32;
+    if (!len || len % pair)
+        return mgpu__fail(MGPU_ERROR_BAD_LENGTH, fn, "len = %zu: an MSM input is k >= 1 pairs of %zu bytes (%s point, "
+                          "32-byte scalar)", len, pair, g->name);
+    k = len / pair;
+    if (k > max_n) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "%zu pairs, room for max_n = %zu", k, max_n);
+    for (i = 0; i < k; i++) MGPU__TRY(mgpu__cv_decode(fn, g, bytes + i * pair, q, 1, (long)i));
+    for (i = 0; i < k; i++) {                       /* every point is good: now write */
+        mgpu__cv_decode(fn, g, bytes + i * pair, (uint64_t *)points + i * 2 * (size_t)g->E, 0, (long)i);
+        mgpu__bn_from_be(scalars[i].limb, bytes + i * pair + point);
+    }
+    *n = k;
+    return MGPU_SUCCESS;
 }
 
 /* >>bn254 gpu -------------------------------------------------------------------

@@ -557,7 +557,7 @@ static void test_helpers(void)
         if (i != sizeof a) chk_fail(&c, "rejected (1, 3) wrote its output");
         a = g; add256(a.x, g.x, P_MOD);                                 /* (1 + p, 2) */
         for (i = 0; i < 32; i++) { bytes[i] = (uint8_t)(a.x[3 - i / 8] >> (56 - 8 * (i % 8))); bytes[32 + i] = (uint8_t)(a.y[3 - i / 8] >> (56 - 8 * (i % 8))); }
-        if (mgpu_bn254_point_from_bytes(bytes, &a) != MGPU_ERROR_NOT_ON_CURVE) chk_fail(&c, "(1 + p, 2) not NOT_ON_CURVE");
+        if (mgpu_bn254_point_from_bytes(bytes, &a) != MGPU_ERROR_NOT_IN_FIELD) chk_fail(&c, "(1 + p, 2) not NOT_IN_FIELD");
         for (i = 0; i < 32; i++) bytes[i] = (uint8_t)(31 - i);        /* big-endian 0x00 01 .. 1f */
         mgpu_bn254_scalar_from_bytes(bytes, &s);                       /* 0x1f1e..0100 */
         if (s.limb[3] != 0x1f1e1d1c1b1a1918ull || s.limb[2] != 0x1716151413121110ull || s.limb[1] != 0x0f0e0d0c0b0a0908ull ||
@@ -1886,6 +1886,600 @@ static void test_curve_gpu(int g)
     }
 }
 
+/* ================================================================ encodings and subgroup tests
+   The endomorphism subgroup tests (mgpu_curve_on_curve, MGPU_MSM_CHECK_POINTS, the
+   decoders) against r P = infinity (mgpu.h's own scalar multiplication by r, the test it
+   replaced), on points in the subgroup and on random points of the curve (random x, y a
+   square root: no cofactor clearing); the byte encodings (EIP-196, EIP-197, EIP-2537):
+   round trips and every error; then public vectors: EIP-2537's MSM and MUL files
+   (tests/vectors/eip2537) and go-ethereum's failing MSM inputs, constantine's BN254 G2
+   scalar multiplications (tests/vectors/constantine), each through the decoders and an
+   MSM on the CPU device and every GPU. */
+static const mgpu__cv_group *tgroup(int g) { return &mgpu__cv_groups[g]; }
+
+/* o = a^e in F_p (Montgomery), e of L limbs */
+static void t_fpow(const mgpu__cv_field *f, uint64_t *o, const uint64_t *a, const uint64_t *e)
+{
+    uint64_t x[MGPU__CV_MAXL], b[MGPU__CV_MAXL];
+    int bit;
+    memcpy(b, a, sizeof b);
+    memcpy(x, f->one, sizeof x);
+    for (bit = 64 * f->L - 1; bit >= 0; bit--) {
+        mgpu__cv_fmul(x, x, x, f);
+        if ((e[bit >> 6] >> (bit & 63)) & 1) mgpu__cv_fmul(x, x, b, f);
+    }
+    memcpy(o, x, (size_t)f->L * sizeof *o);
+}
+/* a square root of a in F_p (p = 3 mod 4 for both curves: a^((p + 1) / 4)); 0 if none */
+static int t_fsqrt(const mgpu__cv_field *f, uint64_t *o, const uint64_t *a)
+{
+    uint64_t e[MGPU__CV_MAXL], one[MGPU__CV_MAXL] = { 1 }, s[MGPU__CV_MAXL], a0[MGPU__CV_MAXL];
+    int i;
+    memcpy(a0, a, (size_t)f->L * sizeof *a);                 /* o may be a */
+    mgpu__cv_add_raw(e, f->m, one, f->L);
+    for (i = 0; i < f->L; i++) e[i] = e[i] >> 2 | (i + 1 < f->L ? e[i + 1] << 62 : 0);
+    t_fpow(f, o, a0, e);
+    mgpu__cv_fmul(s, o, o, f);
+    return mgpu__cv_equal(s, a0, f->L);
+}
+/* a square root of a in the group's field (F_p or F_p2, u^2 = -1), Montgomery; 0 if none:
+   for a = a0 + a1 u, n = sqrt(a0^2 + a1^2), x0 = sqrt((a0 +- n) / 2), x1 = a1 / (2 x0). */
+static int t_sqrt(const mgpu__cv_group *g, uint64_t *o, const uint64_t *a)
+{
+    const mgpu__cv_field *f = g->p;
+    const int L = g->L;
+    uint64_t n[MGPU__CV_MAXL], t[MGPU__CV_MAXL], h[MGPU__CV_MAXL], x0[MGPU__CV_MAXL], chk2[MGPU__CV_MAXE];
+    if (g->D == 1) return t_fsqrt(f, o, a);
+    if (mgpu__cv_is_zero(a + L, L)) return 0;                /* (rare for random a: skipped) */
+    mgpu__cv_fmul(n, a, a, f);
+    mgpu__cv_fmul(t, a + L, a + L, f);
+    mgpu__cv_fadd(n, n, t, f);
+    if (!t_fsqrt(f, n, n)) return 0;
+    mgpu__cv_fadd(h, f->one, f->one, f);
+    mgpu__cv_finv(h, h, f);                                  /* 1 / 2 */
+    mgpu__cv_fadd(t, a, n, f);
+    mgpu__cv_fmul(t, t, h, f);
+    if (!t_fsqrt(f, x0, t)) {
+        mgpu__cv_fsub(t, a, n, f);
+        mgpu__cv_fmul(t, t, h, f);
+        if (!t_fsqrt(f, x0, t)) return 0;
+    }
+    mgpu__cv_fadd(t, x0, x0, f);
+    mgpu__cv_finv(t, t, f);
+    mgpu__cv_fmul(o + L, a + L, t, f);
+    memcpy(o, x0, (size_t)L * sizeof *o);
+    mgpu__cv_sqr(g, chk2, o);
+    return mgpu__cv_equal(chk2, a, g->E);
+}
+/* A random point of the curve (standard form), cofactor not cleared: mostly outside the
+   subgroup. */
+static void t_random_curve_point(int gi, uint64_t *q)
+{
+    const mgpu__cv_group *g = tgroup(gi);
+    const int E = g->E, L = g->L;
+    uint64_t x[MGPU__CV_MAXE], rhs[MGPU__CV_MAXE], b[MGPU__CV_MAXE];
+    int c, i;
+    for (;;) {
+        for (c = 0; c < E; c += L) {
+            do {
+                for (i = 0; i < L; i++) x[c + i] = rnd();
+                x[c + L - 1] >>= L == 4 ? 2 : 3;
+            } while (mgpu__cv_geq(x + c, g->p->m, L));
+        }
+        memcpy(b, g->b, sizeof b);
+        mgpu__cv_convert(g, b, (size_t)E, 1);
+        mgpu__cv_sqr(g, rhs, x);
+        mgpu__cv_mul(g, rhs, rhs, x);
+        mgpu__cv_add(g, rhs, rhs, b);
+        if (!t_sqrt(g, q + E, rhs)) continue;
+        memcpy(q, x, (size_t)E * sizeof *q);
+        mgpu__cv_convert(g, q, 2 * (size_t)E, 0);
+        return;
+    }
+}
+/* The reference: q (standard form, on the curve) times r is infinity. */
+static int t_order_r(int gi, const uint64_t *q)
+{
+    const mgpu__cv_group *g = tgroup(gi);
+    uint64_t m[2 * MGPU__CV_MAXE];
+    mgpu__cv_xyzz k;
+    if (mgpu__cv_affine_is_inf(g, q)) return 1;
+    memcpy(m, q, 16 * (size_t)g->E);
+    mgpu__cv_convert(g, m, 2 * (size_t)g->E, 1);
+    mgpu__cv_xyzz_mul(g, &k, g->r->m, m);
+    return mgpu__cv_xyzz_is_inf(g, &k);
+}
+static double t_now(void) { return 1e-3 * mgpu__now_ms(); }   /* seconds, mgpu's monotonic clock */
+
+static void test_curve_subgroup(int g)
+{
+    enum { NIN = 48, NOUT = 96 };
+    const size_t E = 16 * (size_t)group_elem(g), W = E / 8;
+    uint64_t *in = (uint64_t *)xmalloc(NIN * E), *out = (uint64_t *)xmalloc(NOUT * E), q[24];
+    size_t i;
+    int outside = 0, agree = 1, small_ok = 1;
+    double t0, t_endo, t_ref;
+    volatile int sink = 0;
+    char timing[128];
+    chk c;
+    chk_init(&c);
+    mgpu_curve_random_points(g, in, NIN, rnd());
+    for (i = 0; i < NOUT; i++) t_random_curve_point(g, out + i * W);
+    for (i = 0; i < NIN + NOUT; i++) {
+        const uint64_t *p = i < NIN ? in + i * W : out + (i - NIN) * W;
+        const int ref = t_order_r(g, p), got = mgpu_curve_on_curve(g, p, 0);
+        uint64_t pm[24];
+        memcpy(pm, p, E);
+        mgpu_curve_convert_points(g, pm, 1, 1);
+        if (got != ref || mgpu_curve_on_curve(g, pm, 1) != ref) {
+            if (agree) chk_fail(&c, "point %zu: the endomorphism test says %d, r P = infinity says %d", i, got, ref);
+            agree = 0;
+        }
+        if (i < NIN && !ref) chk_fail(&c, "random_points gave point %zu outside the subgroup", i);
+        outside += !ref;
+    }
+    if (g && outside < NOUT * 9 / 10) chk_fail(&c, "only %d of %d random curve points outside the subgroup", outside, NOUT);
+    if (!g && outside) chk_fail(&c, "BN254 G1 (no cofactor): %d points outside the subgroup", outside);
+    if (g == MGPU_MSM_BLS12_381_G1) {       /* (0, +-2): order 3 */
+        memset(q, 0, sizeof q);
+        q[6] = 2;
+        small_ok = !t_order_r(g, q) && !mgpu_curve_on_curve(g, q, 0);
+        curve_neg(g, q, q);
+        small_ok &= !t_order_r(g, q) && !mgpu_curve_on_curve(g, q, 0);
+        if (!small_ok) chk_fail(&c, "(0, +-2), of order 3, is accepted");
+    }
+    if (g) {                                /* k P for a point P outside: k (r P) and cofactor multiples */
+        for (i = 0; i < 8; i++) {
+            mgpu_bn254_scalar k = sc_rand_full();
+            uint64_t j[36];
+            mgpu_msm_config cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.group = g;
+            if (i == 0) memcpy(k.limb, group_r(g), 32);          /* r P: in the subgroup iff P's order divides r h / r */
+            if (mgpu_msm_curve(&k, out + i * W, 1, 1, &cfg, j, cpu_stream) != MGPU_SUCCESS ||
+                mgpu_curve_to_affine(g, j, q, 0) != MGPU_SUCCESS) { chk_fail(&c, "%s", mgpu_last_error()); break; }
+            if (mgpu_curve_on_curve(g, q, 0) != t_order_r(g, q)) chk_fail(&c, "k P (%zu): the tests disagree", i);
+        }
+    }
+    /* time per point: the endomorphism test and r P (the same points, in and outside) */
+    t0 = t_now();
+    for (i = 0; i < NIN + NOUT; i++) sink += mgpu_curve_on_curve(g, i < NIN ? in + i * W : out + (i - NIN) * W, 0);
+    t_endo = (t_now() - t0) / (NIN + NOUT);
+    t0 = t_now();
+    for (i = 0; i < NIN + NOUT; i++) sink += t_order_r(g, i < NIN ? in + i * W : out + (i - NIN) * W);
+    t_ref = (t_now() - t0) / (NIN + NOUT);
+    (void)sink;
+    if (g) snprintf(timing, sizeof timing, "; host time per point %.1f us (r P: %.1f us, %.2fx)", 1e6 * t_endo, 1e6 * t_ref,
+                    t_ref / t_endo);
+    else snprintf(timing, sizeof timing, " (no cofactor: the curve equation is the test)");
+    report(c.good, "[curves] %s: subgroup test = (r P = infinity) on %d points of the subgroup, %d random points of the "
+           "curve (%d outside)%s%s%s%s", group_names[g], NIN, NOUT, outside, g == MGPU_MSM_BLS12_381_G1 ? ", (0, +-2)" : "",
+           timing, SEP(c));
+    free(in);
+    free(out);
+}
+
+/* The test's own reading of an encoding word: W big-endian bytes -> L limbs. */
+static void t_word_limbs(const unsigned char *w, size_t W, int L, uint64_t *o)
+{
+    int i, j;
+    for (i = 0; i < L; i++) {
+        uint64_t v = 0;
+        for (j = 0; j < 8; j++) v = v << 8 | w[W - 8 * (size_t)(i + 1) + (size_t)j];
+        o[i] = v;
+    }
+}
+static void test_curve_encodings(int g)
+{
+    const size_t E = 16 * (size_t)group_elem(g), W = E / 8, len = mgpu_curve_encoded_bytes(g);
+    const size_t word = g < 2 ? 32 : 64, pad = word - 8 * (size_t)group_limbs(g), pair = len + 32;
+    const int L = group_limbs(g), words = len / word;
+    const uint64_t *pm = L == 4 ? P_MOD : P_BLS;
+    uint64_t P[5 * 24], q[24], canary[24], off[24], j[36];
+    unsigned char b[256], b2[256], in[5 * 288];
+    mgpu_bn254_scalar ks[5], ks2[5];
+    size_t i, n;
+    int w;
+    mgpu_result r;
+    chk c;
+    chk_init(&c);
+    mgpu_curve_random_points(g, P, 4, rnd());
+    memset(P + 4 * W, 0, E);                                     /* and infinity */
+    memset(canary, 0xa5, sizeof canary);
+    if (len != (size_t)(g == 0 ? 64 : g == 3 ? 256 : 128)) chk_fail(&c, "mgpu_curve_encoded_bytes = %zu", len);
+    for (i = 0; i < 5; i++) {                                    /* round trips, the layout */
+        if (mgpu_curve_point_to_bytes(g, P + i * W, b, len) != MGPU_SUCCESS) { chk_fail(&c, "to_bytes: %s", mgpu_last_error()); continue; }
+        for (w = 0; w < words; w++) {
+            const int comp = g == MGPU_MSM_BN254_G2 ? w ^ 1 : w;   /* EIP-197: c1 first */
+            uint64_t limbs[6];
+            size_t z;
+            for (z = 0; z < pad; z++) if (b[(size_t)w * word + z]) chk_fail(&c, "padding of word %d not zero", w);
+            t_word_limbs(b + (size_t)w * word, word, L, limbs);
+            if (memcmp(limbs, P + i * W + (size_t)comp * L, 8 * (size_t)L)) chk_fail(&c, "point %zu word %d: wrong layout", i, w);
+        }
+        memcpy(q, canary, sizeof q);
+        if (mgpu_curve_point_from_bytes(g, b, len, q) != MGPU_SUCCESS || memcmp(q, P + i * W, E))
+            chk_fail(&c, "point %zu: from_bytes(to_bytes) differs: %s", i, mgpu_last_error());
+        if (g == 0) {
+            mgpu_bn254_affine a;
+            mgpu_bn254_point_to_bytes((const mgpu_bn254_affine *)(const void *)(P + i * W), b2);
+            if (memcmp(b, b2, 64) || mgpu_bn254_point_from_bytes(b2, &a) != MGPU_SUCCESS || memcmp(&a, P + i * W, 64))
+                chk_fail(&c, "EIP-196: mgpu_bn254_point_* differ from mgpu_curve_point_*");
+        }
+    }
+    memset(b2, 0, sizeof b2);
+    if (mgpu_curve_point_to_bytes(g, P + 4 * W, b, len) != MGPU_SUCCESS || memcmp(b, b2, len))
+        chk_fail(&c, "infinity is not %zu zero bytes", len);
+    /* errors: each its status, the output untouched */
+#define EXPECT_DEC(bytes_, len_, want, what) do { \
+        memcpy(q, canary, sizeof q); r = mgpu_curve_point_from_bytes(g, bytes_, len_, q); \
+        if (r != (want) || memcmp(q, canary, sizeof q) || (r != MGPU_SUCCESS && !*mgpu_last_error())) \
+            chk_fail(&c, "%s: %s (%s)", what, mgpu_result_string(r), mgpu_last_error()); } while (0)
+    mgpu_curve_point_to_bytes(g, P, b, len);
+    memcpy(q, canary, sizeof q);
+    r = mgpu_curve_point_from_bytes(g, b, len - 1, q);
+    if (r != MGPU_ERROR_BAD_LENGTH || memcmp(q, canary, sizeof q)) chk_fail(&c, "len - 1: %s", mgpu_result_string(r));
+    EXPECT_DEC(b, len + 1, MGPU_ERROR_BAD_LENGTH, "len + 1");
+    EXPECT_DEC(b, 0, MGPU_ERROR_BAD_LENGTH, "len 0");
+    EXPECT_DEC(NULL, len, MGPU_ERROR_INVALID_ARGUMENT, "NULL bytes");
+    r = mgpu_curve_point_from_bytes(g, b, len, NULL);
+    if (r != MGPU_ERROR_INVALID_ARGUMENT) chk_fail(&c, "NULL p: %s", mgpu_result_string(r));
+    r = mgpu_curve_point_from_bytes(4, b, len, q);
+    if (r != MGPU_ERROR_INVALID_ARGUMENT || mgpu_curve_encoded_bytes(4) != 0 || mgpu_curve_encoded_bytes(-1) != 0)
+        chk_fail(&c, "group 4: %s", mgpu_result_string(r));
+    for (w = 0; w < words; w++) {
+        char what[64];
+        unsigned char *wd = b2 + (size_t)w * word;
+        int z;
+        if (pad) {                                               /* a bit of the padding, at each end */
+            for (z = 0; z < 2; z++) {
+                memcpy(b2, b, len);
+                wd[z ? pad - 1 : 0] |= z ? 0x01 : 0x80;
+                snprintf(what, sizeof what, "padding of word %d", w);
+                EXPECT_DEC(b2, len, MGPU_ERROR_BAD_PADDING, what);
+                if (r == MGPU_ERROR_BAD_PADDING && !strstr(mgpu_last_error(), "top 16 bytes")) chk_fail(&c, "message: %s", mgpu_last_error());
+            }
+            memset(b2, 0, len);                                  /* infinity with a padding bit */
+            b2[(size_t)w * word + 3] = 1;
+            EXPECT_DEC(b2, len, MGPU_ERROR_BAD_PADDING, "zeros but a padding bit");
+        }
+        for (z = 0; z < 3; z++) {                                /* p, p + 1, 2^(8 (W - pad)) - 1 */
+            uint64_t v[6];
+            int k2;
+            memcpy(b2, b, len);
+            memcpy(v, pm, 8 * (size_t)L);
+            if (z == 1) v[0] += 1;
+            if (z == 2) for (k2 = 0; k2 < L; k2++) v[k2] = ~0ull;
+            for (k2 = 0; k2 < L; k2++) {
+                int byte;
+                for (byte = 0; byte < 8; byte++) wd[word - 8 * (size_t)(k2 + 1) + (size_t)byte] = (unsigned char)(v[k2] >> (56 - 8 * byte));
+            }
+            snprintf(what, sizeof what, "word %d = %s", w, z == 0 ? "p" : z == 1 ? "p + 1" : "all ones");
+            EXPECT_DEC(b2, len, MGPU_ERROR_NOT_IN_FIELD, what);
+            if (r == MGPU_ERROR_NOT_IN_FIELD && !strstr(mgpu_last_error(), ">= p")) chk_fail(&c, "message: %s", mgpu_last_error());
+        }
+        if (pad) {                                               /* padding is checked before the value */
+            memcpy(b2, b, len);
+            memset(wd + pad, 0xff, word - pad);
+            wd[1] = 1;
+            EXPECT_DEC(b2, len, MGPU_ERROR_BAD_PADDING, "padding and >= p");
+        }
+        memcpy(b2, b, len);                                      /* off the curve */
+        wd[word - 1] ^= 1;
+        EXPECT_DEC(b2, len, MGPU_ERROR_NOT_ON_CURVE, "a bit of a word flipped");
+    }
+    memset(b2, 0, len);                                          /* (0, 1): off every curve */
+    b2[len - 1] = 1;
+    EXPECT_DEC(b2, len, MGPU_ERROR_NOT_ON_CURVE, "(0, 1)");
+    if (g) {
+        do t_random_curve_point(g, off); while (t_order_r(g, off));
+        mgpu_curve_point_to_bytes(g, off, b2, len);
+        EXPECT_DEC(b2, len, MGPU_ERROR_NOT_IN_SUBGROUP, "outside the subgroup");
+        if (r == MGPU_ERROR_NOT_IN_SUBGROUP && !strstr(mgpu_last_error(), "subgroup")) chk_fail(&c, "message: %s", mgpu_last_error());
+    }
+    /* to_bytes: a coordinate >= p, lengths, NULL */
+    memcpy(q, P, E);
+    memcpy(q + W / 2, pm, 8 * (size_t)L);                        /* y (.c0) = p */
+    memset(b2, 0x5a, sizeof b2);
+    memcpy(in, b2, sizeof b2);
+    r = mgpu_curve_point_to_bytes(g, q, b2, len);
+    if (r != MGPU_ERROR_NOT_IN_FIELD || memcmp(in, b2, sizeof b2)) chk_fail(&c, "to_bytes of y = p: %s", mgpu_result_string(r));
+    if (mgpu_curve_point_to_bytes(g, P, b2, len + 1) != MGPU_ERROR_BAD_LENGTH || memcmp(in, b2, sizeof b2) ||
+        mgpu_curve_point_to_bytes(g, NULL, b2, len) != MGPU_ERROR_INVALID_ARGUMENT ||
+        mgpu_curve_point_to_bytes(g, P, NULL, len) != MGPU_ERROR_INVALID_ARGUMENT)
+        chk_fail(&c, "to_bytes: bad length or NULL not refused");
+    /* result_to_bytes: an MSM result in both forms */
+    for (w = 0; w < 2; w++) {
+        mgpu_msm_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.group = g;
+        cfg.flags = w ? MGPU_MSM_RESULT_MONTGOMERY : 0;
+        ks[0] = sc_rand_mod(); ks[1] = sc_rand_mod();
+        if (mgpu_msm_curve(ks, P, 2, 1, &cfg, j, cpu_stream) != MGPU_SUCCESS || mgpu_curve_to_affine(g, j, q, w) != MGPU_SUCCESS) {
+            chk_fail(&c, "%s", mgpu_last_error());
+            continue;
+        }
+        if (w) mgpu_curve_convert_points(g, q, 1, 0);
+        mgpu_curve_point_to_bytes(g, q, b, len);
+        if (mgpu_curve_result_to_bytes(g, j, w, b2, len) != MGPU_SUCCESS || memcmp(b, b2, len))
+            chk_fail(&c, "result_to_bytes (montgomery %d) differs from to_affine + to_bytes", w);
+    }
+    if (mgpu_curve_result_to_bytes(g, j, 0, b2, len - 1) != MGPU_ERROR_BAD_LENGTH) chk_fail(&c, "result_to_bytes: bad length");
+    /* scalars */
+    ks[0] = sc_rand_full();
+    mgpu_bn254_scalar_to_bytes(&ks[0], b);
+    mgpu_bn254_scalar_from_bytes(b, &ks2[0]);
+    if (memcmp(&ks[0], &ks2[0], 32) || b[31] != (unsigned char)ks[0].limb[0] || b[0] != (unsigned char)(ks[0].limb[3] >> 56))
+        chk_fail(&c, "scalar bytes: not big-endian or no round trip");
+    /* MSM input: 5 pairs (the last point infinity) */
+    for (i = 0; i < 5; i++) {
+        ks[i] = sc_rand_full();
+        mgpu_curve_point_to_bytes(g, P + i * W, in + i * pair, len);
+        mgpu_bn254_scalar_to_bytes(&ks[i], in + i * pair + len);
+    }
+    {
+        uint64_t pts[5 * 24], pcan[5 * 24];
+        mgpu_bn254_scalar scan[5];
+        memset(pcan, 0x3c, sizeof pcan);
+        memset(scan, 0x3c, sizeof scan);
+#define EXPECT_MSM(bytes_, len_, max_, want, what) do { \
+        memcpy(pts, pcan, sizeof pts); memcpy(ks2, scan, sizeof ks2); n = 77; \
+        r = mgpu_curve_msm_from_bytes(g, bytes_, len_, ks2, pts, max_, &n); \
+        if (r != (want) || (r != MGPU_SUCCESS && (memcmp(pts, pcan, sizeof pts) || memcmp(ks2, scan, sizeof ks2) || n != 77))) \
+            chk_fail(&c, "msm_from_bytes %s: %s (%s)", what, mgpu_result_string(r), mgpu_last_error()); } while (0)
+        EXPECT_MSM(in, 5 * pair, 5, MGPU_SUCCESS, "5 pairs");
+        if (r == MGPU_SUCCESS && (n != 5 || memcmp(pts, P, 5 * E) || memcmp(ks2, ks, sizeof ks)))
+            chk_fail(&c, "msm_from_bytes: wrong points, scalars or n");
+        EXPECT_MSM(in, 5 * pair, 4, MGPU_ERROR_INVALID_ARGUMENT, "max_n 4");
+        EXPECT_MSM(in, 0, 5, MGPU_ERROR_BAD_LENGTH, "len 0");
+        EXPECT_MSM(in, 5 * pair - 1, 5, MGPU_ERROR_BAD_LENGTH, "a byte short");
+        EXPECT_MSM(in, pair + 1, 5, MGPU_ERROR_BAD_LENGTH, "a byte long");
+        EXPECT_MSM(in, len, 5, MGPU_ERROR_BAD_LENGTH, "a point without its scalar");
+        in[2 * pair + len - 1] ^= 1;                             /* pair 2 off the curve */
+        EXPECT_MSM(in, 5 * pair, 5, MGPU_ERROR_NOT_ON_CURVE, "pair 2 off the curve");
+        if (r == MGPU_ERROR_NOT_ON_CURVE && !strstr(mgpu_last_error(), "pair 2")) chk_fail(&c, "message: %s", mgpu_last_error());
+        in[2 * pair + len - 1] ^= 1;
+        if (pad) {
+            in[3 * pair] = 1;
+            EXPECT_MSM(in, 5 * pair, 5, MGPU_ERROR_BAD_PADDING, "pair 3 padding");
+            in[3 * pair] = 0;
+        }
+        if (g) {
+            mgpu_curve_point_to_bytes(g, off, in + 4 * pair, len);
+            EXPECT_MSM(in, 5 * pair, 5, MGPU_ERROR_NOT_IN_SUBGROUP, "pair 4 outside the subgroup");
+        }
+        r = mgpu_curve_msm_from_bytes(g, in, pair, NULL, pts, 5, &n);
+        if (r != MGPU_ERROR_INVALID_ARGUMENT) chk_fail(&c, "msm_from_bytes NULL scalars: %s", mgpu_result_string(r));
+#undef EXPECT_MSM
+    }
+#undef EXPECT_DEC
+    report(c.good, "[curves] %s: encoding (%zu bytes, %s): round trips and layout, infinity; BAD_LENGTH, BAD_PADDING, "
+           "NOT_IN_FIELD, NOT_ON_CURVE%s, nothing written; to_bytes, result_to_bytes, scalars; MSM input%s%s",
+           group_names[g], len, g == 0 ? "EIP-196" : g == 1 ? "EIP-197" : "EIP-2537", g ? ", NOT_IN_SUBGROUP" : "", SEP(c));
+}
+
+/* ---- public vectors */
+typedef struct jvec { char name[96], err[96]; unsigned char *in, *out; size_t inlen, outlen; } jvec;
+static int hex_bytes(const char *h, size_t hl, unsigned char **out, size_t *n)
+{
+    size_t i;
+    if (hl % 2) return -1;
+    *out = (unsigned char *)xmalloc(hl / 2 + 1);
+    *n = hl / 2;
+    for (i = 0; i < hl / 2; i++) {
+        int hi = hexval(h[2 * i]), lo = hexval(h[2 * i + 1]);
+        if (hi < 0 || lo < 0) return -1;
+        (*out)[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return 0;
+}
+/* A JSON list of flat objects {"Input", "Expected" or "ExpectedError", "Name", ...}; the
+   count, or -1 for a malformed or missing file. */
+static void free_jvecs(jvec *v, int n);
+static int load_jvecs(const char *rel, jvec **out)
+{
+    char path[4200];
+    unsigned char *text;
+    size_t len;
+    char *pos;
+    int count = 0, cap = 0, bad = 0;
+    *out = NULL;
+    snprintf(path, sizeof path, "%s/%s", vec_dir, rel);
+    if (read_file(path, &text, &len) != 0) return -1;
+    pos = (char *)text;
+    while (!bad) {
+        char *obj = strchr(pos, '{'), *end;
+        const char *p, *v;
+        size_t vl;
+        jvec *x;
+        if (!obj) break;
+        if (!(end = strchr(obj, '}'))) { bad = 1; break; }
+        *end = 0;
+        if (count == cap) {
+            jvec *nv = (jvec *)realloc(*out, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *nv);
+            if (!nv) { bad = 1; break; }
+            *out = nv;
+        }
+        x = &(*out)[count++];
+        memset(x, 0, sizeof *x);
+        p = obj;
+        if (json_string(obj, &p, "Input", &v, &vl) != 0 || hex_bytes(v, vl, &x->in, &x->inlen) != 0) bad = 1;
+        p = obj;
+        if (json_string(obj, &p, "Name", &v, &vl) != 0) bad = 1;
+        else snprintf(x->name, sizeof x->name, "%.*s", (int)(vl < 95 ? vl : 95), v);
+        p = obj;
+        if (json_string(obj, &p, "ExpectedError", &v, &vl) == 0) snprintf(x->err, sizeof x->err, "%.*s", (int)(vl < 95 ? vl : 95), v);
+        else if (p = obj, json_string(obj, &p, "Expected", &v, &vl) != 0 || hex_bytes(v, vl, &x->out, &x->outlen) != 0) bad = 1;
+        pos = end + 1;
+    }
+    free(text);
+    if (bad) { free_jvecs(*out, count); *out = NULL; return -1; }
+    return count;
+}
+static void free_jvecs(jvec *v, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) { free(v[i].in); free(v[i].out); }
+    free(v);
+}
+/* go-ethereum's error text -> mgpu's status */
+static mgpu_result expected_status(const char *err)
+{
+    if (!strcmp(err, "invalid input length")) return MGPU_ERROR_BAD_LENGTH;
+    if (!strcmp(err, "invalid fp.Element encoding")) return MGPU_ERROR_NOT_IN_FIELD;
+    if (!strcmp(err, "invalid field element top bytes")) return MGPU_ERROR_BAD_PADDING;
+    if (!strcmp(err, "invalid point: not on curve")) return MGPU_ERROR_NOT_ON_CURVE;
+    if (strstr(err, "correct subgroup")) return MGPU_ERROR_NOT_IN_SUBGROUP;
+    return MGPU_SUCCESS;                                         /* unknown: a failure below */
+}
+/* One precompile input: decoded, then an MSM on every test device (results encoded and
+   compared with want); or the expected failure, nothing written. */
+static void run_precompile(chk *c, int g, const jvec *x, int on_gpus)
+{
+    const size_t E = 16 * (size_t)group_elem(g), len = mgpu_curve_encoded_bytes(g);
+    const size_t cap = x->inlen / (len + 32) + 1;
+    mgpu_bn254_scalar *s = (mgpu_bn254_scalar *)xmalloc(cap * 32);
+    uint64_t *p = (uint64_t *)xmalloc(cap * E), j[36], q[24];
+    unsigned char got[256];
+    size_t n = 0, d;
+    mgpu_result r;
+    memset(p, 0x77, cap * E);
+    r = mgpu_curve_msm_from_bytes(g, x->in, x->inlen, s, p, cap, &n);
+    if (x->err[0]) {
+        const mgpu_result want = expected_status(x->err);
+        size_t b;
+        int untouched = 1;
+        for (b = 0; b < cap * E; b++) untouched &= ((unsigned char *)p)[b] == 0x77;
+        if (want == MGPU_SUCCESS) chk_fail(c, "%s: unknown expected error \"%s\"", x->name, x->err);
+        else if (r != want || !untouched || n != 0)
+            chk_fail(c, "%s: %s (%s), expected %s (\"%s\")%s", x->name, mgpu_result_string(r), mgpu_last_error(),
+                     mgpu_result_string(want), x->err, untouched ? "" : ", points written");
+    } else if (r != MGPU_SUCCESS) {
+        chk_fail(c, "%s: %s (%s)", x->name, mgpu_result_string(r), mgpu_last_error());
+    } else if (x->outlen != len || mgpu_curve_point_from_bytes(g, x->out, x->outlen, q) != MGPU_SUCCESS ||
+               mgpu_curve_point_to_bytes(g, q, got, len) != MGPU_SUCCESS || memcmp(got, x->out, len)) {
+        chk_fail(c, "%s: the expected result (%zu bytes) does not decode and encode back: %s", x->name, x->outlen, mgpu_last_error());
+    } else {
+        for (d = 0; d < (size_t)(on_gpus ? ntdev : 1); d++) {
+            mgpu_msm_config cfg;
+            mgpu_stream st = NULL;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.group = g;
+            cfg.flags = MGPU_MSM_CHECK_POINTS;
+            r = mgpu_default_stream(tdevs[d].dev, &st);
+            if (r == MGPU_SUCCESS) r = mgpu_msm_curve(s, p, n, 1, &cfg, j, st);
+            if (r == MGPU_SUCCESS) r = mgpu_curve_result_to_bytes(g, j, 0, got, len);
+            if (r != MGPU_SUCCESS) chk_fail(c, "%s on %s: %s (%s)", x->name, tdevs[d].label, mgpu_result_string(r), mgpu_last_error());
+            else if (memcmp(got, x->out, len)) chk_fail(c, "%s on %s: wrong result", x->name, tdevs[d].label);
+        }
+    }
+    free(s);
+    free(p);
+}
+static void test_eip2537_vectors(void)
+{
+    static const struct { const char *file; int group, want, fails; } files[] = {
+        { "eip2537/msm_G1_bls.json", MGPU_MSM_BLS12_381_G1, 163, 0 },
+        { "eip2537/multiexp_G2_bls.json", MGPU_MSM_BLS12_381_G2, 14, 0 },
+        { "eip2537/mul_G1_bls.json", MGPU_MSM_BLS12_381_G1, 11, 0 },
+        { "eip2537/mul_G2_bls.json", MGPU_MSM_BLS12_381_G2, 11, 0 },
+        { "eip2537/fail-msm_G1_bls.json", MGPU_MSM_BLS12_381_G1, 8, 1 },
+        { "eip2537/fail-msm_G2_bls.json", MGPU_MSM_BLS12_381_G2, 8, 1 },
+        { "eip2537/fail-mul_G1_bls.json", MGPU_MSM_BLS12_381_G1, 8, 1 },
+        { "eip2537/fail-mul_G2_bls.json", MGPU_MSM_BLS12_381_G2, 8, 1 },
+        { "ethereum/fail-blsG1MultiExp.json", MGPU_MSM_BLS12_381_G1, 7, 1 },
+        { "ethereum/fail-blsG2MultiExp.json", MGPU_MSM_BLS12_381_G2, 7, 1 } };
+    size_t f;
+    for (f = 0; f < sizeof files / sizeof files[0]; f++) {
+        jvec *v = NULL;
+        const int n = load_jvecs(files[f].file, &v);
+        int i, gpu_cases = 0;
+        size_t pairs = 0;
+        chk c;
+        chk_init(&c);
+        if (n != files[f].want) chk_fail(&c, "%d vectors read (%d expected)", n, files[f].want);
+        for (i = 0; i < n; i++) {
+            const int on_gpus = !quick || i < 14 || i % 16 == 0;   /* the emulator: every small case, some large */
+            if (!!v[i].err[0] != files[f].fails) chk_fail(&c, "%s: %s", v[i].name, files[f].fails ? "no ExpectedError" : "an ExpectedError");
+            run_precompile(&c, files[f].group, &v[i], on_gpus);
+            gpu_cases += on_gpus && ngpu;
+            pairs += v[i].inlen / (mgpu_curve_encoded_bytes(files[f].group) + 32);
+        }
+        report(c.good, "[curves] %s: %d %s (%zu pairs) through mgpu_curve_msm_from_bytes%s%s%s", files[f].file, n > 0 ? n : 0,
+               files[f].fails ? "failing inputs, each its status, nothing written" : "MSMs, on the CPU device",
+               pairs, files[f].fails ? "" : ngpu ? (gpu_cases == n * ngpu ? " and every GPU" : " and (the small ones) every GPU") : "",
+               SEP(c));
+        free_jvecs(v, n > 0 ? n : 0);
+    }
+}
+/* constantine's "0x..." -> W big-endian bytes */
+static int hex_word(const char *h, size_t hl, unsigned char *o, size_t W)
+{
+    size_t i;
+    if (hl < 3 || h[0] != '0' || h[1] != 'x' || hl - 2 > 2 * W) return -1;
+    memset(o, 0, W);
+    for (i = 0; i < hl - 2; i++) {
+        const int v = hexval(h[hl - 1 - i]);
+        if (v < 0) return -1;
+        o[W - 1 - i / 2] |= (unsigned char)(i % 2 ? v << 4 : v);
+    }
+    return 0;
+}
+/* A point of constantine's JSON (x: c0, c1; y: c0, c1) as EIP-197 bytes (c1 first). */
+static int constantine_point(const char **pos, unsigned char *b)
+{
+    static const int word_of[4] = { 1, 0, 3, 2 };
+    int k;
+    for (k = 0; k < 4; k++) {
+        const char *v;
+        size_t vl;
+        if (json_string(NULL, pos, k % 2 ? "c1" : "c0", &v, &vl) != 0 || hex_word(v, vl, b + 32 * word_of[k], 32) != 0) return -1;
+    }
+    return 0;
+}
+static void test_constantine_vectors(void)
+{
+    static const char *const bits[4] = { "32bit", "64bit", "128bit", "254bit" };
+    int f, total = 0;
+    chk c;
+    chk_init(&c);
+    for (f = 0; f < 4; f++) {
+        char path[4200];
+        unsigned char *text, in[160], out[128];
+        size_t len;
+        const char *pos;
+        int count = 0;
+        snprintf(path, sizeof path, "%s/constantine/tv_BN254_Snarks_scalar_mul_G2_%s.json", vec_dir, bits[f]);
+        if (read_file(path, &text, &len) != 0 || !(pos = strstr((const char *)text, "\"vectors\""))) {
+            chk_fail(&c, "cannot read %s", path);
+            free(text);
+            continue;
+        }
+        for (;;) {
+            const char *v, *save = pos;
+            size_t vl;
+            jvec x;
+            if (!(pos = strstr(pos, "\"P\""))) break;
+            if (constantine_point(&pos, in) != 0 || json_string(NULL, &pos, "scalar", &v, &vl) != 0 ||
+                hex_word(v, vl, in + 128, 32) != 0 || !(pos = strstr(pos, "\"Q\"")) || constantine_point(&pos, out) != 0) {
+                chk_fail(&c, "%s: vector %d malformed", bits[f], count);
+                break;
+            }
+            memset(&x, 0, sizeof x);
+            snprintf(x.name, sizeof x.name, "%s vector %d", bits[f], count);
+            x.in = in; x.inlen = 160; x.out = out; x.outlen = 128;
+            run_precompile(&c, MGPU_MSM_BN254_G2, &x, !quick || count < 4);
+            count++;
+            (void)save;
+        }
+        if (count != 40) chk_fail(&c, "%s: %d vectors (40 expected)", bits[f], count);
+        total += count;
+        free(text);
+    }
+    report(c.good, "[curves] constantine's BN254 G2 scalar multiplications (32, 64, 128, 254-bit scalars): %d, each as EIP-197 "
+           "bytes through mgpu_curve_msm_from_bytes, on the CPU device%s%s%s", total, ngpu ? " and every GPU" : "", SEP(c));
+}
+
 static void test_curve_errors(void)
 {
     mgpu_bn254_scalar k[1];
@@ -1986,6 +2580,11 @@ int main(int argc, char **argv)
         test_curve_vectors();
         for (i = 0; i < 4; i++) { test_curve_random(i); test_curve_edges(i, cpus, 1, "cpu"); test_curve_gpu(i); }
         test_curve_errors();
+    }
+    if (selected("curves") || selected("encodings")) {
+        for (i = 0; i < 4; i++) { test_curve_subgroup(i); test_curve_encodings(i); }
+        test_eip2537_vectors();
+        test_constantine_vectors();
     }
     for (i = 0; i < nvfiles; i++) { free(vfiles[i].s); free(vfiles[i].p); }
     mgpu_shutdown();
