@@ -296,7 +296,8 @@ run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_ru
 
 # ---- fuzzing (tests/fuzz/README.md): libFuzzer targets built with clang under ASan/UBSan
 # for the parsers of untrusted bytes: BN254MSM and CURVEMSM files as examples/msm_file.c reads them
-# (msm_file), the EIP-196 point and scalar encodings (eip196), and mgpu_module_create on
+# (msm_file), the EIP-196 point and scalar encodings (eip196), the EIP-197 and EIP-2537
+# encodings of every group and their MSM input (eip2537), and mgpu_module_create on
 # any bytes, loaded on the 2 fake GPUs whose driver reads the image as far as its headers
 # say (module). `make test` runs each for FUZZ_SECONDS on its committed seeds
 # (tests/fuzz/corpus/<target>) plus what earlier runs found (build/fuzz/corpus_<target>);
@@ -304,7 +305,7 @@ run/fake_%: $(BUILD)/libfake_cuda.so $(BUILD)/suite_$$(firstword $$(call fake_ru
 # (Debian's libclang-rt-NN-dev missing) the targets link tests/fuzz/replay.c instead: the
 # seeds plus deterministic mutations, no coverage guidance, and the run's line says
 # "replay" (build/fuzz/engine).
-FUZZ_TARGETS = msm_file eip196 module
+FUZZ_TARGETS = msm_file eip196 eip2537 module
 FUZZ_SECONDS ?= 15
 FUZZ_CC     := $(if $(shell command -v clang 2> /dev/null),clang,$(CC))
 FUZZ_CFLAGS  = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) -std=c99 -I.
@@ -323,7 +324,7 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/replay.c 
 	  $$([ "$$(cat $(BUILD)/fuzz/engine)" = libfuzzer ] && echo -fsanitize=fuzzer || echo tests/fuzz/replay.c) $(LIBS) -lm
 .PHONY: test-fuzz
 test-fuzz: $(addprefix run/fuzz_,$(FUZZ_TARGETS))
-run/fuzz_msm_file run/fuzz_eip196: run/fuzz_%: $(BUILD)/fuzz/fuzz_% FORCE
+run/fuzz_msm_file run/fuzz_eip196 run/fuzz_eip2537: run/fuzz_%: $(BUILD)/fuzz/fuzz_% FORCE
 	$(RUN) fuzz_$* $(BUILD)/fuzz/fuzz_$*.log sh tests/fuzz/run.sh $* $(FUZZ_SECONDS) MGPU_DEVICE=cpu
 run/fuzz_module: $(BUILD)/fuzz/fuzz_module $(BUILD)/libfake_cuda.so FORCE
 	$(RUN) fuzz_module $(BUILD)/fuzz/fuzz_module.log sh tests/fuzz/run.sh module $(FUZZ_SECONDS) \

@@ -10,7 +10,7 @@ target=$1 seconds=$2
 shift 2
 dir=build/fuzz
 mkdir -p "$dir/corpus_$target"
-case $target in msm_file) max_len=2048 ;; eip196) max_len=160 ;; *) max_len=4096 ;; esac
+case $target in msm_file) max_len=2048 ;; eip196) max_len=160 ;; eip2537) max_len=1300 ;; *) max_len=4096 ;; esac
 out=$dir/$target.out
 env ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=1 "$@" "./$dir/fuzz_$target" -max_total_time="$seconds" \
     -timeout=10 -max_len=$max_len -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$dir/$target-" \
