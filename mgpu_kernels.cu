@@ -4232,17 +4232,20 @@ template <class F, int D> struct pre<mgpu_cv::gen<F, D> > {
     }
     static __device__ __forceinline__ void inv(u32 *o, const u32 *a)
     {
-        if constexpr (D == 1) { inv_f(o, a); return; }
-        u32 t0[N], t1[N], zero[N];
+        if constexpr (D == 1) {
+            inv_f(o, a);
+        } else {
+            u32 t0[N], t1[N], zero[N];
 #pragma unroll
-        for (int j = 0; j < N; j++) zero[j] = 0;
-        mgpu_cv::f_mul_call<F>(t0, a, a);
-        mgpu_cv::f_mul_call<F>(t1, a + N, a + N);
-        mgpu_cv::f_add<F>(t0, t0, t1);
-        inv_f(t0, t0);
-        mgpu_cv::f_mul_call<F>(o, a, t0);
-        mgpu_cv::f_mul_call<F>(t1, a + N, t0);
-        mgpu_cv::f_sub<F>(o + N, zero, t1);
+            for (int j = 0; j < N; j++) zero[j] = 0;
+            mgpu_cv::f_mul_call<F>(t0, a, a);
+            mgpu_cv::f_mul_call<F>(t1, a + N, a + N);
+            mgpu_cv::f_add<F>(t0, t0, t1);
+            inv_f(t0, t0);
+            mgpu_cv::f_mul_call<F>(o, a, t0);
+            mgpu_cv::f_mul_call<F>(t1, a + N, t0);
+            mgpu_cv::f_sub<F>(o + N, zero, t1);
+        }
     }
     static __device__ __forceinline__ void canon(u32 *v) { E::canon(v); }
     static __device__ __forceinline__ void convert(u32 *v, bool to) { G::convert(v, to); }
