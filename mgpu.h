@@ -1041,8 +1041,7 @@ MGPU_API void mgpu_bn254_scalar_to_bytes(const mgpu_bn254_scalar *s, uint8_t byt
    an endomorphism: one scalar multiplication by 64 or 128 bits per point instead of r's
    255, see docs/curves.md). GPUs run the same algorithm as for BN254 G1 with the
    group's arithmetic (every input kind, pieces within max_memory, batches, the split over
-   GPUs); none of these groups takes precomputed bases (precompute_factor > 1:
-   MGPU_ERROR_NOT_SUPPORTED). */
+   GPUs, precomputed bases from mgpu_msm_curve_precompute_bases). */
 #define MGPU_MSM_BN254_G1 0
 #define MGPU_MSM_BN254_G2 1
 #define MGPU_MSM_BLS12_381_G1 2
@@ -1059,7 +1058,7 @@ MGPU_API size_t mgpu_msm_result_bytes(int group);
 /* count MSMs of config->group (as mgpu_msm_batch_async / mgpu_msm_batch / mgpu_msm_multi,
    with MGPU_MSM_SHARED_POINTS and the forms of config->flags): results[b] = sum_i
    scalars[b n + i] * points[b n + i]. Errors as theirs, plus INVALID_ARGUMENT for an
-   unknown group and NOT_SUPPORTED for precomputed bases outside BN254 G1. */
+   unknown group. */
 MGPU_API mgpu_result mgpu_msm_curve_async(const void *scalars, const void *points, size_t n, int count,
                                           const mgpu_msm_config *config, void *results, mgpu_stream stream);
 MGPU_API mgpu_result mgpu_msm_curve(const void *scalars, const void *points, size_t n, int count,
@@ -1067,6 +1066,28 @@ MGPU_API mgpu_result mgpu_msm_curve(const void *scalars, const void *points, siz
 MGPU_API mgpu_result mgpu_msm_curve_multi(const void *scalars, const void *points, size_t n, int count,
                                           const mgpu_msm_config *config, void *results, const mgpu_device *devs,
                                           int ndevs);
+/* mgpu_msm_precompute_bases for config->group: bases[j n + i] = 2^(j w c) points[i] (f n
+   points of the group, affine, in the form config->flags gives for points), on a GPU or
+   the CPU device; the f n bases then go to mgpu_msm_curve* with the same n, f and c. */
+MGPU_API mgpu_result mgpu_msm_curve_precompute_bases(const void *points, size_t n, const mgpu_msm_config *config,
+                                                     void *bases, mgpu_stream stream);
+/* Groth16's pair of MSMs: one set of scalars with a G1 and a G2 point set of one curve. For
+   b < count, g1_results[b] = sum_i scalars[b n + i] g1_points[b n + i] in G1 and g2_results[b]
+   the same sum over g2_points in G2 of the curve config->group names (MGPU_MSM_BN254_G1 or
+   _G2: BN254; MGPU_MSM_BLS12_381_G1 or _G2: BLS12-381): what two mgpu_msm_curve calls with
+   the same config give. A GPU cuts the scalars into digits and sorts them by bucket once,
+   and both groups' points go through the same sorted entries into their own buckets; its
+   working memory holds both groups' buckets (and copied points). Every option applies to
+   both sets: forms, MGPU_MSM_CHECK_POINTS, MGPU_MSM_SHARED_POINTS, batches, max_memory (the
+   two together), precompute_factor (both sets bases from mgpu_msm_curve_precompute_bases
+   with the same f and c). Errors as mgpu_msm_curve's, for either set (nothing queued, no
+   result written). mgpu_msm_pair waits for the stream, mgpu_msm_pair_async does not. */
+MGPU_API mgpu_result mgpu_msm_pair_async(const void *scalars, const void *g1_points, const void *g2_points, size_t n,
+                                         int count, const mgpu_msm_config *config, void *g1_results,
+                                         void *g2_results, mgpu_stream stream);
+MGPU_API mgpu_result mgpu_msm_pair(const void *scalars, const void *g1_points, const void *g2_points, size_t n,
+                                   int count, const mgpu_msm_config *config, void *g1_results, void *g2_results,
+                                   mgpu_stream stream);
 /* The helpers of BN254 G1 above for any group (host memory, at once). to_affine: p and
    out both in Montgomery form or both standard. on_curve: 1 if p is infinity or a point of
    the group's subgroup of order r with coordinates below p. convert_*: in place (host
@@ -7583,7 +7604,9 @@ typedef struct mgpu__msm_plan {
     int chosen;                        /* c was chosen by mgpu (config.window_bits 0): a device may
                                           choose again for the part it computes (factor 1 only) */
     size_t max_memory;                 /* config.max_memory (0: no cap but the free memory) */
-    int group;                         /* config.group (MGPU_MSM_BN254_G1 ...) */
+    int group;                         /* config.group (MGPU_MSM_BN254_G1 ...); mgpu_msm_pair: the G2 */
+    int pair;                          /* mgpu_msm_pair: the G1 of the same curve (its MSM shares the
+                                          digits and the sort); else -1 */
 } mgpu__msm_plan;
 /* The GPU half (>>bn254 gpu): s is a CUDA stream, n >= 1, count >= 1, every argument checked
    as the public comments say. stride: scalars from one MSM to the next, and points from one
@@ -7593,8 +7616,13 @@ typedef struct mgpu__msm_plan {
 static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
                                  void *results, mgpu__stream_obj *s, int wait);
-static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
-                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu__stream_obj *s);
+/* The same for mgpu_msm_pair: plan->group's MSMs of points into results and plan->pair's of
+   points2 into results2, over the same scalars, sorted once. */
+static mgpu_result mgpu__msm_gpu_pair(const char *fn, const mgpu_bn254_scalar *scalars, const void *points,
+                                      const void *points2, size_t n, int count, const mgpu__msm_plan *plan,
+                                      void *results, void *results2, mgpu__stream_obj *s, int wait);
+static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const void *points, size_t n,
+                                            const mgpu__msm_plan *plan, void *bases, mgpu__stream_obj *s);
 static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
                                            mgpu__stream_obj *s);
 static mgpu_result mgpu__msm_check_gpu(const char *fn, int group, const void *points, size_t n, unsigned flags,
@@ -8768,15 +8796,16 @@ static mgpu_result mgpu__msm_cpu_precompute(const mgpu_bn254_affine *points, siz
 }
 
 /* ---- the CPU device's MSM in the other groups (mgpu_msm_curve): the same Pippenger with
-   unsigned digits over the group's arithmetic, without precomputed bases. Buckets are 384
+   unsigned digits over the group's arithmetic, with precomputed bases as BN254 G1's (f
+   pieces of pb = wf c bits, piece j of k_i multiplying bases[j n + i]). Buckets are 384
    bytes: at most 2^14 of them a thread. */
 #define MGPU__CV_MAX_DIGIT 14
 typedef struct mgpu__cv_cpu_job {
     const mgpu__cv_group *g;
     const uint64_t (*k)[4];            /* n normalized scalars */
-    const uint64_t *pts;               /* n points, Montgomery, 2 E limbs each */
+    const uint64_t *pts;               /* f n points, Montgomery, 2 E limbs each */
     size_t n;
-    int digit;
+    int f, pb, digit;                  /* pb: bits of a piece (f = 1: r's) */
     mgpu__cv_xyzz *sums;               /* per window: sum_d d B_d */
 } mgpu__cv_cpu_job;
 
@@ -8785,17 +8814,19 @@ static int mgpu__cv_cpu_window_sum(void *arg, size_t item)
     const mgpu__cv_cpu_job *job = (const mgpu__cv_cpu_job *)arg;
     const mgpu__cv_group *g = job->g;
     const int start = (int)item * job->digit;
-    const int len = g->rbits - start < job->digit ? g->rbits - start : job->digit;
+    const int len = job->pb - start < job->digit ? job->pb - start : job->digit;
     const size_t nb = ((size_t)1 << len) - 1;
     mgpu__cv_xyzz *bucket = (mgpu__cv_xyzz *)malloc(nb * sizeof *bucket);
     mgpu__cv_xyzz run, total;
     size_t i, b;
+    int j;
     if (!bucket) return -1;
     for (b = 0; b < nb; b++) mgpu__cv_xyzz_inf(&bucket[b]);
-    for (i = 0; i < job->n; i++) {
-        uint32_t d = mgpu__bn_bits(job->k[i], start, len);
-        if (d) mgpu__cv_xyzz_add_affine(g, &bucket[d - 1], job->pts + i * 2 * (size_t)g->E);
-    }
+    for (j = 0; j < job->f; j++)
+        for (i = 0; i < job->n; i++) {
+            uint32_t d = mgpu__bn_bits(job->k[i], j * job->pb + start, len);
+            if (d) mgpu__cv_xyzz_add_affine(g, &bucket[d - 1], job->pts + ((size_t)j * job->n + i) * 2 * (size_t)g->E);
+        }
     mgpu__cv_xyzz_inf(&run);
     mgpu__cv_xyzz_inf(&total);
     for (b = nb; b-- > 0;) {
@@ -8807,29 +8838,36 @@ static int mgpu__cv_cpu_window_sum(void *arg, size_t item)
     return 0;
 }
 
-/* out (3 E limbs, Jacobian) = sum_i k_i P_i over n points of group g; c > 0: at most c-bit
-   digits. flags as for mgpu__msm_cpu. */
+/* out (3 E limbs, Jacobian) = sum_i k_i P_i over n points of group g; `points` holds the f n
+   bases of mgpu_msm_curve_precompute_bases when f > 1 (c: the call's window bits, which fix
+   the pieces). c > 0: at most c-bit digits. flags as for mgpu__msm_cpu. */
 static mgpu_result mgpu__cv_msm_cpu(const mgpu__cv_group *g, const uint64_t *scalars, const uint64_t *points,
-                                    size_t n, unsigned flags, int c, uint64_t *out)
+                                    size_t n, unsigned flags, int c, int f, uint64_t *out)
 {
     static const char *fn = "mgpu_msm_curve";
     const size_t E2 = 2 * (size_t)g->E;
     mgpu__cv_cpu_job job;
     uint64_t (*k)[4] = NULL, *converted = NULL;
     mgpu__cv_xyzz acc;
-    size_t i;
-    int windows, own = mgpu__msm_cpu_window(n);
+    size_t i, total;
+    int windows, own;
     mgpu_result r = MGPU_SUCCESS;
     const int convert = !(flags & MGPU_MSM_POINTS_MONTGOMERY);
+    if (f < 1) f = 1;
+    total = (size_t)f * n;
+    own = mgpu__msm_cpu_window(total);
     if (own > MGPU__CV_MAX_DIGIT) own = MGPU__CV_MAX_DIGIT;
     memset(&job, 0, sizeof job);
     job.g = g;
     job.n = n;
+    job.f = f;
+    /* the GPU's pieces: wf = ceil(ceil((rbits + 1) / c) / f) windows of c bits */
+    job.pb = f > 1 ? ((g->rbits + 1 + c - 1) / c + f - 1) / f * c : g->rbits;
     job.digit = c > 0 && c < own ? c : own;
-    windows = (g->rbits + job.digit - 1) / job.digit;
+    windows = ((job.pb < g->rbits ? job.pb : g->rbits) + job.digit - 1) / job.digit;
     k = (uint64_t (*)[4])malloc(n * sizeof *k);
     job.sums = (mgpu__cv_xyzz *)malloc((size_t)windows * sizeof *job.sums);
-    if (convert) converted = (uint64_t *)malloc(n * E2 * sizeof *converted);
+    if (convert) converted = (uint64_t *)malloc(total * E2 * sizeof *converted);
     if (!k || !job.sums || (convert && !converted)) {
         r = mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory for the CPU device's MSM of %zu points", n);
         goto done;
@@ -8837,8 +8875,8 @@ static mgpu_result mgpu__cv_msm_cpu(const mgpu__cv_group *g, const uint64_t *sca
     for (i = 0; i < n; i++)
         mgpu__cv_scalar_normalize(g, k[i], scalars + 4 * i, (flags & MGPU_MSM_SCALARS_MONTGOMERY) != 0);
     if (convert) {
-        memcpy(converted, points, n * E2 * sizeof *converted);
-        mgpu__cv_convert(g, converted, n * E2, 1);
+        memcpy(converted, points, total * E2 * sizeof *converted);
+        mgpu__cv_convert(g, converted, total * E2, 1);
     }
     job.k = (const uint64_t (*)[4])k;
     job.pts = convert ? converted : points;
@@ -8851,6 +8889,60 @@ done:
     free(job.sums);
     free(converted);
     return r;
+}
+
+/* bases[j n + i] = 2^(j wf c) P_i for group g, as mgpu__msm_cpu_precompute does for BN254 G1:
+   chunks of points in parallel, one inversion per chunk and copy. */
+typedef struct mgpu__cv_pre_job {
+    const mgpu__cv_group *g;
+    const uint64_t *points;
+    uint64_t *bases;
+    size_t n;
+    int f, pb, montgomery;
+} mgpu__cv_pre_job;
+
+static int mgpu__cv_cpu_precompute_chunk(void *arg, size_t item)
+{
+    const mgpu__cv_pre_job *job = (const mgpu__cv_pre_job *)arg;
+    const mgpu__cv_group *g = job->g;
+    const size_t E2 = 2 * (size_t)g->E, first = item * MGPU__BN_CHUNK;
+    const size_t count = job->n - first < MGPU__BN_CHUNK ? job->n - first : MGPU__BN_CHUNK;
+    mgpu__cv_xyzz *q = (mgpu__cv_xyzz *)malloc(count * sizeof *q);
+    uint64_t (*prefix)[MGPU__CV_MAXE] = (uint64_t (*)[MGPU__CV_MAXE])malloc(count * sizeof *prefix);
+    uint64_t p[2 * MGPU__CV_MAXE];
+    size_t i;
+    int j, b;
+    if (!q || !prefix) { free(q); free(prefix); return -1; }
+    for (i = 0; i < count; i++) {
+        memcpy(p, job->points + (first + i) * E2, E2 * sizeof *p);
+        if (!job->montgomery) mgpu__cv_convert(g, p, E2, 1);
+        mgpu__cv_xyzz_set_affine(g, &q[i], p);
+    }
+    for (j = 0; j < job->f; j++) {
+        uint64_t *out = job->bases + ((size_t)j * job->n + first) * E2;
+        if (j > 0)
+            for (i = 0; i < count; i++)
+                for (b = 0; b < job->pb; b++) mgpu__cv_xyzz_dbl(g, &q[i]);
+        mgpu__cv_xyzz_to_affine(g, q, count, out, prefix);
+        if (!job->montgomery) mgpu__cv_convert(g, out, count * E2, 0);
+    }
+    free(q);
+    free(prefix);
+    return 0;
+}
+
+static mgpu_result mgpu__cv_cpu_precompute(const char *fn, const mgpu__cv_group *g, const uint64_t *points, size_t n,
+                                           unsigned flags, int c, int f, uint64_t *bases)
+{
+    mgpu__cv_pre_job job;
+    job.g = g;
+    job.points = points;
+    job.bases = bases;
+    job.n = n;
+    job.f = f;
+    job.pb = ((g->rbits + 1 + c - 1) / c + f - 1) / f * c;
+    job.montgomery = (flags & MGPU_MSM_POINTS_MONTGOMERY) != 0;
+    return mgpu__bn_parallel(fn, (n + MGPU__BN_CHUNK - 1) / MGPU__BN_CHUNK, mgpu__cv_cpu_precompute_chunk, &job);
 }
 
 /* ---- public MSM calls */
@@ -8910,6 +9002,7 @@ static mgpu_result mgpu__msm_plan_make(const char *fn, const mgpu_msm_config *co
                           d.precompute_factor, MGPU_MSM_MAX_PRECOMPUTE);
     plan->flags = d.flags;
     plan->max_memory = d.max_memory;
+    plan->pair = -1;
     plan->group = d.group >= MGPU_MSM_BN254_G1 && d.group <= MGPU_MSM_BLS12_381_G2 ? d.group : MGPU_MSM_BN254_G1;
     plan->factor = d.precompute_factor > 1 ? d.precompute_factor : 1;
     if (n > (size_t)0x7fffffff / (size_t)plan->factor)
@@ -8982,11 +9075,19 @@ static mgpu_result mgpu__msm_group(const char *fn, const mgpu_msm_config *config
     if (typed && group != MGPU_MSM_BN254_G1)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "config.group = %d (%s): this call takes BN254 G1 points; "
                           "use mgpu_msm_curve", group, mgpu__cv_groups[group].name);
-    if (group != MGPU_MSM_BN254_G1 && config->precompute_factor > 1)
-        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "precompute_factor = %d: precomputed bases are BN254 G1's "
-                          "only", config->precompute_factor);
     *g = &mgpu__cv_groups[group];
     return MGPU_SUCCESS;
+}
+/* One MSM of group g on the CPU device (plan as validated; points: f n of them). */
+static mgpu_result mgpu__msm_cpu_one(const mgpu__cv_group *g, const mgpu__msm_plan *plan, const unsigned char *scalars,
+                                     const unsigned char *points, size_t n, unsigned char *result)
+{
+    const int c = !plan->chosen || plan->factor > 1 ? plan->c : 0;
+    if (g == &mgpu__cv_groups[MGPU_MSM_BN254_G1])
+        return mgpu__msm_cpu((const mgpu_bn254_scalar *)(const void *)scalars, (const mgpu_bn254_affine *)(const void *)points,
+                             n, plan->flags, c, plan->factor, (mgpu_bn254_jacobian *)(void *)result);
+    return mgpu__cv_msm_cpu(g, (const uint64_t *)(const void *)scalars, (const uint64_t *)(const void *)points, n,
+                            plan->flags, c, plan->factor, (uint64_t *)(void *)result);
 }
 /* mgpu_msm_async / mgpu_msm / the batch calls / mgpu_msm_curve*: count MSMs of n points;
    wait: synchronize the stream afterwards; typed: a BN254 G1 call. */
@@ -9033,18 +9134,88 @@ static mgpu_result mgpu__msm_run(const char *fn, const void *scalars, const void
         return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
     }
     if (plan.flags & MGPU_MSM_CHECK_POINTS) MGPU__TRY(mgpu__msm_check_points(fn, g, points, point_bytes / pt_size, plan.flags));
-    for (b = 0; b < count; b++) {
-        const unsigned char *sb = (const unsigned char *)scalars + (size_t)b * n * sizeof(mgpu_bn254_scalar);
-        const unsigned char *pb = (const unsigned char *)points + (shared ? 0 : (size_t)b * per_msm * pt_size);
-        unsigned char *rb = (unsigned char *)results + (size_t)b * res_size;
-        if (g == &mgpu__cv_groups[MGPU_MSM_BN254_G1])
-            MGPU__TRY(mgpu__msm_cpu((const mgpu_bn254_scalar *)(const void *)sb, (const mgpu_bn254_affine *)(const void *)pb,
-                                    n, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor,
-                                    (mgpu_bn254_jacobian *)(void *)rb));
-        else
-            MGPU__TRY(mgpu__cv_msm_cpu(g, (const uint64_t *)(const void *)sb, (const uint64_t *)(const void *)pb, n,
-                                       plan.flags, plan.chosen ? 0 : plan.c, (uint64_t *)(void *)rb));
+    for (b = 0; b < count; b++)
+        MGPU__TRY(mgpu__msm_cpu_one(g, &plan, (const unsigned char *)scalars + (size_t)b * n * sizeof(mgpu_bn254_scalar),
+                                    (const unsigned char *)points + (shared ? 0 : (size_t)b * per_msm * pt_size), n,
+                                    (unsigned char *)results + (size_t)b * res_size));
+    return MGPU_SUCCESS;
+}
+
+/* mgpu_msm_pair / mgpu_msm_pair_async: the checks of mgpu__msm_run for both point sets. */
+static mgpu_result mgpu__msm_pair_run(const char *fn, const void *scalars, const void *g1_points, const void *g2_points,
+                                      size_t n, int count, const mgpu_msm_config *config, void *g1_results,
+                                      void *g2_results, mgpu_stream stream, int wait)
+{
+    const mgpu__cv_group *g = NULL, *gs[2];
+    const void *points[2];
+    void *results[2];
+    mgpu__msm_plan plan;
+    mgpu__stream_obj *s = NULL;
+    size_t scalar_bytes = 0, point_bytes[2] = { 0, 0 }, result_bytes[2] = { 0, 0 }, per_msm;
+    int shared, b, i;
+    MGPU__REQUIRE_INIT(fn);
+    if (count < 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "count = %d is negative", count);
+    MGPU__REQUIRE((g1_results && g2_results) || !count, fn, "g1_results or g2_results is NULL");
+    MGPU__REQUIRE((scalars && g1_points && g2_points) || !n || !count, fn, "scalars, g1_points or g2_points is NULL and n > 0");
+    MGPU__TRY(mgpu__msm_group(fn, config, 0, &g));
+    MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan));
+    plan.pair = plan.group & ~1;                       /* the curve's G1 (0 or 2), its G2 the next */
+    plan.group = plan.pair + 1;
+    gs[0] = &mgpu__cv_groups[plan.pair];
+    gs[1] = &mgpu__cv_groups[plan.group];
+    points[0] = g1_points;
+    points[1] = g2_points;
+    results[0] = g1_results;
+    results[1] = g2_results;
+    shared = (plan.flags & MGPU_MSM_SHARED_POINTS) != 0;
+    per_msm = (size_t)plan.factor * n;
+    MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof(mgpu_bn254_scalar), &scalar_bytes));
+    for (i = 0; i < 2; i++) {
+        MGPU__TRY(mgpu__msm_bytes(fn, i ? "g2_points" : "g1_points", shared ? 1 : (size_t)count, per_msm,
+                                  16 * (size_t)gs[i]->E, &point_bytes[i]));
+        MGPU__TRY(mgpu__msm_bytes(fn, i ? "g2_results" : "g1_results", (size_t)count, 1, 24 * (size_t)gs[i]->E,
+                                  &result_bytes[i]));
     }
+    MGPU__TRY(mgpu__stream(stream, &s, fn));
+    if (!count) return MGPU_SUCCESS;
+    if (n) {
+        MGPU__TRY(mgpu__msm_check_input(fn, "scalars", scalars, scalar_bytes, s->dev));
+        MGPU__TRY(mgpu__msm_check_input(fn, "g1_points", g1_points, point_bytes[0], s->dev));
+        MGPU__TRY(mgpu__msm_check_input(fn, "g2_points", g2_points, point_bytes[1], s->dev));
+    }
+    for (i = 0; i < 2; i++) {
+        mgpu__where wr = mgpu__locate(results[i]);
+        if (wr.cuda)
+            return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%s is memory of CUDA device %d: results go to host memory",
+                              i ? "g2_results" : "g1_results", wr.dev);
+        MGPU__TRY(mgpu__check_range(fn, i ? "g2_results" : "g1_results", &wr, results[i], result_bytes[i]));
+    }
+    if ((uintptr_t)g1_results < (uintptr_t)g2_results + result_bytes[1] &&
+        (uintptr_t)g2_results < (uintptr_t)g1_results + result_bytes[0])
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "g1_results overlaps g2_results");
+    if (!n) {
+        for (i = 0; i < 2; i++) mgpu__msm_infinity(gs[i], results[i], count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        return MGPU_SUCCESS;
+    }
+    if (mgpu__is_cuda(s->dev)) {
+        MGPU__TRY(mgpu__msm_gpu_pair(fn, (const mgpu_bn254_scalar *)scalars, g2_points, g1_points, n, count, &plan,
+                                     g2_results, g1_results, s, wait));
+        return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
+    }
+    if (plan.flags & MGPU_MSM_CHECK_POINTS)
+        for (i = 0; i < 2; i++) {
+            mgpu_result r = mgpu__msm_check_points(fn, gs[i], points[i], point_bytes[i] / (16 * (size_t)gs[i]->E), plan.flags);
+            if (r != MGPU_SUCCESS) {                   /* the message names the set */
+                char why[1024];
+                snprintf(why, sizeof why, "%s", mgpu_last_error());
+                return mgpu__fail(r, fn, "%s: %s", i ? "g2_points" : "g1_points", why);
+            }
+        }
+    for (b = 0; b < count; b++)                        /* the CPU device: the two MSMs, one after the other */
+        for (i = 0; i < 2; i++)
+            MGPU__TRY(mgpu__msm_cpu_one(gs[i], &plan, (const unsigned char *)scalars + (size_t)b * n * sizeof(mgpu_bn254_scalar),
+                                        (const unsigned char *)points[i] + (shared ? 0 : (size_t)b * per_msm * 16 * gs[i]->E),
+                                        n, (unsigned char *)results[i] + (size_t)b * 24 * gs[i]->E));
     return MGPU_SUCCESS;
 }
 
@@ -9079,6 +9250,20 @@ MGPU_API mgpu_result mgpu_msm_curve(const void *scalars, const void *points, siz
                                     const mgpu_msm_config *config, void *results, mgpu_stream stream)
 {
     return mgpu__msm_run("mgpu_msm_curve", scalars, points, n, count, config, results, stream, 1, 0);
+}
+MGPU_API mgpu_result mgpu_msm_pair_async(const void *scalars, const void *g1_points, const void *g2_points, size_t n,
+                                         int count, const mgpu_msm_config *config, void *g1_results,
+                                         void *g2_results, mgpu_stream stream)
+{
+    return mgpu__msm_pair_run("mgpu_msm_pair_async", scalars, g1_points, g2_points, n, count, config, g1_results,
+                              g2_results, stream, 0);
+}
+MGPU_API mgpu_result mgpu_msm_pair(const void *scalars, const void *g1_points, const void *g2_points, size_t n,
+                                   int count, const mgpu_msm_config *config, void *g1_results, void *g2_results,
+                                   mgpu_stream stream)
+{
+    return mgpu__msm_pair_run("mgpu_msm_pair", scalars, g1_points, g2_points, n, count, config, g1_results,
+                              g2_results, stream, 1);
 }
 
 /* ---- several devices: one thread per device (mgpu_run_on_devices) */
@@ -9118,9 +9303,6 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
         for (i = 0; i < (size_t)k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + (int)i, 1, first, len, out + i * m->res_size));
         return MGPU_SUCCESS;
     }
-    if (m->g != &mgpu__cv_groups[MGPU_MSM_BN254_G1])
-        return mgpu__cv_msm_cpu(m->g, (const uint64_t *)(const void *)scalars, (const uint64_t *)(const void *)points,
-                                len, plan.flags, plan.chosen ? 0 : plan.c, (uint64_t *)(void *)out);
     if (plan.factor > 1 && len != m->n) {   /* the CPU takes its bases [copy][point] packed */
         gathered = (unsigned char *)malloc((size_t)plan.factor * len * m->pt_size);
         if (!gathered) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, m->fn, "out of host memory");
@@ -9129,9 +9311,14 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
                 memcpy(gathered + (j * len + i) * m->pt_size, points + (j * m->n + i) * m->pt_size, m->pt_size);
         points = gathered;
     }
-    r = mgpu__msm_cpu((const mgpu_bn254_scalar *)(const void *)scalars, (const mgpu_bn254_affine *)(const void *)points,
-                      len, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor,
-                      (mgpu_bn254_jacobian *)(void *)out);
+    if (m->g != &mgpu__cv_groups[MGPU_MSM_BN254_G1])
+        r = mgpu__cv_msm_cpu(m->g, (const uint64_t *)(const void *)scalars, (const uint64_t *)(const void *)points,
+                             len, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor,
+                             (uint64_t *)(void *)out);
+    else
+        r = mgpu__msm_cpu((const mgpu_bn254_scalar *)(const void *)scalars, (const mgpu_bn254_affine *)(const void *)points,
+                          len, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor,
+                          (mgpu_bn254_jacobian *)(void *)out);
     free(gathered);
     return r;
 }
@@ -9274,26 +9461,26 @@ MGPU_API mgpu_result mgpu_msm_curve_multi(const void *scalars, const void *point
     return mgpu__msm_multi_run("mgpu_msm_curve_multi", scalars, points, n, count, config, results, devs, ndevs, 0);
 }
 
-MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, size_t n,
-                                               const mgpu_msm_config *config, mgpu_bn254_affine *bases,
-                                               mgpu_stream stream)
+/* mgpu_msm_precompute_bases / mgpu_msm_curve_precompute_bases (typed: BN254 G1 only). */
+static mgpu_result mgpu__msm_precompute_run(const char *fn, const void *points, size_t n, const mgpu_msm_config *config,
+                                            void *bases, mgpu_stream stream, int typed)
 {
-    static const char *fn = "mgpu_msm_precompute_bases";
     mgpu__msm_plan plan;
     mgpu__stream_obj *s = NULL;
     mgpu__where wb;
     const mgpu__cv_group *g = NULL;
-    size_t point_bytes = 0, base_bytes = 0;
+    size_t point_bytes = 0, base_bytes = 0, pt_size;
     MGPU__REQUIRE_INIT(fn);
     MGPU__REQUIRE(config, fn, "config is NULL: it gives the precompute_factor (2..64)");
-    MGPU__TRY(mgpu__msm_group(fn, config, 1, &g));
+    MGPU__TRY(mgpu__msm_group(fn, config, typed, &g));
     MGPU__REQUIRE((points && bases) || !n, fn, "points or bases is NULL and n > 0");
     MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan));
     if (plan.factor < 2)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "precompute_factor = %d: precomputing needs 2..%d",
                           config->precompute_factor, MGPU_MSM_MAX_PRECOMPUTE);
-    MGPU__TRY(mgpu__msm_bytes(fn, "points", 1, n, sizeof *points, &point_bytes));
-    MGPU__TRY(mgpu__msm_bytes(fn, "bases", (size_t)plan.factor, n, sizeof *bases, &base_bytes));
+    pt_size = 16 * (size_t)g->E;
+    MGPU__TRY(mgpu__msm_bytes(fn, "points", 1, n, pt_size, &point_bytes));
+    MGPU__TRY(mgpu__msm_bytes(fn, "bases", (size_t)plan.factor, n, pt_size, &base_bytes));
     MGPU__TRY(mgpu__stream(stream, &s, fn));
     if (!n) return MGPU_SUCCESS;
     MGPU__TRY(mgpu__msm_check_input(fn, "points", points, point_bytes, s->dev));
@@ -9306,10 +9493,27 @@ MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, 
                           wb.dev, s->dev);
     if ((uintptr_t)bases < (uintptr_t)points + point_bytes && (uintptr_t)points < (uintptr_t)bases + base_bytes)
         return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "bases overlaps points");
-    if (mgpu__is_cuda(s->dev)) return mgpu__msm_gpu_precompute(fn, points, n, &plan, bases, s);
-    if (plan.flags & MGPU_MSM_CHECK_POINTS)
-        MGPU__TRY(mgpu__msm_check_points(fn, &mgpu__cv_groups[MGPU_MSM_BN254_G1], points, n, plan.flags));
-    return mgpu__msm_cpu_precompute(points, n, plan.flags, plan.c, plan.factor, bases);
+    if (mgpu__is_cuda(s->dev)) {
+        if (plan.flags & MGPU_MSM_CHECK_POINTS) MGPU__TRY(mgpu__msm_check_gpu(fn, plan.group, points, n, plan.flags, s));
+        return mgpu__msm_gpu_precompute(fn, points, n, &plan, bases, s);
+    }
+    if (plan.flags & MGPU_MSM_CHECK_POINTS) MGPU__TRY(mgpu__msm_check_points(fn, g, points, n, plan.flags));
+    if (plan.group == MGPU_MSM_BN254_G1)
+        return mgpu__msm_cpu_precompute((const mgpu_bn254_affine *)points, n, plan.flags, plan.c, plan.factor,
+                                        (mgpu_bn254_affine *)bases);
+    return mgpu__cv_cpu_precompute(fn, g, (const uint64_t *)points, n, plan.flags, plan.c, plan.factor,
+                                   (uint64_t *)bases);
+}
+MGPU_API mgpu_result mgpu_msm_precompute_bases(const mgpu_bn254_affine *points, size_t n,
+                                               const mgpu_msm_config *config, mgpu_bn254_affine *bases,
+                                               mgpu_stream stream)
+{
+    return mgpu__msm_precompute_run("mgpu_msm_precompute_bases", points, n, config, bases, stream, 1);
+}
+MGPU_API mgpu_result mgpu_msm_curve_precompute_bases(const void *points, size_t n, const mgpu_msm_config *config,
+                                                     void *bases, mgpu_stream stream)
+{
+    return mgpu__msm_precompute_run("mgpu_msm_curve_precompute_bases", points, n, config, bases, stream, 0);
 }
 
 /* In place, on the stream's device: n points (2 coordinates each) or n scalars. */
@@ -9785,15 +9989,15 @@ enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__
        MGPU__MK_SCAN_TILES, MGPU__MK_SCAN_PARTIALS, MGPU__MK_SCAN_ADD, MGPU__MK_BIN_SCATTER, MGPU__MK_PLACE_COUNT,
        MGPU__MK_PLACE_WRITE, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
        MGPU__MK_FIXUP_LONG, MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_WINDOWS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
-/* Per group: the sort is the same; digits are r's (BN254 G2 shares BN254 G1's); conversion
-   and the sums are the group's (the other groups convert scalars, check points and
-   precompute on the host: their entries here are never launched). */
+/* Per group: the sort is the same; digits are r's (BN254 G2 shares BN254 G1's); conversion,
+   the sums and the precomputed bases are the group's (the other groups convert scalars and
+   check points on the host: those entries are never launched). */
 #define MGPU__MSM_GROUP_KERNELS(sfx, digits)                                                               \
     "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points", digits,            \
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",             \
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate_" sfx,     \
     "mgpu_msm_fixup_" sfx, "mgpu_msm_fixup_long_" sfx, "mgpu_msm_segments_" sfx, "mgpu_msm_sums_" sfx,     \
-    "mgpu_msm_windows_" sfx, "mgpu_msm_precompute"
+    "mgpu_msm_windows_" sfx, "mgpu_msm_precompute_" sfx
 static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",
@@ -9871,10 +10075,14 @@ typedef struct mgpu__msm_shape {
     int grow;                          /* pieces grow by MGPU__MSM_GROW (else equal) */
     uint64_t threads;                  /* accumulate and segments aim for this many (one wave) */
     int copy_points, copy_scalars;     /* inputs go through device buffers (nbuf of them) */
+    int copy_points2;                  /* mgpu_msm_pair: the same for the pair group's points */
     int nbuf;
     size_t off_keys, off_counts, off_offsets, off_partials, off_binned, off_bin_offsets, off_buckets,
            off_slot_keys, off_slot_sums,
            off_seg, off_sums, off_windows, off_queue, off_points[2], off_scalars[2], bytes;
+    size_t off_buckets2, off_points2[2];   /* mgpu_msm_pair: the pair group's buckets and points (the
+                                              scratch between, used one group after the other, is
+                                              sized for plan->group, the larger) */
 } mgpu__msm_shape;
 
 static uint32_t mgpu__pow2_at_least(uint64_t x)
@@ -9997,10 +10205,14 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     MGPU__MSM_TAKE(off_windows, (size_t)p->wf * MGPU__MSM_PART(p->group));
     MGPU__MSM_TAKE(off_queue, ((size_t)sh->chunks + 2) * 4);    /* msm_fixup's two queues: a piece at most once */
     for (i = 0; i < 2; i++) {
-        sh->off_points[i] = sh->off_scalars[i] = 0;
+        sh->off_points[i] = sh->off_scalars[i] = sh->off_points2[i] = 0;
         if (i < sh->nbuf && sh->copy_points) MGPU__MSM_TAKE(off_points[i], sh->piece * (size_t)p->factor * MGPU__MSM_POINT(p->group));
         if (i < sh->nbuf && sh->copy_scalars) MGPU__MSM_TAKE(off_scalars[i], sh->piece * 32);
+        if (i < sh->nbuf && sh->copy_points2)
+            MGPU__MSM_TAKE(off_points2[i], sh->piece * (size_t)p->factor * MGPU__MSM_POINT(p->pair));
     }
+    sh->off_buckets2 = 0;
+    if (p->pair >= 0) MGPU__MSM_TAKE(off_buckets2, (size_t)(sh->sparse ? entries : sh->G) * MGPU__MSM_PART(p->pair));
 #undef MGPU__MSM_TAKE
     sh->bytes = off;
 }
@@ -10037,9 +10249,10 @@ static mgpu__msm_input mgpu__msm_where(const void *p, mgpu_device dev)
    next MSM's upload overlaps instead, and another GPU's memory comes over NVLink fast
    enough not to need pieces. */
 static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_t n, int count,
-                                        const mgpu__msm_input *sc, const mgpu__msm_input *pt, mgpu_device dev,
-                                        mgpu__msm_shape *sh)
+                                        const mgpu__msm_input *sc, const mgpu__msm_input *pt,
+                                        const mgpu__msm_input *pt2, mgpu_device dev, mgpu__msm_shape *sh)
 {
+    const int remote2 = pt2 && !pt2->local && !pt2->peer, nonlocal2 = pt2 && !pt2->local;
     mgpu_device_info info;
     size_t budget, cap = (size_t)(0xffffffffu / (uint32_t)p->windows);
     memset(sh, 0, sizeof *sh);
@@ -10048,9 +10261,10 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
     if (p->max_memory && p->max_memory < budget) budget = p->max_memory;
     sh->copy_scalars = !sc->readable || !(sc->local || sc->peer);   /* host scalars: by the copy engine */
     sh->copy_points = !(pt->local && pt->readable && (p->flags & MGPU_MSM_POINTS_MONTGOMERY));
+    sh->copy_points2 = pt2 && !(pt2->local && pt2->readable && (p->flags & MGPU_MSM_POINTS_MONTGOMERY));
     sh->n = n;
     sh->piece = n < cap ? n : cap;
-    if (count == 1 && ((!sc->local && !sc->peer) || (!pt->local && !pt->peer))) {
+    if (count == 1 && ((!sc->local && !sc->peer) || (!pt->local && !pt->peer) || remote2)) {
         size_t part = (n + MGPU__MSM_HOST_PIECES - 1) / MGPU__MSM_HOST_PIECES;
         size_t want = part > MGPU__MSM_PIECE_MIN ? part : MGPU__MSM_PIECE_MIN;
         if (want < sh->piece) sh->piece = want;
@@ -10063,7 +10277,7 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
     }
     for (;;) {
         if (!sh->grow) sh->pieces = (n + sh->piece - 1) / sh->piece;
-        sh->nbuf = sh->pieces * (size_t)count > 1 && (!sc->local || !pt->local) ? 2 : 1;
+        sh->nbuf = sh->pieces * (size_t)count > 1 && (!sc->local || !pt->local || nonlocal2) ? 2 : 1;
         mgpu__msm_layout(p, info.multiprocessors, sh);
         if (sh->bytes <= budget || sh->piece == 1) break;
         if (sh->grow) sh->grow = 0;                    /* short of memory: equal pieces, halved */
@@ -10080,42 +10294,56 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
 /* ---- the results, on the host: queued on the stream after the parts' copy */
 typedef struct mgpu__msm_job {
     void *results;                     /* count Jacobian points of the group */
-    const unsigned char *parts;        /* pinned: [msm][window] XYZZ window sums */
+    const unsigned char *parts;        /* pinned: [msm][window] XYZZ window sums (mgpu_msm_pair:
+                                          [msm][the group's windows, then the pair's]) */
     int count, wf, c, group;
     unsigned flags;
+    int pair;                          /* mgpu_msm_pair: the pair's group, results in results2; else -1 */
+    void *results2;
 } mgpu__msm_job;
 
 /* The result from the window sums (msm_windows: sum_b b * bucket_b for each window w):
    sum_w 2^(cw) window_w, top down, c doublings between windows. */
+static void mgpu__msm_finish_one(int group, const unsigned char *parts, int wf, int c, int mont, void *result)
+{
+    const mgpu__cv_group *g = &mgpu__cv_groups[group];
+    const size_t part = MGPU__MSM_PART(group);
+    int w;
+    if (group == MGPU_MSM_BN254_G1) {                  /* its own unrolled arithmetic */
+        mgpu__bn_xyzz total;
+        mgpu__bn_combine_windows(parts, part, wf, c, &total);
+        mgpu__bn_xyzz_to_jacobian(&total, (mgpu_bn254_jacobian *)result, mont);
+    } else {                                           /* the parts' 4 E limbs as XYZZ */
+        mgpu__cv_xyzz total, q;
+        mgpu__cv_xyzz_inf(&total);
+        for (w = wf - 1; w >= 0; w--) {
+            const uint64_t *src = (const uint64_t *)(const void *)(parts + (size_t)w * part);
+            int d;
+            for (d = 0; d < c && !mgpu__cv_xyzz_is_inf(g, &total); d++) mgpu__cv_xyzz_dbl(g, &total);
+            mgpu__cv_xyzz_inf(&q);
+            memcpy(q.x, src, 8 * (size_t)g->E);
+            memcpy(q.y, src + g->E, 8 * (size_t)g->E);
+            memcpy(q.zz, src + 2 * g->E, 8 * (size_t)g->E);
+            memcpy(q.zzz, src + 3 * g->E, 8 * (size_t)g->E);
+            mgpu__cv_xyzz_add(g, &total, &q);
+        }
+        mgpu__cv_xyzz_to_jacobian(g, &total, (uint64_t *)result, mont);
+    }
+}
 static void MGPU__CUDAAPI mgpu__msm_finish(void *arg)
 {
     mgpu__msm_job *j = (mgpu__msm_job *)arg;
-    const mgpu__cv_group *g = &mgpu__cv_groups[j->group];
-    const size_t part = MGPU__MSM_PART(j->group), msm_bytes = (size_t)j->wf * part;
+    const size_t own = (size_t)j->wf * MGPU__MSM_PART(j->group);
+    const size_t msm_bytes = own + (j->pair >= 0 ? (size_t)j->wf * MGPU__MSM_PART(j->pair) : 0);
     const int mont = (j->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0;
-    int b, w;
+    int b;
     for (b = 0; b < j->count; b++) {
         const unsigned char *parts = j->parts + (size_t)b * msm_bytes;
-        if (j->group == MGPU_MSM_BN254_G1) {          /* its own unrolled arithmetic */
-            mgpu__bn_xyzz total;
-            mgpu__bn_combine_windows(parts, part, j->wf, j->c, &total);
-            mgpu__bn_xyzz_to_jacobian(&total, (mgpu_bn254_jacobian *)j->results + b, mont);
-        } else {                                       /* the parts' 4 E limbs as XYZZ */
-            mgpu__cv_xyzz total, q;
-            mgpu__cv_xyzz_inf(&total);
-            for (w = j->wf - 1; w >= 0; w--) {
-                const uint64_t *src = (const uint64_t *)(const void *)(parts + (size_t)w * part);
-                int d;
-                for (d = 0; d < j->c && !mgpu__cv_xyzz_is_inf(g, &total); d++) mgpu__cv_xyzz_dbl(g, &total);
-                mgpu__cv_xyzz_inf(&q);
-                memcpy(q.x, src, 8 * (size_t)g->E);
-                memcpy(q.y, src + g->E, 8 * (size_t)g->E);
-                memcpy(q.zz, src + 2 * g->E, 8 * (size_t)g->E);
-                memcpy(q.zzz, src + 3 * g->E, 8 * (size_t)g->E);
-                mgpu__cv_xyzz_add(g, &total, &q);
-            }
-            mgpu__cv_xyzz_to_jacobian(g, &total, (uint64_t *)j->results + (size_t)b * 3 * g->E, mont);
-        }
+        mgpu__msm_finish_one(j->group, parts, j->wf, j->c, mont,
+                             (unsigned char *)j->results + (size_t)b * MGPU__MSM_POINT(j->group) * 3 / 2);
+        if (j->pair >= 0)
+            mgpu__msm_finish_one(j->pair, parts + own, j->wf, j->c, mont,
+                                 (unsigned char *)j->results2 + (size_t)b * MGPU__MSM_POINT(j->pair) * 3 / 2);
     }
     free(j);
 }
@@ -10126,6 +10354,7 @@ typedef struct mgpu__msm_work {
     const mgpu__msm_plan *plan;
     mgpu__msm_shape sh;
     mgpu__msm_input sc, pt;
+    mgpu__msm_input pt2;               /* mgpu_msm_pair: the pair group's points (plan->pair) */
     size_t n;                          /* points per MSM */
     size_t stride;                     /* scalars between MSMs; points between precomputed copies */
     mgpu__stream_obj *s, *load;        /* compute stream; load stream (s, or an internal one) */
@@ -10138,40 +10367,33 @@ typedef struct mgpu__msm_work {
 static mgpu_result mgpu__msm_record(mgpu__event_obj *ev, mgpu__stream_obj *on) { return ev ? mgpu_event_record(ev->h, on->h) : MGPU_SUCCESS; }
 static mgpu_result mgpu__msm_wait(mgpu__stream_obj *who, mgpu__event_obj *ev) { return ev ? mgpu_stream_wait_event(who->h, ev->h) : MGPU_SUCCESS; }
 
-/* Copies piece [first, first + len) of MSM b's scalars, then copies or converts its points
-   (f copies), into buffer `buf` on the load stream, recording scalars_in[buf] and
-   points_in[buf] after each (the digits and the sort need only the scalars, so they run
-   while the points come); sets a->points / a->scalars. */
-static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, size_t len, int buf, mgpu__msm_args *a)
+/* Piece [first, first + len) of MSM b's points of `group` (f copies) from `in`: read in place,
+   or copied or converted into the buffer at `off` (copy: they go through it); sets *points
+   and *copy_stride for the kernels. */
+static mgpu_result mgpu__msm_load_points(mgpu__msm_work *r, int group, const mgpu__msm_input *in, int copy, size_t off,
+                                         size_t b, size_t first, size_t len, const uint32_t **points,
+                                         unsigned long long *copy_stride)
 {
     const mgpu__msm_plan *p = r->plan;
-    const size_t f = (size_t)p->factor, n = r->stride, pb = MGPU__MSM_POINT(p->group);
+    const size_t f = (size_t)p->factor, n = r->stride, pb = MGPU__MSM_POINT(group);
     const size_t pset = (p->flags & MGPU_MSM_SHARED_POINTS) ? 0 : b * f * n;      /* MSM b's bases, in points */
-    const unsigned char *scalars = r->sc.base + (b * n + first) * 32;
     mgpu__msm_args c = r->a;
     size_t j;
-    if (r->sh.copy_scalars) {
-        uint32_t *d = (uint32_t *)(void *)(r->ws + r->sh.off_scalars[buf]);
-        MGPU__TRY(mgpu__copy_async(r->fn, d, scalars, len * 32, 0, r->load));
-        a->scalars = d;
+    c.group = (uint32_t)group;
+    if (!copy) {
+        *points = (const uint32_t *)(const void *)(in->base + (pset + first) * pb);
+        *copy_stride = n;
     } else {
-        a->scalars = (const uint32_t *)(const void *)scalars;
-    }
-    MGPU__TRY(mgpu__msm_record(r->scalars_in[buf], r->load));
-    if (!r->sh.copy_points) {
-        a->points = (const uint32_t *)(const void *)(r->pt.base + (pset + first) * pb);
-        a->copy_stride = n;
-    } else {
-        uint32_t *dst = (uint32_t *)(void *)(r->ws + r->sh.off_points[buf]);
+        uint32_t *dst = (uint32_t *)(void *)(r->ws + off);
         const int mont = (p->flags & MGPU_MSM_POINTS_MONTGOMERY) != 0;
         for (j = 0; j < f; j++) {
-            const unsigned char *src = r->pt.base + (pset + j * n + first) * pb;
+            const unsigned char *src = in->base + (pset + j * n + first) * pb;
             uint32_t *d = dst + j * len * (pb / 4);
             /* Device memory (own or a peer's) is read in place, converted on the way; host
                memory comes by the copy engine first, which keeps the SMs free for the piece
                being computed (a kernel reading pinned memory over the bus competed with it:
                measured on an H200 at 2^24, 108 ms against 59 device-resident). */
-            if (r->pt.readable && (r->pt.local || r->pt.peer) && !mont) {
+            if (in->readable && (in->local || in->peer) && !mont) {
                 c.points = (const uint32_t *)(const void *)src;
                 c.out = d;
                 c.n = len;
@@ -10188,9 +10410,34 @@ static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, siz
                 }
             }
         }
-        a->points = dst;
-        a->copy_stride = len;
+        *points = dst;
+        *copy_stride = len;
     }
+    return MGPU_SUCCESS;
+}
+
+/* Copies piece [first, first + len) of MSM b's scalars, then copies or converts its points
+   (f copies; mgpu_msm_pair: both groups'), into buffer `buf` on the load stream, recording
+   scalars_in[buf] and points_in[buf] after each (the digits and the sort need only the
+   scalars, so they run while the points come); sets a->points / a->scalars (and a2's
+   points for the pair). */
+static mgpu_result mgpu__msm_load(mgpu__msm_work *r, size_t b, size_t first, size_t len, int buf, mgpu__msm_args *a,
+                                  mgpu__msm_args *a2)
+{
+    const unsigned char *scalars = r->sc.base + (b * r->stride + first) * 32;
+    if (r->sh.copy_scalars) {
+        uint32_t *d = (uint32_t *)(void *)(r->ws + r->sh.off_scalars[buf]);
+        MGPU__TRY(mgpu__copy_async(r->fn, d, scalars, len * 32, 0, r->load));
+        a->scalars = d;
+    } else {
+        a->scalars = (const uint32_t *)(const void *)scalars;
+    }
+    MGPU__TRY(mgpu__msm_record(r->scalars_in[buf], r->load));
+    MGPU__TRY(mgpu__msm_load_points(r, r->plan->group, &r->pt, r->sh.copy_points, r->sh.off_points[buf], b, first, len,
+                                    &a->points, &a->copy_stride));
+    if (r->plan->pair >= 0)
+        MGPU__TRY(mgpu__msm_load_points(r, r->plan->pair, &r->pt2, r->sh.copy_points2, r->sh.off_points2[buf], b, first,
+                                        len, &a2->points, &a2->copy_stride));
     return mgpu__msm_record(r->points_in[buf], r->load);
 }
 
@@ -10205,34 +10452,15 @@ static mgpu_result mgpu__msm_scan(const char *fn, uint32_t tiles, const mgpu__ms
     return mgpu__msm_launch(fn, MGPU__MK_SCAN_ADD, (size_t)tiles * 256, 256, a, s);
 }
 
-/* Piece q of an MSM (of r->sh.pieces) into the buckets; after the last, the window sums to dst. */
-static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_t len, int buf, size_t q, void *dst)
+/* The sorted entries of piece q added into a's buckets with a's group and points; after the
+   last piece, the window sums to dst. */
+static mgpu_result mgpu__msm_add(mgpu__msm_work *r, mgpu__msm_args *a, size_t q, void *dst)
 {
     const char *fn = r->fn;
     mgpu__stream_obj *s = r->s;
-    const uint32_t bins = r->plan->wf * r->sh.bins;
-    const size_t tiles = (len * r->plan->windows + MGPU__MSM_PLACE_TILE - 1) / MGPU__MSM_PLACE_TILE;
     size_t long_blocks;
-    mgpu__msm_args by_bin;
-    a->n = len;
-    a->resume = q > 0;
-    by_bin = *a;                                       /* the first scan takes the bin counts */
-    by_bin.G = bins;
-    by_bin.offsets = a->bin_offsets;
     if (q == 0 && r->sh.pieces > 1)                    /* infinity everywhere: ZZ = 0 */
-        MGPU__TRY(mgpu_memset_async(a->buckets, 0, (size_t)r->sh.G * MGPU__MSM_PART(r->plan->group), s->h));
-    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)bins * 4, s->h));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_DIGITS, len, 256, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_BIN_COUNT, (len + MGPU__MSM_BIN_COUNT_TILE - 1) / MGPU__MSM_BIN_COUNT_TILE *
-                               r->plan->windows * MGPU__MSM_BIN_THREADS, MGPU__MSM_BIN_THREADS, a, s));
-    MGPU__TRY(mgpu__msm_scan(fn, r->sh.bin_tiles, &by_bin, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_BIN_SCATTER, (len + MGPU__MSM_BIN_TILE - 1) / MGPU__MSM_BIN_TILE *
-                               r->plan->windows * MGPU__MSM_BIN_THREADS, MGPU__MSM_BIN_THREADS, a, s));
-    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s->h));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_PLACE_COUNT, tiles * MGPU__MSM_PLACE_THREADS, MGPU__MSM_PLACE_THREADS, a, s));
-    MGPU__TRY(mgpu__msm_scan(fn, r->sh.tiles, a, s));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_PLACE_WRITE, tiles * MGPU__MSM_PLACE_THREADS, MGPU__MSM_PLACE_THREADS, a, s));
-    MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
+        MGPU__TRY(mgpu_memset_async(a->buckets, 0, (size_t)r->sh.G * MGPU__MSM_PART(a->group), s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, a->chunks, MGPU__MSM_ACC_BLOCK, a, s));
     MGPU__TRY(mgpu_memset_async(a->status, 0, 8, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, a->chunks, 256, a, s));
@@ -10249,7 +10477,43 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, size_
                                 MGPU__MSM_SUMS_THREADS, a, s));
     a->out = (uint32_t *)(void *)(r->ws + r->sh.off_windows);
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_WINDOWS, (size_t)r->plan->wf * 32, 32, a, s));
-    return mgpu__copy_async(fn, dst, a->out, (size_t)r->plan->wf * MGPU__MSM_PART(r->plan->group), 0, s);
+    return mgpu__copy_async(fn, dst, a->out, (size_t)r->plan->wf * MGPU__MSM_PART(a->group), 0, s);
+}
+
+/* Piece q of an MSM (of r->sh.pieces): digits and sort, then its points into the buckets;
+   after the last piece, the window sums to dst. mgpu_msm_pair (a2 not NULL): the pair
+   group's points (a2's) go through the same sorted entries into their own buckets, and its
+   window sums follow the group's in dst. */
+static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, mgpu__msm_args *a2, size_t len, int buf,
+                                     size_t q, unsigned char *dst)
+{
+    const char *fn = r->fn;
+    mgpu__stream_obj *s = r->s;
+    const uint32_t bins = r->plan->wf * r->sh.bins;
+    const size_t tiles = (len * r->plan->windows + MGPU__MSM_PLACE_TILE - 1) / MGPU__MSM_PLACE_TILE;
+    mgpu__msm_args by_bin;
+    a->n = len;
+    a->resume = q > 0;
+    by_bin = *a;                                       /* the first scan takes the bin counts */
+    by_bin.G = bins;
+    by_bin.offsets = a->bin_offsets;
+    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)bins * 4, s->h));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_DIGITS, len, 256, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_BIN_COUNT, (len + MGPU__MSM_BIN_COUNT_TILE - 1) / MGPU__MSM_BIN_COUNT_TILE *
+                               r->plan->windows * MGPU__MSM_BIN_THREADS, MGPU__MSM_BIN_THREADS, a, s));
+    MGPU__TRY(mgpu__msm_scan(fn, r->sh.bin_tiles, &by_bin, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_BIN_SCATTER, (len + MGPU__MSM_BIN_TILE - 1) / MGPU__MSM_BIN_TILE *
+                               r->plan->windows * MGPU__MSM_BIN_THREADS, MGPU__MSM_BIN_THREADS, a, s));
+    MGPU__TRY(mgpu_memset_async(a->counts, 0, (size_t)r->sh.G * 4, s->h));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_PLACE_COUNT, tiles * MGPU__MSM_PLACE_THREADS, MGPU__MSM_PLACE_THREADS, a, s));
+    MGPU__TRY(mgpu__msm_scan(fn, r->sh.tiles, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_PLACE_WRITE, tiles * MGPU__MSM_PLACE_THREADS, MGPU__MSM_PLACE_THREADS, a, s));
+    MGPU__TRY(mgpu__msm_wait(s, r->points_in[buf]));
+    MGPU__TRY(mgpu__msm_add(r, a, q, dst));
+    if (!a2) return MGPU_SUCCESS;
+    a2->n = a->n;
+    a2->resume = a->resume;
+    return mgpu__msm_add(r, a2, q, dst + (size_t)r->plan->wf * MGPU__MSM_PART(a->group));
 }
 
 /* MGPU_MSM_CHECK_POINTS on a GPU: n points, checked by s's device where it can read them
@@ -10297,11 +10561,11 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, int group, const void *po
    them into the results. A waiting call passes held: on success nothing is queued for the
    results, the job is left in *job_out and the buffer's lock stays held (*held), so that the
    caller waits for the stream out of the internal streams' lock, combines and unlocks. */
-static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, void *results,
+static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, void *results, void *results2,
                                      mgpu__red_ws **held, mgpu__msm_job **job_out)
 {
     const mgpu__msm_plan *p = r->plan;
-    const size_t msm_bytes = (size_t)p->wf * MGPU__MSM_PART(p->group);
+    const size_t msm_bytes = (size_t)p->wf * (MGPU__MSM_PART(p->group) + (p->pair >= 0 ? MGPU__MSM_PART(p->pair) : 0));
     const size_t parts_bytes = (size_t)count * msm_bytes;
     mgpu__red_ws *w = NULL;
     mgpu__msm_job *job;
@@ -10315,15 +10579,19 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, void *results
     for (b = 0; res == MGPU_SUCCESS && b < (size_t)count; b++)
         for (q = 0; res == MGPU_SUCCESS && q < r->sh.pieces; q++, step++) {
             const int buf = (int)(step % (size_t)r->sh.nbuf);
-            mgpu__msm_args a = r->a;
+            mgpu__msm_args a = r->a, a2;
             size_t first, len;
             mgpu__msm_piece_at(&r->sh, q, &first, &len);
             mgpu__msm_chunking(&r->sh, (uint64_t)len * p->windows, &a);
+            a2 = a;                                    /* the pair's: its own buckets and points */
+            a2.group = (uint32_t)p->pair;
+            a2.buckets = (uint32_t *)(void *)(r->ws + r->sh.off_buckets2);
             if (step >= (size_t)r->sh.nbuf) res = mgpu__msm_wait(r->load, r->computed[buf]);   /* buffer free again */
-            if (res == MGPU_SUCCESS) res = mgpu__msm_load(r, b, first, len, buf, &a);
+            if (res == MGPU_SUCCESS) res = mgpu__msm_load(r, b, first, len, buf, &a, &a2);
             if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r->s, r->scalars_in[buf]);
             if (res == MGPU_SUCCESS)
-                res = mgpu__msm_compute(r, &a, len, buf, q, (unsigned char *)w->pinned + b * msm_bytes);
+                res = mgpu__msm_compute(r, &a, p->pair >= 0 ? &a2 : NULL, len, buf, q,
+                                        (unsigned char *)w->pinned + b * msm_bytes);
             if (res == MGPU_SUCCESS) res = mgpu__msm_record(r->computed[buf], r->s);
         }
     if (res == MGPU_SUCCESS) {
@@ -10336,6 +10604,8 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, void *results
         job->c = p->c;
         job->group = p->group;
         job->flags = p->flags;
+        job->pair = p->pair;
+        job->results2 = results2;
         if (held) {        /* the caller's thread, not the driver's: one hand-over fewer */
             *held = w;
             *job_out = job;
@@ -10354,9 +10624,11 @@ static mgpu_result mgpu__msm_enqueue(mgpu__msm_work *r, int count, void *results
     return res;
 }
 
-static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
-                                 size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
-                                 void *results, mgpu__stream_obj *s, int wait)
+/* mgpu__msm_gpu, and with plan->pair >= 0 mgpu__msm_gpu_pair (points2, results2: the pair's). */
+static mgpu_result mgpu__msm_gpu_run(const char *fn, const mgpu_bn254_scalar *scalars, const void *points,
+                                     const void *points2, size_t n, size_t stride, int count,
+                                     const mgpu__msm_plan *plan, void *results, void *results2,
+                                     mgpu__stream_obj *s, int wait)
 {
     mgpu__msm_work r;
     mgpu__msm_plan pl = *plan;        /* c may be chosen again for the piece size */
@@ -10372,7 +10644,8 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     r.s = r.load = s;
     r.sc = mgpu__msm_where(scalars, s->dev);
     r.pt = mgpu__msm_where(points, s->dev);
-    MGPU__TRY(mgpu__msm_shape_make(fn, &pl, n, count, &r.sc, &r.pt, s->dev, &r.sh));
+    if (pl.pair >= 0) r.pt2 = mgpu__msm_where(points2, s->dev);
+    MGPU__TRY(mgpu__msm_shape_make(fn, &pl, n, count, &r.sc, &r.pt, pl.pair >= 0 ? &r.pt2 : NULL, s->dev, &r.sh));
     plan = &pl;
     MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, r.sh.bytes, s, (void **)&r.ws));
     r.a.keys = (uint32_t *)(void *)(r.ws + r.sh.off_keys);
@@ -10408,8 +10681,11 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     if (plan->flags & MGPU_MSM_CHECK_POINTS)   /* the public calls' arrays: stride == n */
         res = mgpu__msm_check_gpu(fn, plan->group, points, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
                                   (size_t)plan->factor * n, plan->flags, s);
-    if (res == MGPU_SUCCESS && (r.sh.copy_points || r.sh.copy_scalars) &&
-        (r.sh.nbuf > 1 || (r.sh.copy_points && r.sh.piece >= MGPU__MSM_CONVERT_ASIDE))) {
+    if (res == MGPU_SUCCESS && plan->pair >= 0 && (plan->flags & MGPU_MSM_CHECK_POINTS))
+        res = mgpu__msm_check_gpu(fn, plan->pair, points2, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
+                                  (size_t)plan->factor * n, plan->flags, s);
+    if (res == MGPU_SUCCESS && (r.sh.copy_points || r.sh.copy_points2 || r.sh.copy_scalars) &&
+        (r.sh.nbuf > 1 || ((r.sh.copy_points || r.sh.copy_points2) && r.sh.piece >= MGPU__MSM_CONVERT_ASIDE))) {
         /* Loads on an internal stream, ordered after the caller's work: double-buffered
            pieces from host memory, and large conversions of the points to Montgomery form,
            which then run beside the digits and the sort instead of before them. */
@@ -10426,7 +10702,7 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
         if (res == MGPU_SUCCESS) res = mgpu__msm_record(r.start, s);
         if (res == MGPU_SUCCESS) res = mgpu__msm_wait(r.load, r.start);
     }
-    if (res == MGPU_SUCCESS) res = mgpu__msm_enqueue(&r, count, results, wait ? &held : NULL, &job);
+    if (res == MGPU_SUCCESS) res = mgpu__msm_enqueue(&r, count, results, results2, wait ? &held : NULL, &job);
     /* A failure can leave loads queued on the internal stream that s never waits for: they
        finish before the workspace they write goes. */
     if (res != MGPU_SUCCESS && r.load != s) (void)mgpu__cu.cuStreamSynchronize(r.load->cu);
@@ -10442,19 +10718,34 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     return res;
 }
 
-/* Precomputed bases: one thread per point on s; pageable points are copied first. */
-static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_affine *points, size_t n,
-                                            const mgpu__msm_plan *plan, mgpu_bn254_affine *bases, mgpu__stream_obj *s)
+static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalars, const mgpu_bn254_affine *points,
+                                 size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
+                                 void *results, mgpu__stream_obj *s, int wait)
+{
+    return mgpu__msm_gpu_run(fn, scalars, points, NULL, n, stride, count, plan, results, NULL, s, wait);
+}
+static mgpu_result mgpu__msm_gpu_pair(const char *fn, const mgpu_bn254_scalar *scalars, const void *points,
+                                      const void *points2, size_t n, int count, const mgpu__msm_plan *plan,
+                                      void *results, void *results2, mgpu__stream_obj *s, int wait)
+{
+    return mgpu__msm_gpu_run(fn, scalars, points, points2, n, n, count, plan, results, results2, s, wait);
+}
+
+/* Precomputed bases of the plan's group: one thread per point on s; points the kernel cannot
+   read in place are copied first. */
+static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const void *points, size_t n,
+                                            const mgpu__msm_plan *plan, void *bases, mgpu__stream_obj *s)
 {
     mgpu__msm_input in = mgpu__msm_where(points, s->dev);
+    const size_t bytes = n * MGPU__MSM_POINT(plan->group);
     mgpu__msm_args a;
     void *tmp = NULL;
     mgpu_result r;
     memset(&a, 0, sizeof a);
     a.points = (const uint32_t *)(const void *)points;
     if (!in.readable) {
-        MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, n * 64, s, &tmp));
-        r = mgpu__copy_async(fn, tmp, points, n * 64, 0, s);
+        MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, bytes, s, &tmp));
+        r = mgpu__copy_async(fn, tmp, points, bytes, 0, s);
         if (r != MGPU_SUCCESS) { (void)mgpu__free(fn, tmp, 0, s); return r; }
         a.points = (const uint32_t *)tmp;
     }
@@ -10465,6 +10756,7 @@ static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const mgpu_bn254_aff
     a.c = (uint32_t)plan->c;
     a.factor = (uint32_t)plan->factor;
     a.wf = (uint32_t)plan->wf;
+    a.group = (uint32_t)plan->group;
     r = mgpu__msm_launch(fn, MGPU__MK_PRECOMPUTE, n, 128, &a, s);
     if (tmp) (void)mgpu__free(fn, tmp, 0, s);
     return r;

@@ -4197,36 +4197,99 @@ extern "C" __global__ void __launch_bounds__(256) mgpu_msm_digits_bls12_381(cons
     }
 }
 
-/* Precomputed bases: out[j * copy_stride + i] = 2^(j * wf * c) * points[i], in the form
-   the input has (a.flags & POINTS_MONT). One thread per point. */
-extern "C" __global__ void __launch_bounds__(128) mgpu_msm_precompute(const mgpu_bn::args a)
+/* ---- precomputed bases, every group: out[j * copy_stride + i] = 2^(j * wf * c) * points[i],
+   affine, in the form the input has (a.flags & POINTS_MONT); one thread per point. The
+   doublings are the group's own (G::dbl); the affine step needs a product, an inversion
+   and the conversions of the group's elements, which pre<G> gives: BN254 G1's code above,
+   or the generic elements' (F_p: Fermat, a^(m - 2); F_p2: conj(a) / (a0^2 + a1^2)). */
+template <class G> struct pre;
+template <> struct pre<g1> {
+    static __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b) { mgpu_bn::mul<FP, false>(o, a, b); }
+    static __device__ __forceinline__ void inv(u32 *o, const u32 *a) { inv_p(o, a); }
+    static __device__ __forceinline__ void canon(u32 *v) { reduce_once<FP>(v, v); }
+    static __device__ __forceinline__ void convert(u32 *v, bool to) { if (to) to_mont<FP>(v, v); else from_mont<FP>(v, v); }
+    static __device__ __forceinline__ bool is_inf(const g1::pt &p) { return is_zero(p.zz); }
+};
+template <class F, int D> struct pre<mgpu_cv::gen<F, D> > {
+    typedef mgpu_cv::gen<F, D> G;
+    typedef mgpu_cv::ext<F, D> E;
+    enum { N = F::N };
+    static __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b) { E::mul(o, a, b); }
+    static __device__ __noinline__ void inv_f(u32 *o, const u32 *a)   /* F_p, Montgomery, lazy in and out */
+    {
+        u32 e[N], r[N], x[N];
+        F::mod(e);
+        e[0] -= 2;                                     /* m - 2 (both moduli end in a word >= 2) */
+        F::one(r);
+#pragma unroll
+        for (int j = 0; j < N; j++) x[j] = a[j];
+        for (int i = 32 * N - 1; i >= 0; i--) {
+            mgpu_cv::f_mul_call<F>(r, r, r);
+            if ((e[i >> 5] >> (i & 31)) & 1) mgpu_cv::f_mul_call<F>(r, r, x);
+        }
+#pragma unroll
+        for (int j = 0; j < N; j++) o[j] = r[j];
+    }
+    static __device__ __forceinline__ void inv(u32 *o, const u32 *a)
+    {
+        if constexpr (D == 1) {
+            inv_f(o, a);
+        } else {
+            u32 t0[N], t1[N], zero[N];
+#pragma unroll
+            for (int j = 0; j < N; j++) zero[j] = 0;
+            mgpu_cv::f_mul_call<F>(t0, a, a);
+            mgpu_cv::f_mul_call<F>(t1, a + N, a + N);
+            mgpu_cv::f_add<F>(t0, t0, t1);
+            inv_f(t0, t0);
+            mgpu_cv::f_mul_call<F>(o, a, t0);
+            mgpu_cv::f_mul_call<F>(t1, a + N, t0);
+            mgpu_cv::f_sub<F>(o + N, zero, t1);
+        }
+    }
+    static __device__ __forceinline__ void canon(u32 *v) { E::canon(v); }
+    static __device__ __forceinline__ void convert(u32 *v, bool to) { G::convert(v, to); }
+    static __device__ __forceinline__ bool is_inf(const typename G::pt &p) { return G::is_inf(p); }
+};
+template <class G> __device__ __forceinline__ void precompute(const args &a)
 {
+    typedef pre<G> A;
+    enum { W = G::W };
     const u64 i = global_id();
     if (i >= a.n) return;
     const bool mont = (a.flags & POINTS_MONT) != 0;
-    u32 x[8], y[8], zinv[8];
-    xyzz q;
-    load8(x, a.points + i * 16);
-    load8(y, a.points + i * 16 + 8);
-    store8(a.out + i * 16, x);
-    store8(a.out + i * 16 + 8, y);
-    const bool inf = is_zero(x) && is_zero(y);
-    if (!mont) { to_mont<FP>(x, x); to_mont<FP>(y, y); }
-    copy(q.x, x); copy(q.y, y); copy(q.zz, ONE_P); copy(q.zzz, ONE_P);
+    u32 x[W], y[W], zinv[W], t[W];
+    typename G::pt q;
+    mgpu_cv::loadw<W>(x, a.points + i * 2 * W);
+    mgpu_cv::loadw<W>(y, a.points + i * 2 * W + W);
+    mgpu_cv::storew<W>(a.out + i * 2 * W, x);
+    mgpu_cv::storew<W>(a.out + i * 2 * W + W, y);
+    const bool inf = G::affine_inf(x, y);
+    if (!mont && !inf) { A::convert(x, true); A::convert(y, true); }
+    G::set_affine(q, x, y, inf);
     for (u32 j = 1; j < a.factor; j++) {
-        u32 *o = a.out + ((u64)j * a.copy_stride + i) * 16;
-        if (!inf) {
-            for (u32 d = 0; d < a.wf * a.c; d++) dbl(q);
-            mul<FP, false>(zinv, q.zz, q.zzz);                /* one inversion: 1/(ZZ ZZZ) */
-            inv_p(zinv, zinv);
-            mul<FP, false>(x, zinv, q.zzz);                   /* 1/ZZ */
-            mul<FP, false>(x, q.x, x);
-            mul<FP, false>(y, zinv, q.zz);                    /* 1/ZZZ */
-            mul<FP, false>(y, q.y, y);
-            if (!mont) { from_mont<FP>(x, x); from_mont<FP>(y, y); }
+        u32 *o = a.out + ((u64)j * a.copy_stride + i) * 2 * W;
+        for (u32 d = 0; d < a.wf * a.c; d++) G::dbl(q);
+        if (A::is_inf(q)) {                            /* infinity (or a point of small order) */
+#pragma unroll
+            for (int k = 0; k < W; k++) x[k] = y[k] = 0;
+        } else {
+            A::mul(zinv, q.zz, q.zzz);                 /* one inversion: 1/(ZZ ZZZ) */
+            A::inv(zinv, zinv);
+            A::mul(t, zinv, q.zzz);                    /* 1/ZZ */
+            A::mul(x, q.x, t);
+            A::mul(t, zinv, q.zz);                     /* 1/ZZZ */
+            A::mul(y, q.y, t);
+            A::canon(x);
+            A::canon(y);
+            if (!mont) { A::convert(x, false); A::convert(y, false); }
         }
-        store8(o, x);
-        store8(o + 8, y);
+        mgpu_cv::storew<W>(o, x);
+        mgpu_cv::storew<W>(o + W, y);
     }
 }
+extern "C" __global__ void __launch_bounds__(128) mgpu_msm_precompute(const mgpu_bn::args a) { precompute<g1>(a); }
+extern "C" __global__ void __launch_bounds__(128) mgpu_msm_precompute_bn254_g2(const mgpu_bn::args a) { precompute<mgpu_cv::bn254_g2>(a); }
+extern "C" __global__ void __launch_bounds__(128) mgpu_msm_precompute_bls12_381_g1(const mgpu_bn::args a) { precompute<mgpu_cv::bls12_381_g1>(a); }
+extern "C" __global__ void __launch_bounds__(128) mgpu_msm_precompute_bls12_381_g2(const mgpu_bn::args a) { precompute<mgpu_cv::bls12_381_g2>(a); }
 /* ================================================================ BN254 MSM (END) */

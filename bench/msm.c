@@ -51,7 +51,7 @@
      make bench   (build/bench_msm)
      ./build/bench_msm [--device D] [--n 2^10,2^12,...] [--reps N>=7] [--warmup N>=2]
                        [--ndev N] [--no-multi] [--batch-n 2^20] [--split-n 2^24,2^26] [--no-precompute]
-                       [--peer-cmd CMD | --peer-file FILE] [--curve LIST]
+                       [--peer-cmd CMD | --peer-file FILE] [--curve LIST] [--pair LIST]
    e.g. ./build/bench_msm --no-multi --peer-cmd .peers/era_bench
    --kernels: after dev's timing, opt.reps more dev calls under mgpu's profiler, and per
    kernel the median over calls of its GPU time in one call (where the time goes).
@@ -72,7 +72,17 @@
    form as big-endian hex of 2 S digits a coordinate, G1 `x=<hex> y=<hex>`, G2
    `x0=<hex> x1=<hex> y0=<hex> y1=<hex>` (c0 then c1), the point at infinity as zeros. The
    peer's result must equal mgpu's. (BN254 G1's sections above set MGPU_PEER_GROUP =
-   bn254_g1 too.)
+   bn254_g1 too.) With --curve, unless --no-precompute, pre2 and pre4 per group: the MSM over
+   bases from mgpu_msm_curve_precompute_bases (factor 2 and 4, device memory; the
+   precomputation's own time, median of 3, reported beside), checked against dev.
+   --pair LIST (bn254, bls12_381, comma-separated, or all): instead of the sections above, per
+   n of --n and curve, the Groth16 pair: the same n scalars with n G1 and n G2 points (device
+   memory, standard form), as two mgpu_msm_curve calls one after the other (sep) against one
+   mgpu_msm_pair (pair), each timed as dev (median of --reps after --warmup, the two calls
+   timed together), then the same over bases of precompute factor 2 (sep2, pair2) unless
+   --no-precompute; every pair result equal to the separate calls', those equal to the CPU
+   device's up to 2^16 points. The table gives pair / sep (< 1: the shared digits and sort
+   save time).
    --cpu runs the same program on 4 CPU devices (small sizes, e.g. --n 2^10,2^12 --batch-n 2^8
    --split-n 2^12): a check of the benchmark itself; its times mean nothing and no target
    is judged. Exit: 0 targets met, 3 a target missed, 77 no GPU, 1 an error, a wrong result
@@ -88,6 +98,7 @@
 static struct {
     int device, reps, warmup, ndev, multi, precompute, cpu, kernels, c_sweep, scalars;
     unsigned curves;                     /* --curve: bit g for group g (MGPU_MSM_*) */
+    unsigned pairs;                      /* --pair: bit g for the curve of G1 g (0: BN254, 2: BLS12-381) */
     size_t n[MAX_SIZES], split_n[MAX_SIZES], batch_n;
     int nsizes, nsplit;
     const char *peer_cmd, *peer_file;    /* --peer-cmd, --peer-file */
@@ -362,12 +373,14 @@ static int peer_file_load(const char *path)
 static int curve_bench(int ordinal)
 {
     static const char *const names[4] = { "BN254 G1", "BN254 G2", "BLS12-381 G1", "BLS12-381 G2" };
-    double tab[4][MAX_SIZES][3];         /* dev, pinned, peer ms */
+    double tab[4][MAX_SIZES][6];         /* dev, pinned, peer, pre2, pre4 ms; [5]: unused */
+    double pre_tab[4][MAX_SIZES][2];     /* the precomputation's ms, factor 2 and 4 */
     size_t maxn = 0;
     mgpu_stream cpu;
     int g, s, wrong = 0;
     const unsigned groups = opt.curves | 1u;
     memset(tab, 0, sizeof tab);
+    memset(pre_tab, 0, sizeof pre_tab);
     MK(mgpu_default_stream(mgpu_cpu_device(0), &cpu));
     for (s = 0; s < opt.nsizes; s++) if (opt.n[s] > maxn) maxn = opt.n[s];
     printf("bench_msm --curve: mgpu_msm_curve on device %d, median of %d runs after %d warm-ups, host wall clock per call\n",
@@ -375,7 +388,7 @@ static int curve_bench(int ordinal)
     for (g = 0; g < 4; g++) {
         const size_t E = mgpu_msm_point_bytes(g);
         mgpu_bn254_scalar *h_sc = NULL, *d_sc = NULL;
-        void *h_pts = NULL, *d_pts = NULL;
+        void *h_pts = NULL, *d_pts = NULL, *d_bases = NULL;
         double t0;
         if (!(groups >> g & 1)) continue;
         t0 = bench_now_ns();
@@ -387,6 +400,7 @@ static int curve_bench(int ordinal)
         MK(mgpu_malloc(&d_pts, maxn * E));
         MK(mgpu_malloc((void **)&d_sc, maxn * 32));
         MK(mgpu_memcpy(d_pts, h_pts, maxn * E));
+        if (opt.precompute) MK(mgpu_malloc(&d_bases, 4 * maxn * E));
         printf("%s: %zu random points generated and uploaded in %.1f s\n", names[g], maxn, (bench_now_ns() - t0) * 1e-9);
         for (s = 0; s < opt.nsizes; s++) {
             const size_t n = opt.n[s];
@@ -411,6 +425,27 @@ static int curve_bench(int ordinal)
                 tab[g][s][src] = bench_median(ms, k);
             }
             if (memcmp(aff[0], aff[1], E)) { printf("WRONG: %s n=%s: pinned differs from dev\n", names[g], nb); wrong++; }
+            for (k = 2; k <= 4 && opt.precompute; k += 2) {      /* precomputed bases, factor k */
+                mgpu_msm_config pc = cfg;
+                double pt[3];
+                int j, m;
+                pc.precompute_factor = k;
+                for (j = 0; j < 3; j++) {
+                    double a = bench_now_ns();
+                    MK(mgpu_msm_curve_precompute_bases(d_pts, n, &pc, d_bases, st));
+                    MK(mgpu_stream_synchronize(st));
+                    pt[j] = (bench_now_ns() - a) * 1e-6;
+                }
+                pre_tab[g][s][k / 2 - 1] = bench_median(pt, 3);
+                for (i = m = 0; i < opt.warmup + opt.reps; i++) {
+                    double a = bench_now_ns();
+                    MK(mgpu_msm_curve(d_sc, d_bases, n, 1, &pc, res, st));
+                    if (i >= opt.warmup) ms[m++] = (bench_now_ns() - a) * 1e-6;
+                    MK(mgpu_curve_to_affine(g, res, cref, 0));
+                    if (memcmp(cref, aff[0], E)) { printf("WRONG: %s n=%s: precompute %d differs from dev\n", names[g], nb, k); wrong++; }
+                }
+                tab[g][s][2 + k / 2] = bench_median(ms, m);
+            }
             if (n <= ((size_t)1 << 16)) {
                 MK(mgpu_msm_curve(h_sc, h_pts, n, 1, &cfg, res, cpu));
                 MK(mgpu_curve_to_affine(g, res, cref, 0));
@@ -431,16 +466,22 @@ static int curve_bench(int ordinal)
             printf("%-13s n=%-5s dev %9.3f ms  pinned %9.3f ms%s", names[g], nb, tab[g][s][0], tab[g][s][1],
                    n <= ((size_t)1 << 16) ? "  (= the CPU device)" : "");
             if (tab[g][s][2] > 0) printf("  peer %9.3f ms (peer / mgpu %.2f)", tab[g][s][2], tab[g][s][2] / tab[g][s][0]);
+            if (opt.precompute)
+                printf("  pre2 %9.3f ms (bases %.1f ms)  pre4 %9.3f ms (bases %.1f ms)", tab[g][s][3], pre_tab[g][s][0],
+                       tab[g][s][4], pre_tab[g][s][1]);
             printf("\n");
             fflush(stdout);
         }
         mgpu_free(d_pts);
+        mgpu_free(d_bases);
         mgpu_free(d_sc);
         mgpu_free_host(h_pts);
         mgpu_free_host(h_sc);
     }
-    printf("\n| group | n | mgpu dev ms | pinned ms | pinned / dev | vs BN254 G1 | G2 / G1 (same curve) |%s\n| --- | --- | --- | --- | --- | --- | --- |%s\n",
-           opt.peer_cmd ? " peer ms | peer / mgpu |" : "", opt.peer_cmd ? " --- | --- |" : "");
+    printf("\n| group | n | mgpu dev ms | pinned ms | pinned / dev | vs BN254 G1 | G2 / G1 (same curve) |%s%s\n"
+           "| --- | --- | --- | --- | --- | --- | --- |%s%s\n",
+           opt.peer_cmd ? " peer ms | peer / mgpu |" : "", opt.precompute ? " pre2 ms | pre4 ms | bases 2 / 4 ms |" : "",
+           opt.peer_cmd ? " --- | --- |" : "", opt.precompute ? " --- | --- | --- |" : "");
     for (g = 0; g < 4; g++) {
         if (!(groups >> g & 1)) continue;
         for (s = 0; s < opt.nsizes; s++) {
@@ -454,10 +495,131 @@ static int curve_bench(int ordinal)
                 if (t[2] > 0) printf(" %.3f | %.2f |", t[2], t[2] / t[0]);
                 else printf(" - | - |");
             }
+            if (opt.precompute)
+                printf(" %.3f | %.3f | %.1f / %.1f |", t[3], t[4], pre_tab[g][s][0], pre_tab[g][s][1]);
             printf("\n");
         }
     }
     return wrong || peer_failed ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ --pair: Groth16's G1 + G2 */
+/* For each n of --n and each curve asked for: sep (mgpu_msm_curve in G1, then in G2, timed
+   together) against pair (mgpu_msm_pair), inputs in device memory, and the same over bases of
+   precompute factor 2. Returns 0, or 1 for a wrong result. */
+static int pair_bench(void)
+{
+    static const char *const curves[4] = { "BN254", "", "BLS12-381", "" };
+    double tab[4][MAX_SIZES][4];         /* sep, pair, sep2, pair2 ms */
+    size_t maxn = 0;
+    mgpu_stream cpu;
+    int c, s, wrong = 0;
+    memset(tab, 0, sizeof tab);
+    MK(mgpu_default_stream(mgpu_cpu_device(0), &cpu));
+    for (s = 0; s < opt.nsizes; s++) if (opt.n[s] > maxn) maxn = opt.n[s];
+    printf("bench_msm --pair: mgpu_msm_pair against two mgpu_msm_curve calls on device %d, median of %d runs after %d "
+           "warm-ups, host wall clock per call (the two separate calls timed together)\n", opt.device, opt.reps, opt.warmup);
+    for (c = 0; c < 4; c += 2) {
+        const size_t E1 = mgpu_msm_point_bytes(c), E2 = mgpu_msm_point_bytes(c + 1);
+        mgpu_bn254_scalar *h_sc = NULL, *d_sc = NULL;
+        void *h1 = NULL, *h2 = NULL, *d1 = NULL, *d2 = NULL, *b1 = NULL, *b2 = NULL;
+        double t0;
+        if (!(opt.pairs >> c & 1)) continue;
+        t0 = bench_now_ns();
+        h1 = malloc(maxn * E1);
+        h2 = malloc(maxn * E2);
+        h_sc = (mgpu_bn254_scalar *)malloc(maxn * 32);
+        if (!h1 || !h2 || !h_sc) { fprintf(stderr, "bench_msm: out of host memory\n"); return 1; }
+        MK(mgpu_curve_random_points(c, h1, maxn, 0x5eed0000u + (uint64_t)c));
+        MK(mgpu_curve_random_points(c + 1, h2, maxn, 0x5eed0000u + (uint64_t)c + 1));
+        MK(mgpu_malloc(&d1, maxn * E1));
+        MK(mgpu_malloc(&d2, maxn * E2));
+        MK(mgpu_malloc((void **)&d_sc, maxn * 32));
+        MK(mgpu_memcpy(d1, h1, maxn * E1));
+        MK(mgpu_memcpy(d2, h2, maxn * E2));
+        if (opt.precompute) { MK(mgpu_malloc(&b1, 2 * maxn * E1)); MK(mgpu_malloc(&b2, 2 * maxn * E2)); }
+        printf("%s: %zu random G1 and G2 points generated and uploaded in %.1f s\n", curves[c], maxn,
+               (bench_now_ns() - t0) * 1e-9);
+        for (s = 0; s < opt.nsizes; s++) {
+            const size_t n = opt.n[s];
+            mgpu_msm_config cfg;
+            uint64_t r1[18], r2[36], a1[12], a2[24], w1[12], w2[24];
+            double ms[2][MAX_REPS];
+            int f, i, k, m;
+            char nb[32];
+            bench_n_str(n, nb, sizeof nb);
+            MK(mgpu_curve_random_scalars(c, h_sc, n, 0xabcd00u + (uint64_t)s));
+            MK(mgpu_memcpy(d_sc, h_sc, n * 32));
+            for (f = 1; f <= (opt.precompute ? 2 : 1); f++) {
+                const void *p1 = f > 1 ? b1 : d1, *p2 = f > 1 ? b2 : d2;
+                memset(&cfg, 0, sizeof cfg);
+                cfg.group = c;
+                cfg.precompute_factor = f;
+                if (f > 1) {
+                    MK(mgpu_msm_curve_precompute_bases(d1, n, &cfg, b1, st));
+                    cfg.group = c + 1;
+                    MK(mgpu_msm_curve_precompute_bases(d2, n, &cfg, b2, st));
+                    MK(mgpu_stream_synchronize(st));
+                }
+                for (i = k = m = 0; i < opt.warmup + opt.reps; i++) {
+                    double a = bench_now_ns();
+                    cfg.group = c;
+                    MK(mgpu_msm_curve(d_sc, p1, n, 1, &cfg, r1, st));
+                    cfg.group = c + 1;
+                    MK(mgpu_msm_curve(d_sc, p2, n, 1, &cfg, r2, st));
+                    if (i >= opt.warmup) ms[0][k++] = (bench_now_ns() - a) * 1e-6;
+                    MK(mgpu_curve_to_affine(c, r1, w1, 0));
+                    MK(mgpu_curve_to_affine(c + 1, r2, w2, 0));
+                    a = bench_now_ns();
+                    MK(mgpu_msm_pair(d_sc, p1, p2, n, 1, &cfg, r1, r2, st));
+                    if (i >= opt.warmup) ms[1][m++] = (bench_now_ns() - a) * 1e-6;
+                    MK(mgpu_curve_to_affine(c, r1, a1, 0));
+                    MK(mgpu_curve_to_affine(c + 1, r2, a2, 0));
+                    if (memcmp(a1, w1, E1) || memcmp(a2, w2, E2)) {
+                        printf("WRONG: %s n=%s f=%d: the pair differs from the separate calls\n", curves[c], nb, f);
+                        wrong++;
+                    }
+                }
+                tab[c][s][2 * (f - 1)] = bench_median(ms[0], k);
+                tab[c][s][2 * (f - 1) + 1] = bench_median(ms[1], m);
+            }
+            if (n <= ((size_t)1 << 16)) {
+                memset(&cfg, 0, sizeof cfg);
+                cfg.group = c;
+                MK(mgpu_msm_curve(h_sc, h1, n, 1, &cfg, r1, cpu));
+                cfg.group = c + 1;
+                MK(mgpu_msm_curve(h_sc, h2, n, 1, &cfg, r2, cpu));
+                MK(mgpu_curve_to_affine(c, r1, a1, 0));
+                MK(mgpu_curve_to_affine(c + 1, r2, a2, 0));
+                if (memcmp(a1, w1, E1) || memcmp(a2, w2, E2)) {
+                    printf("WRONG: %s n=%s: the GPU differs from the CPU device\n", curves[c], nb);
+                    wrong++;
+                }
+            }
+            printf("%-9s n=%-5s sep %9.3f ms  pair %9.3f ms (pair / sep %.3f)", curves[c], nb, tab[c][s][0], tab[c][s][1],
+                   tab[c][s][1] / tab[c][s][0]);
+            if (opt.precompute)
+                printf("  sep2 %9.3f ms  pair2 %9.3f ms (%.3f)", tab[c][s][2], tab[c][s][3], tab[c][s][3] / tab[c][s][2]);
+            printf("%s\n", n <= ((size_t)1 << 16) ? "  (= the CPU device)" : "");
+            fflush(stdout);
+        }
+        mgpu_free(d1); mgpu_free(d2); mgpu_free(b1); mgpu_free(b2); mgpu_free(d_sc);
+        free(h1); free(h2); free(h_sc);
+    }
+    printf("\n| curve | n | sep ms (G1 + G2) | pair ms | pair / sep |%s\n| --- | --- | --- | --- | --- |%s\n",
+           opt.precompute ? " sep2 ms | pair2 ms | pair2 / sep2 |" : "", opt.precompute ? " --- | --- | --- |" : "");
+    for (c = 0; c < 4; c += 2) {
+        if (!(opt.pairs >> c & 1)) continue;
+        for (s = 0; s < opt.nsizes; s++) {
+            const double *t = tab[c][s];
+            char nb[32];
+            bench_n_str(opt.n[s], nb, sizeof nb);
+            printf("| %s | %s | %.3f | %.3f | %.3f |", curves[c], nb, t[0], t[1], t[1] / t[0]);
+            if (opt.precompute) printf(" %.3f | %.3f | %.3f |", t[2], t[3], t[3] / t[2]);
+            printf("\n");
+        }
+    }
+    return wrong ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------ arguments */
@@ -469,6 +631,7 @@ static void usage(void)
            "                 [--c-sweep (dev at window bits c-2..c+2 from 2^16 on)]\n"
            "                 [--scalars random|equal|small (one-GPU sizes: all equal, or below 2^16)]\n"
            "                 [--curve bn254_g2,bls12_381_g1,bls12_381_g2|all (those groups beside BN254 G1)]\n"
+           "                 [--pair bn254,bls12_381|all (mgpu_msm_pair against two mgpu_msm_curve calls)]\n"
            "                 [--peer-cmd CMD (run `CMD IN OUT REPS WARMUP` per size, e.g. .peers/era_bench)\n"
            "                  | --peer-file FILE (lines n=<n> median_ms=<ms> of an earlier era run)]\n"
            "  sizes as 2^k, 1048576 or 1M; at most 2^30\n");
@@ -515,6 +678,18 @@ static int parse_args(int argc, char **argv)
                     return -1;
                 }
                 opt.curves |= 1u << g;
+            }
+            i++;
+        }
+        else if (!strcmp(a, "--pair")) {
+            char list[256], *t;
+            if (!v) { fprintf(stderr, "bench_msm: --pair needs a value\n"); return -1; }
+            snprintf(list, sizeof list, "%s", v);
+            for (t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+                if (!strcmp(t, "all")) opt.pairs |= 5u;
+                else if (!strcmp(t, "bn254")) opt.pairs |= 1u;
+                else if (!strcmp(t, "bls12_381")) opt.pairs |= 4u;
+                else { fprintf(stderr, "bench_msm: --pair %s: use bn254, bls12_381 or all\n", t); return -1; }
             }
             i++;
         }
@@ -627,6 +802,12 @@ int main(int argc, char **argv)
     MK(mgpu_device_info_get(opt.device, &info));
     MK(mgpu_set_device(opt.device));
     MK(mgpu_stream_create_flags(&st, MGPU_STREAM_NON_BLOCKING));
+    if (opt.pairs) {                     /* --pair: that section only */
+        rc = pair_bench();
+        mgpu_stream_destroy(st);
+        mgpu_shutdown();
+        return rc;
+    }
     if (opt.curves) {                    /* --curve: that section only */
         rc = curve_bench(info.ordinal);
         mgpu_stream_destroy(st);

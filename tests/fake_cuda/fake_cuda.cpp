@@ -266,7 +266,8 @@ static const struct { const char *name; msm_kernel fn; bool together; } msm_kern
     { "mgpu_msm_fixup_long_" #sfx, mgpu_msm_fixup_long_##sfx, true },                       \
     { "mgpu_msm_segments_" #sfx, mgpu_msm_segments_##sfx, false },                          \
     { "mgpu_msm_sums_" #sfx, mgpu_msm_sums_##sfx, true },                                   \
-    { "mgpu_msm_windows_" #sfx, mgpu_msm_windows_##sfx, true },
+    { "mgpu_msm_windows_" #sfx, mgpu_msm_windows_##sfx, true },                             \
+    { "mgpu_msm_precompute_" #sfx, mgpu_msm_precompute_##sfx, false },
     FAKE_MSM_GROUP(bn254_g2)
     FAKE_MSM_GROUP(bls12_381_g1)
     FAKE_MSM_GROUP(bls12_381_g2)

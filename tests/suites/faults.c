@@ -198,7 +198,8 @@ static mgpu_result p_blur(void)
 /* Five MSMs over the GPUs: the first worker takes a batch of two (guided self-scheduling;
    with one GPU, of three), whose loads run double-buffered on an internal stream. Then one
    MSM from host memory under the smallest power-of-two config.max_memory that takes it: in
-   pieces that add into one set of buckets. */
+   pieces that add into one set of buckets. Then BN254 G2's precomputed bases and a pair of
+   MSMs (G1 and G2) over bases. */
 static mgpu_result p_msm(void)
 {
     enum { N = 12, COUNT = 5 };
@@ -224,6 +225,34 @@ static mgpu_result p_msm(void)
         STEP(mgpu_bn254_to_affine(&got[k], &a, 0));
         STEP(mgpu_bn254_to_affine(&ref[k < COUNT ? k : 0], &b, 0));
         if (memcmp(&a, &b, sizeof a)) WRONG("MSM %d differs from the CPU device", k);
+    }
+    /* BN254 G2's precomputed bases made on the GPU, then mgpu_msm_pair over them and G1's
+       (made on the CPU device; host memory), both groups' MSMs from one sort */
+    {
+        static mgpu_bn254_g2_affine p2[N];
+        static mgpu_bn254_affine b1[2 * N];
+        mgpu_bn254_g2_jacobian j2, r2;
+        mgpu_bn254_g2_affine a2, c2;
+        void *b2 = NULL;
+        STEP(mgpu_curve_random_points(MGPU_MSM_BN254_G2, p2, N, 9));
+        memset(&cfg, 0, sizeof cfg);
+        cfg.precompute_factor = 2;
+        STEP(mgpu_set_device(mgpu_cpu_device(0)));
+        STEP(mgpu_msm_precompute_bases(pt, N, &cfg, b1, NULL));
+        STEP(mgpu_set_device(gpus[0]));
+        STEP(mgpu_malloc(&b2, sizeof p2 * 2));
+        cfg.group = MGPU_MSM_BN254_G2;
+        STEP(mgpu_msm_curve_precompute_bases(p2, N, &cfg, b2, NULL));
+        STEP(mgpu_msm_pair(sc, b1, b2, N, 1, &cfg, &got[0], &j2, NULL));
+        STEP(mgpu_free(b2));
+        cfg.precompute_factor = 0;
+        STEP(mgpu_set_device(mgpu_cpu_device(0)));
+        STEP(mgpu_msm_curve(sc, p2, N, 1, &cfg, &r2, NULL));
+        STEP(mgpu_bn254_to_affine(&got[0], &a, 0));
+        STEP(mgpu_bn254_to_affine(&ref[0], &b, 0));
+        STEP(mgpu_curve_to_affine(MGPU_MSM_BN254_G2, &j2, &a2, 0));
+        STEP(mgpu_curve_to_affine(MGPU_MSM_BN254_G2, &r2, &c2, 0));
+        if (memcmp(&a, &b, sizeof a) || memcmp(&a2, &c2, sizeof a2)) WRONG("mgpu_msm_pair differs from the CPU device");
     }
     return MGPU_SUCCESS;
 }

@@ -2483,6 +2483,347 @@ static void test_constantine_vectors(void)
            !ngpu ? "" : gpu_cases == total ? " and every GPU" : " and every GPU (the first 4 of each file)", SEP(c));
 }
 
+/* Precomputed bases in group g (mgpu_msm_curve_precompute_bases): on the CPU device for
+   factors 2..64, on every GPU for a few, each MSM over the bases equal to the plain MSM; the
+   GPU's bases byte for byte the CPU device's; the documented layout (bases[n + i] =
+   2^(w c) P_i); both Montgomery flags; a batch within a max_memory that forces pieces; the
+   split over 2 GPUs (over 2 CPU devices without GPUs). */
+static int pre_case(chk *c, int g, mgpu_device dev, const mgpu_bn254_scalar *k, const void *p, size_t n,
+                    unsigned flags, int f, int window, size_t max_memory, const uint64_t *want, void *bases_out)
+{
+    const size_t E = mgpu_msm_point_bytes(g);
+    const int gpu = dev >= 0 && dev < ngpu && dev != cpus[0];
+    mgpu_msm_config cfg;
+    mgpu_stream st = NULL;
+    uint64_t res[36], got[24];
+    void *bases = NULL;
+    mgpu_result r;
+    int ok = 1;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.group = g;
+    cfg.flags = flags;
+    cfg.precompute_factor = f;
+    cfg.window_bits = window;
+    cfg.max_memory = max_memory;
+    r = mgpu_default_stream(dev, &st);
+    if (gpu) { mgpu_set_device(dev); if (r == MGPU_SUCCESS) r = mgpu_malloc(&bases, (size_t)f * n * E); }
+    else bases = xmalloc((size_t)f * n * E);
+    if (r == MGPU_SUCCESS) r = mgpu_msm_curve_precompute_bases(p, n, &cfg, bases, st);
+    if (r == MGPU_SUCCESS) r = mgpu_msm_curve(k, bases, n, 1, &cfg, res, st);
+    if (r == MGPU_SUCCESS) r = mgpu_curve_to_affine(g, res, got, (flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+    if (r != MGPU_SUCCESS) {
+        chk_fail(c, "%s n = %zu f = %d c = %d: %s", gpu ? "gpu" : "cpu", n, f, window, mgpu_last_error());
+        ok = 0;
+    } else if (memcmp(got, want, E)) {
+        chk_fail(c, "%s n = %zu f = %d c = %d flags %u: the MSM over the bases differs from the plain MSM", gpu ? "gpu" : "cpu",
+                 n, f, window, flags);
+        ok = 0;
+    }
+    if (bases_out && ok) {
+        if (gpu) ok = mgpu_memcpy(bases_out, bases, (size_t)f * n * E) == MGPU_SUCCESS;
+        else memcpy(bases_out, bases, (size_t)f * n * E);
+    }
+    if (gpu) mgpu_free(bases); else free(bases);
+    return ok;
+}
+
+/* A max_memory that makes the GPU take count MSMs of n points in pieces (half of what one
+   piece needs; checked with the host code's own layout), or 0 if none does. */
+static size_t pieces_memory2(const mgpu_msm_config *config, size_t n, int count, const void *k, const void *p,
+                             const void *p2, mgpu_device dev)
+{
+    mgpu__msm_plan plan;
+    mgpu__msm_shape sh;
+    mgpu__msm_input sc = mgpu__msm_where(k, dev), pt = mgpu__msm_where(p, dev), pt2;
+    mgpu_msm_config cfg = *config;
+    size_t cap = 0;
+    int pass;
+    if (p2) pt2 = mgpu__msm_where(p2, dev);
+    cfg.max_memory = 0;
+    for (pass = 0; pass < 2; pass++) {
+        if (mgpu__msm_plan_make("test", &cfg, n, &plan) != MGPU_SUCCESS) return 0;
+        if (p2) { plan.pair = plan.group & ~1; plan.group = plan.pair + 1; }   /* as mgpu_msm_pair: p is G2's */
+        plan.max_memory = cap;
+        if (mgpu__msm_shape_make("test", &plan, n, count, &sc, &pt, p2 ? &pt2 : NULL, dev, &sh) != MGPU_SUCCESS) return 0;
+        if (pass == 0 && sh.pieces != 1) return 0;
+        if (pass == 1 && sh.pieces < 2) return 0;
+        cap = sh.bytes / 2;
+    }
+    return plan.max_memory;
+}
+static size_t pieces_memory(const mgpu_msm_config *config, size_t n, int count, const void *k, const void *p, mgpu_device dev)
+{
+    return pieces_memory2(config, n, count, k, p, NULL, dev);
+}
+
+static void test_curve_precompute(int g)
+{
+    static const size_t sizes[] = { 1, 3, 37, 1001 };
+    const size_t E = mgpu_msm_point_bytes(g), nsz = 4;
+    const int rbits = g < 2 ? 254 : 255;
+    const unsigned mont = MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_SCALARS_MONTGOMERY;
+    size_t z;
+    int f, i;
+    chk c;
+    chk_init(&c);
+    for (z = 0; z < nsz; z++) {
+        const size_t n = sizes[z];
+        mgpu_bn254_scalar *k = make_scalars(n, 1), *km = (mgpu_bn254_scalar *)xmalloc(n * 32);
+        uint64_t *p = (uint64_t *)xmalloc(n * E), *pm = (uint64_t *)xmalloc(n * E), want[24], wm[24];
+        unsigned char *cb = (unsigned char *)xmalloc(64 * n * E), *gb = (unsigned char *)xmalloc(64 * n * E);
+        mgpu_curve_random_points(g, p, n, rnd());
+        memcpy(km, k, n * 32);
+        memcpy(pm, p, n * E);
+        mgpu_curve_convert_scalars(g, km, n, 1);
+        mgpu_curve_convert_points(g, pm, n, 1);
+        if (curve_msm(g, cpus, 1, k, p, n, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "plain: %s", mgpu_last_error());
+        memcpy(wm, want, E);
+        mgpu_curve_convert_points(g, wm, 1, 1);
+        for (f = 2; f <= MGPU_MSM_MAX_PRECOMPUTE; f++) {
+            const int window = n > 100 && f % 3 == 0 ? 0 : 3 + f % 11;   /* c chosen by mgpu, or 3..13 */
+            if (n > 100 && f > 8 && f != MGPU_MSM_MAX_PRECOMPUTE) continue;
+            if (!pre_case(&c, g, cpus[0], k, p, n, 0, f, window, 0, want, f <= 5 || f == MGPU_MSM_MAX_PRECOMPUTE ? cb : NULL))
+                continue;
+            /* the layout: bases[n] = 2^(w c) P_0 (w = ceil(ceil((rbits + 1) / c) / f)) */
+            if (f == 2 || f == 5) {
+                const int cc = window ? window : mgpu_msm_window_bits(n, f);
+                const int w = ((rbits + 1 + cc - 1) / cc + f - 1) / f, bit = w * cc;
+                mgpu_bn254_scalar two;
+                uint64_t t[24];
+                memset(&two, 0, sizeof two);
+                two.limb[bit / 64] = 1ull << (bit % 64);
+                if (bit < 256 && (curve_msm(g, cpus, 1, &two, p, 1, 0, 0, t) != MGPU_SUCCESS || memcmp(t, cb + n * E, E)))
+                    chk_fail(&c, "cpu n = %zu f = %d: bases[n] is not 2^%d P_0", n, f, bit);
+            }
+            for (i = 0; i < ngpu && (f <= 4 || f == 7 || (f == MGPU_MSM_MAX_PRECOMPUTE && n < 100)); i++) {
+                if (quick && ((f > 3 && n > 3) || n > 100)) continue;
+                if (pre_case(&c, g, i, k, p, n, 0, f, window, 0, want, gb) && f <= 5 && memcmp(gb, cb, (size_t)f * n * E))
+                    chk_fail(&c, "gpu %d n = %zu f = %d: bases differ from the CPU device's", i, n, f);
+                if (f == MGPU_MSM_MAX_PRECOMPUTE && memcmp(gb, cb, (size_t)f * n * E))
+                    chk_fail(&c, "gpu %d n = %zu f = %d: bases differ from the CPU device's", i, n, f);
+            }
+        }
+        /* Montgomery points and scalars (results in both forms) */
+        for (i = -1; i < (quick && n > 100 ? 0 : ngpu); i++) {
+            const mgpu_device dev = i < 0 ? cpus[0] : i;
+            pre_case(&c, g, dev, km, pm, n, mont, 3, 0, 0, want, NULL);
+            pre_case(&c, g, dev, km, pm, n, mont | MGPU_MSM_RESULT_MONTGOMERY, 2, 5, 0, wm, NULL);
+        }
+        if (z == nsz - 1) {
+            /* a batch of 2 with shared bases, max_memory forcing pieces, and the split over 2 devices */
+            const mgpu_device two_cpu[2] = { cpus[0], cpus[1] }, two_gpu[2] = { 0, 1 };
+            const mgpu_device *two = ngpu > 1 ? two_gpu : two_cpu;
+            mgpu_msm_config cfg;
+            mgpu_bn254_scalar *kb = (mgpu_bn254_scalar *)xmalloc(2 * n * 32);
+            uint64_t res[2 * 36], aff[24];
+            int b;
+            memcpy(kb, k, n * 32);
+            memcpy(kb + n, k, n * 32);
+            memset(&cfg, 0, sizeof cfg);
+            cfg.group = g;
+            cfg.precompute_factor = 3;
+            if (mgpu_msm_curve_precompute_bases(p, n, &cfg, cb, cpu_stream) != MGPU_SUCCESS) chk_fail(&c, "bases: %s", mgpu_last_error());
+            cfg.flags = MGPU_MSM_SHARED_POINTS;
+            for (i = 0; i < (quick && ngpu ? 1 : ngpu); i++) {
+                mgpu_stream st = NULL;
+                cfg.max_memory = pieces_memory(&cfg, n, 2, kb, cb, i);
+                mgpu_default_stream(i, &st);
+                if (!cfg.max_memory) chk_fail(&c, "gpu %d: no max_memory makes the batch take pieces", i);
+                else if (mgpu_msm_curve(kb, cb, n, 2, &cfg, res, st) != MGPU_SUCCESS) chk_fail(&c, "gpu %d batch: %s", i, mgpu_last_error());
+                else
+                    for (b = 0; b < 2; b++) {
+                        mgpu_curve_to_affine(g, res + b * 3 * E / 16, aff, 0);
+                        if (memcmp(aff, want, E)) chk_fail(&c, "gpu %d: bases, a batch with max_memory %zu: MSM %d wrong", i, cfg.max_memory, b);
+                    }
+            }
+            cfg.max_memory = 0;
+            cfg.flags = 0;
+            if (mgpu_msm_curve_multi(k, cb, n, 1, &cfg, res, two, 2) != MGPU_SUCCESS) chk_fail(&c, "split: %s", mgpu_last_error());
+            else if (mgpu_curve_to_affine(g, res, aff, 0), memcmp(aff, want, E)) chk_fail(&c, "bases split over 2 devices: wrong");
+            cfg.flags = MGPU_MSM_SHARED_POINTS;
+            if (mgpu_msm_curve_multi(kb, cb, n, 2, &cfg, res, two, 2) != MGPU_SUCCESS) chk_fail(&c, "spread: %s", mgpu_last_error());
+            else
+                for (b = 0; b < 2; b++)
+                    if (mgpu_curve_to_affine(g, res + b * 3 * E / 16, aff, 0), memcmp(aff, want, E))
+                        chk_fail(&c, "bases, 2 MSMs over 2 devices: MSM %d wrong", b);
+            free(kb);
+        }
+        free(k); free(km); free(p); free(pm); free(cb); free(gb);
+    }
+    report(c.good, "[curves] %s: precomputed bases (factors 2..%d on the CPU device, 2, 3, 4, 7, %d on %d GPU(s); n = 1, 3, "
+           "37, 1001%s): MSMs equal to the plain MSM, GPU bases equal to the CPU device's, the layout, Montgomery forms, a batch "
+           "in max_memory pieces, split and spread over 2 %s%s%s", group_names[g], MGPU_MSM_MAX_PRECOMPUTE,
+           MGPU_MSM_MAX_PRECOMPUTE, ngpu, quick ? "; the GPUs' larger cases left out" : "", ngpu > 1 ? "GPUs" : "CPU devices", SEP(c));
+}
+
+/* mgpu_msm_pair: equal to two mgpu_msm_curve calls (the CPU device's) on the CPU device and
+   every GPU, odd sizes, both forms, device inputs, a batch with shared points in max_memory
+   pieces, precomputed bases, the curve named by its G2; its errors. */
+static int is_zero_bytes(const void *p, size_t bytes)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    size_t i;
+    for (i = 0; i < bytes; i++) if (b[i]) return 0;
+    return 1;
+}
+static int pair_case(chk *c, const char *what, int curve, mgpu_device dev, const void *k, const void *p1, const void *p2,
+                     size_t n, int count, const mgpu_msm_config *cfg, const uint64_t *want1, const uint64_t *want2)
+{
+    const size_t E1 = mgpu_msm_point_bytes(curve), E2 = mgpu_msm_point_bytes(curve + 1);
+    const int mont = (cfg->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0;
+    uint64_t r1[2 * 18], r2[2 * 36], a[24];
+    mgpu_stream st = NULL;
+    mgpu_result r;
+    int b, ok = 1;
+    r = mgpu_default_stream(dev, &st);
+    if (r == MGPU_SUCCESS) r = mgpu_msm_pair(k, p1, p2, n, count, cfg, r1, r2, st);
+    if (r != MGPU_SUCCESS) { chk_fail(c, "%s: %s", what, mgpu_last_error()); return 0; }
+    for (b = 0; b < count; b++) {
+        mgpu_curve_to_affine(curve, r1 + b * 3 * E1 / 16, a, mont);
+        if (memcmp(a, want1 + b * E1 / 8, E1)) { chk_fail(c, "%s: G1 result %d differs", what, b); ok = 0; }
+        mgpu_curve_to_affine(curve + 1, r2 + b * 3 * E2 / 16, a, mont);
+        if (memcmp(a, want2 + b * E2 / 8, E2)) { chk_fail(c, "%s: G2 result %d differs", what, b); ok = 0; }
+    }
+    return ok;
+}
+
+static void test_curve_pair(int curve)
+{
+    static const size_t full[] = { 1, 3, 100, 1001 }, small[] = { 1, 3, 64, 1000 };
+    const size_t *sizes = quick ? small : full, E1 = mgpu_msm_point_bytes(curve), E2 = mgpu_msm_point_bytes(curve + 1);
+    const unsigned all = MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY;
+    size_t z;
+    int i;
+    chk c;
+    chk_init(&c);
+    for (z = 0; z < 4; z++) {
+        const size_t n = sizes[z];
+        mgpu_bn254_scalar *k = make_scalars(2 * n, 1), *km = (mgpu_bn254_scalar *)xmalloc(n * 32);
+        unsigned char *p1 = (unsigned char *)xmalloc(n * E1), *p2 = (unsigned char *)xmalloc(n * E2);
+        unsigned char *m1 = (unsigned char *)xmalloc(n * E1), *m2 = (unsigned char *)xmalloc(n * E2);
+        unsigned char *b1 = (unsigned char *)xmalloc(3 * n * E1), *b2 = (unsigned char *)xmalloc(3 * n * E2);
+        uint64_t w1[2 * 12], w2[2 * 24], wm1[12], wm2[24];
+        mgpu_msm_config cfg;
+        char what[96];
+        memset(&cfg, 0, sizeof cfg);
+        cfg.group = curve;
+        mgpu_curve_random_points(curve, p1, n, rnd());
+        mgpu_curve_random_points(curve + 1, p2, n, rnd());
+        memcpy(km, k, n * 32);
+        memcpy(m1, p1, n * E1);
+        memcpy(m2, p2, n * E2);
+        mgpu_curve_convert_scalars(curve, km, n, 1);
+        mgpu_curve_convert_points(curve, m1, n, 1);
+        mgpu_curve_convert_points(curve + 1, m2, n, 1);
+        /* the references: separate MSMs on the CPU device (the second batch entry: the next n scalars) */
+        for (i = 0; i < 2; i++) {
+            if (curve_msm(curve, cpus, 1, k + i * n, p1, n, 0, 0, w1 + i * E1 / 8) != MGPU_SUCCESS ||
+                curve_msm(curve + 1, cpus, 1, k + i * n, p2, n, 0, 0, w2 + i * E2 / 8) != MGPU_SUCCESS)
+                chk_fail(&c, "reference: %s", mgpu_last_error());
+        }
+        memcpy(wm1, w1, E1);
+        memcpy(wm2, w2, E2);
+        mgpu_curve_convert_points(curve, wm1, 1, 1);
+        mgpu_curve_convert_points(curve + 1, wm2, 1, 1);
+        cfg.precompute_factor = 3;
+        if (mgpu_msm_curve_precompute_bases(p1, n, &cfg, b1, cpu_stream) != MGPU_SUCCESS ||
+            (cfg.group = curve + 1, mgpu_msm_curve_precompute_bases(p2, n, &cfg, b2, cpu_stream)) != MGPU_SUCCESS)
+            chk_fail(&c, "bases: %s", mgpu_last_error());
+        for (i = -1; i < ngpu; i++) {
+            const mgpu_device dev = i < 0 ? cpus[0] : i;
+            const char *where = i < 0 ? "cpu" : i ? "gpu 1" : "gpu 0";
+            const int small_only = quick && i >= 0 && n > 100;   /* (slow emulators: gpu 0's pieces and device inputs) */
+            void *ds = NULL, *d1 = NULL, *d2 = NULL;
+            if (small_only && i > 0) continue;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.group = curve;
+            snprintf(what, sizeof what, "%s n = %zu standard", where, n);
+            if (!small_only) pair_case(&c, what, curve, dev, k, p1, p2, n, 1, &cfg, w1, w2);
+            cfg.flags = all;
+            snprintf(what, sizeof what, "%s n = %zu Montgomery", where, n);
+            if (!small_only) pair_case(&c, what, curve, dev, km, m1, m2, n, 1, &cfg, wm1, wm2);
+            cfg.flags = MGPU_MSM_SHARED_POINTS | MGPU_MSM_CHECK_POINTS;
+            cfg.group = curve + 1;                     /* the G2 names the same curve */
+            if (i >= 0 && z == 3) cfg.max_memory = pieces_memory2(&cfg, n, 2, k, p2, p1, dev);
+            if (i >= 0 && z == 3 && !cfg.max_memory) chk_fail(&c, "%s: no max_memory makes the pair take pieces", where);
+            snprintf(what, sizeof what, "%s n = %zu batch of 2, shared points, max_memory %zu", where, n, cfg.max_memory);
+            pair_case(&c, what, curve, dev, k, p1, p2, n, 2, &cfg, w1, w2);
+            memset(&cfg, 0, sizeof cfg);
+            cfg.group = curve;
+            cfg.precompute_factor = 3;
+            snprintf(what, sizeof what, "%s n = %zu precompute factor 3", where, n);
+            if (!quick || i < 0 || n < 100) pair_case(&c, what, curve, dev, k, b1, b2, n, 1, &cfg, w1, w2);
+            if (i < 0) continue;
+            mgpu_set_device(i);
+            if (mgpu_malloc(&ds, n * 32) != MGPU_SUCCESS || mgpu_malloc(&d1, n * E1) != MGPU_SUCCESS ||
+                mgpu_malloc(&d2, n * E2) != MGPU_SUCCESS) {
+                chk_fail(&c, "mgpu_malloc: %s", mgpu_last_error());
+            } else {
+                memset(&cfg, 0, sizeof cfg);
+                cfg.group = curve;
+                mgpu_memcpy(ds, k, n * 32);
+                mgpu_memcpy(d1, p1, n * E1);
+                mgpu_memcpy(d2, m2, n * E2);        /* Montgomery form: read in place */
+                snprintf(what, sizeof what, "%s n = %zu device inputs, Montgomery", where, n);
+                cfg.flags = MGPU_MSM_POINTS_MONTGOMERY;
+                /* both sets take one form: G1's in Montgomery form too */
+                mgpu_memcpy(d1, m1, n * E1);
+                if (!small_only) pair_case(&c, what, curve, dev, ds, d1, d2, n, 1, &cfg, w1, w2);
+                cfg.flags = 0;
+                mgpu_memcpy(d1, p1, n * E1);
+                mgpu_memcpy(d2, p2, n * E2);
+                snprintf(what, sizeof what, "%s n = %zu device inputs, standard (converted)", where, n);
+                pair_case(&c, what, curve, dev, ds, d1, d2, n, 1, &cfg, w1, w2);
+            }
+            mgpu_free(ds); mgpu_free(d1); mgpu_free(d2);
+        }
+        free(k); free(km); free(p1); free(p2); free(m1); free(m2); free(b1); free(b2);
+    }
+    /* errors: nothing written */
+    {
+        mgpu_bn254_scalar k1[1];
+        uint64_t p1[12], p2[24], bad[24], r1[18], r2[36], canary[36];
+        mgpu_msm_config cfg;
+        mgpu_result e[6];
+        memset(&cfg, 0, sizeof cfg);
+        cfg.group = curve;
+        set_u64(k1[0].limb, 5);
+        mgpu_curve_random_points(curve, p1, 1, 3);
+        mgpu_curve_random_points(curve + 1, p2, 1, 4);
+        memcpy(bad, p2, E2);
+        bad[E2 / 16] ^= 1;                           /* y changed: off the curve */
+        memset(canary, 0x5a, sizeof canary);
+        memcpy(r1, canary, sizeof r1);
+        memcpy(r2, canary, sizeof r2);
+        e[0] = mgpu_msm_pair(k1, p1, NULL, 1, 1, &cfg, r1, r2, cpu_stream);
+        e[1] = mgpu_msm_pair(k1, p1, p2, 1, 1, &cfg, r1, NULL, cpu_stream);
+        e[2] = mgpu_msm_pair(k1, p1, p2, 1, 1, &cfg, r2, r2, cpu_stream);
+        cfg.flags = MGPU_MSM_CHECK_POINTS;
+        e[3] = mgpu_msm_pair(k1, p1, bad, 1, 1, &cfg, r1, r2, cpu_stream);
+        if (ngpu) e[3] = e[3] == mgpu_msm_pair(k1, p1, bad, 1, 1, &cfg, r1, r2, NULL) ? e[3] : MGPU_SUCCESS;
+        cfg.flags = 0;
+        cfg.group = 4;
+        e[4] = mgpu_msm_pair(k1, p1, p2, 1, 1, &cfg, r1, r2, cpu_stream);
+        cfg.group = curve;
+        e[5] = mgpu_msm_pair(k1, p1, p2, 1, -1, &cfg, r1, r2, cpu_stream);
+        if (e[0] != MGPU_ERROR_INVALID_ARGUMENT || e[1] != MGPU_ERROR_INVALID_ARGUMENT || e[2] != MGPU_ERROR_INVALID_ARGUMENT ||
+            e[3] != MGPU_ERROR_NOT_ON_CURVE || e[4] != MGPU_ERROR_INVALID_ARGUMENT || e[5] != MGPU_ERROR_INVALID_ARGUMENT)
+            chk_fail(&c, "errors: NULL g2_points %s, NULL g2_results %s, overlapping results %s, a G2 point off the curve %s, "
+                     "group 4 %s, count -1 %s", mgpu_result_string(e[0]), mgpu_result_string(e[1]), mgpu_result_string(e[2]),
+                     mgpu_result_string(e[3]), mgpu_result_string(e[4]), mgpu_result_string(e[5]));
+        if (memcmp(r1, canary, sizeof r1) || memcmp(r2, canary, sizeof r2)) chk_fail(&c, "a refused pair wrote results");
+        if (mgpu_msm_pair(NULL, NULL, NULL, 0, 1, &cfg, r1, r2, cpu_stream) != MGPU_SUCCESS ||
+            mgpu_curve_to_affine(curve, r1, p1, 0) != MGPU_SUCCESS || mgpu_curve_to_affine(curve + 1, r2, p2, 0) != MGPU_SUCCESS ||
+            !is_zero_bytes(p1, E1) || !is_zero_bytes(p2, E2))
+            chk_fail(&c, "n = 0 is not infinity in both groups");
+    }
+    report(c.good, "[curves] %s G1 + G2: mgpu_msm_pair equal to two mgpu_msm_curve calls on the CPU device%s (n = %s; "
+           "standard and Montgomery, a batch with shared points%s, precomputed bases, device inputs, the curve named by "
+           "its G2), its errors%s%s", curve ? "BLS12-381" : "BN254", ngpu ? " and every GPU" : "",
+           quick ? "1, 3, 64, 1000 (on the GPUs at 1000: gpu 0's batch and standard device inputs)" : "1, 3, 100, 1001",
+           ngpu ? " in max_memory pieces" : "", SEP(c));
+}
+
 static void test_curve_errors(void)
 {
     mgpu_bn254_scalar k[1];
@@ -2500,12 +2841,12 @@ static void test_curve_errors(void)
     cfg.group = MGPU_MSM_BLS12_381_G1;
     r3 = mgpu_msm(k, (const mgpu_bn254_affine *)(const void *)P, 1, &cfg, &bj, cpu_stream);
     cfg.precompute_factor = 2;
-    r4 = mgpu_msm_curve(k, P, 1, 1, &cfg, j, cpu_stream);
+    r4 = mgpu_msm_curve_precompute_bases(P, 1, &cfg, NULL, cpu_stream);
     report(r1 == MGPU_ERROR_INVALID_ARGUMENT && r2 == MGPU_ERROR_INVALID_ARGUMENT && r3 == MGPU_ERROR_INVALID_ARGUMENT &&
-           r4 == MGPU_ERROR_NOT_SUPPORTED && mgpu_msm_point_bytes(4) == 0 && mgpu_msm_point_bytes(3) == 192 &&
+           r4 == MGPU_ERROR_INVALID_ARGUMENT && mgpu_msm_point_bytes(4) == 0 && mgpu_msm_point_bytes(3) == 192 &&
            mgpu_msm_result_bytes(1) == 192 && mgpu_curve_random_points(9, P, 1, 1) == MGPU_ERROR_INVALID_ARGUMENT,
-           "[curves] errors: group 4 / -1 INVALID_ARGUMENT (%s, %s), a BN254 G1 call with another group %s, precomputed "
-           "bases of BLS12-381 G1 %s; sizes", mgpu_result_string(r1), mgpu_result_string(r2), mgpu_result_string(r3),
+           "[curves] errors: group 4 / -1 INVALID_ARGUMENT (%s, %s), a BN254 G1 call with another group %s, "
+           "NULL bases for BLS12-381 G1 %s; sizes", mgpu_result_string(r1), mgpu_result_string(r2), mgpu_result_string(r3),
            mgpu_result_string(r4));
 }
 
@@ -2581,7 +2922,14 @@ int main(int argc, char **argv)
     if (selected("multi")) test_multi_gpu();
     if (selected("curves")) {
         test_curve_vectors();
-        for (i = 0; i < 4; i++) { test_curve_random(i); test_curve_edges(i, cpus, 1, "cpu"); test_curve_gpu(i); }
+        for (i = 0; i < 4; i++) {
+            test_curve_random(i);
+            test_curve_edges(i, cpus, 1, "cpu");
+            test_curve_gpu(i);
+            test_curve_precompute(i);
+        }
+        test_curve_pair(MGPU_MSM_BN254_G1);
+        test_curve_pair(MGPU_MSM_BLS12_381_G1);
         test_curve_errors();
     }
     if (selected("curves") || selected("encodings")) {
