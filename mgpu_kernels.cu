@@ -2344,6 +2344,149 @@ __device__ __forceinline__ void mma(const args &a)
     cp_wait<0>();                                   /* (the empty groups past the strip) */
 }
 
+
+/* ---- images: CUDA arrays through surface objects (mgpu_blur_img_<u8|f32>c<C>) -----------
+   mgpu_external_image_blur_async's kernels for optimal-tiled images (CUDA arrays mapped from
+   graphics memory, created with surface load/store), C = 1, 2, 4 channels, radius 0..16:
+   wide<>'s scheme over pixels. A block owns a tile of IMG_TX pixels of a strip of rows
+   (tile_item over pixels); its IMG_TX x IMG_B threads stage IMG_B input rows at a time
+   (IMG_TX + 2r pixels each, read by surf2Dread as one raw word of C values, under the border
+   rule), barrier, each thread filters one (row, pixel) horizontally into a shared ring of
+   2r + IMG_B rows, barrier, and each thread filters one output (row, pixel) vertically and
+   writes it with surf2Dwrite.
+   Shared memory, planar per channel (a warp reads 32 consecutive words: no bank conflicts):
+   4 * (IMG_SW + C * (IMG_B * (IMG_TX + 2r) + (2r + IMG_B) * IMG_TX)) bytes (<= 43.1 KiB).
+   The arithmetic is tr<T>'s in fast<>'s order: the CPU device's bits.
+   In place (src and dst one array) a block must not read pixels another block has written
+   already. Every pixel a block reads outside its own tile lies within r of another tile's
+   edge (r <= IMG_TX and r <= every strip but the last: the border rules map the halo back by
+   at most r, into the requesting tile or its neighbour's frame), so mode 1 (a launch before)
+   copies each tile's frame, its pixels within r of its edges (r + 1 rows at the bottom), to
+   linear memory g.saved (pitch g.spitch, the image's layout), and the blur (mode 0) reads
+   what lies outside its own tile from there, and so the rows below the image (reflect-101
+   maps row H - 1 + k to H - 1 - k, which the block wrote already for k > r / 2; they lie in
+   the bottom frame): the rest of its own tile it reads, from the array, before it writes it. */
+#define MGPU_BLUR_IMG_TX 64                 /* pixels per tile row */
+#define MGPU_BLUR_IMG_B 4                   /* rows per batch: IMG_TX * IMG_B threads */
+#define MGPU_BLUR_IMG_SW 20                 /* shared words of weights before the buffers */
+#define MGPU_BLUR_IMG_R 16                  /* the largest radius */
+
+struct img {                                /* = mgpu__blur_img in mgpu.h (the second argument) */
+    unsigned long long src, dst;            /* surface objects (the same one in place) */
+    unsigned long long saved, spitch;       /* in place: the frames (linear), else 0 */
+    int mode, reserved[3];                  /* 1: copy the frames to saved; 0: blur */
+};
+template <int B> struct rawpx;              /* a pixel of B bytes as one surface word */
+template <> struct rawpx<1> { typedef unsigned char t; };
+template <> struct rawpx<2> { typedef unsigned short t; };
+template <> struct rawpx<4> { typedef unsigned t; };
+template <> struct rawpx<8> { typedef uint2 t; };
+template <> struct rawpx<16> { typedef uint4 t; };
+
+template <typename T, int C>
+__device__ __forceinline__ void img_unpack(const typename rawpx<C * sizeof(T)>::t &v, unsigned w[C])
+{
+    unsigned u[C > 1 && sizeof(T) == 4 ? C : 1];
+    if (sizeof(T) == 1) {
+        unsigned b = 0u;
+        memcpy(&b, &v, C);
+#pragma unroll
+        for (int c = 0; c < C; c++) w[c] = (b >> (8 * c)) & 255u;
+    } else {
+        memcpy(u, &v, sizeof v);
+#pragma unroll
+        for (int c = 0; c < C; c++) w[c] = u[sizeof(T) == 4 ? c : 0];
+    }
+}
+template <typename T, int C>
+__device__ __forceinline__ typename rawpx<C * sizeof(T)>::t img_pack(const typename tr<T>::acc o[C])
+{
+    typename rawpx<C * sizeof(T)>::t v;
+    if (sizeof(T) == 1) {
+        unsigned b = 0u;
+#pragma unroll
+        for (int c = 0; c < C; c++) b |= ((unsigned)o[c] >> 24) << (8 * c);
+        memcpy(&v, &b, sizeof v);
+    } else memcpy(&v, o, sizeof v);
+    return v;
+}
+
+template <typename T, int C>
+__device__ __forceinline__ void image(const args &a, const img &g)
+{
+    typedef tr<T> TR;
+    typedef typename TR::acc A;
+    typedef typename rawpx<C * sizeof(T)>::t P;
+    enum { TX = MGPU_BLUR_IMG_TX, B = MGPU_BLUR_IMG_B, NT = TX * B, PB = C * (int)sizeof(T) };
+    const int t = threadIdx.x, x = t % TX, b = t / TX;
+    const int r = a.radius, R = 2 * r + B, IW = TX + 2 * r, W = a.width;
+    int x0, ys, ye;
+    if (!tile_item(a, W, TX, x0, ys, ye)) return;
+    const int x1 = min(x0 + TX, W);
+    if (g.mode == 1) {                              /* the frame: within r of the tile's edges */
+        for (int q = t; q < (ye - ys) * TX; q += NT) {
+            const int px = x0 + q % TX, py = ys + q / TX;
+            if (px < x1 && (px - x0 < r || x1 - 1 - px < r || py - ys < r || ye - 1 - py <= r)) {
+                const P v = surf2Dread<P>(g.src, px * PB, py);
+                *(P *)((unsigned char *)g.saved + (size_t)py * g.spitch + (size_t)px * PB) = v;
+            }
+        }
+        return;
+    }
+    A *const sw = (A *)dyn;                         /* weights [r + 1] */
+    unsigned *const raw = dyn + MGPU_BLUR_IMG_SW;   /* [C][B][IW]: pixel x0 - r + j of batch row b at [.][b][j] */
+    A *const ring = (A *)(raw + C * B * IW);        /* [C][R][TX] */
+    const int niter = ye - ys + 2 * r;              /* input rows ys - r .. ye + r - 1: row i is ys - r + i */
+    if (t <= r) sw[t] = TR::weight(a, t);
+    for (int i0 = 0; i0 < niter; i0 += B) {
+        for (int q = t; q < B * IW && i0 + q / IW < niter; q += NT) {
+            const int bb = q / IW, j = q % IW;
+            const int vy = ys - r + i0 + bb, my = map(vy, a.height, a.border), mx = map(x0 - r + j, W, a.border);
+            unsigned w[C];
+            if (my < 0 || mx < 0) {
+#pragma unroll
+                for (int c = 0; c < C; c++) w[c] = sizeof(T) == 1 ? (unsigned)a.cval_u8 : __float_as_uint(a.cval_f32);
+            } else if (!g.saved || (mx >= x0 && mx < x1 && my >= ys && my < ye && vy < a.height)) {
+                img_unpack<T, C>(surf2Dread<P>(g.src, mx * PB, my), w);
+            } else {
+                img_unpack<T, C>(*(const P *)((const unsigned char *)g.saved + (size_t)my * g.spitch + (size_t)mx * PB), w);
+            }
+#pragma unroll
+            for (int c = 0; c < C; c++) raw[(c * B + bb) * IW + j] = w[c];
+        }
+        __syncthreads();
+        if (i0 + b < niter) {                       /* horizontal pass: input row i0 + b, pixel x */
+            const int slot = (i0 + b) % R;
+#pragma unroll
+            for (int c = 0; c < C; c++) {
+                const unsigned *const m = raw + (c * B + b) * IW + r + x;
+                A acc = TR::first(sw[0], (A)TR::elem(m[0], 0));
+                for (int k = 1; k <= r; k++) acc = TR::pair(acc, sw[k], (A)TR::elem(m[-k], 0), (A)TR::elem(m[k], 0));
+                ring[(c * R + slot) * TX + x] = acc;
+            }
+        }
+        __syncthreads();
+        const int o = i0 + b - 2 * r;               /* vertical pass: output row ys + o */
+        if (o >= 0 && o < ye - ys && x0 + x < x1) {
+            A out[C];
+#pragma unroll
+            for (int c = 0; c < C; c++) {
+                const A *const col = ring + c * R * TX + x;
+                int s1 = (o + r) % R, s2 = s1;
+                A acc = TR::vfirst(sw[0], col[s1 * TX]);
+                for (int k = 1; k <= r; k++) {
+                    s1 = s1 == 0 ? R - 1 : s1 - 1;
+                    s2 = s2 == R - 1 ? 0 : s2 + 1;
+                    acc = TR::pair(acc, sw[k], col[s1 * TX], col[s2 * TX]);
+                }
+                out[c] = acc;
+            }
+            const P v = img_pack<T, C>(out);
+            surf2Dwrite<P>(v, g.dst, (x0 + x) * PB, ys + o);
+        }
+    }
+}
+
 } /* namespace mgpu_blr */
 
 /* The second launch bound is the blocks per multiprocessor the register allocation must
@@ -2436,6 +2579,13 @@ MGPU_BLUR_MMA(1, 8, 4, 1) MGPU_BLUR_MMA(1, 16, 3, 2)
 MGPU_BLUR_MMA(3, 8, 4, 2) MGPU_BLUR_MMA(3, 16, 3, 2)
 MGPU_BLUR_MMA(4, 8, 4, 2) MGPU_BLUR_MMA(4, 16, 2, 2)
 #undef MGPU_BLUR_MMA
+/* The image kernels (see image): one block of MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B threads per (tile, strip). */
+#define MGPU_BLUR_IMG(F, T, C) \
+    extern "C" __global__ void __launch_bounds__(MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B, 4) \
+    mgpu_blur_img_##F##c##C(const mgpu_blr::args a, const mgpu_blr::img g) { mgpu_blr::image<T, C>(a, g); }
+MGPU_BLUR_IMG(u8, unsigned char, 1) MGPU_BLUR_IMG(u8, unsigned char, 2) MGPU_BLUR_IMG(u8, unsigned char, 4)
+MGPU_BLUR_IMG(f32, float, 1) MGPU_BLUR_IMG(f32, float, 2) MGPU_BLUR_IMG(f32, float, 4)
+#undef MGPU_BLUR_IMG
 /* ================================================================ Gaussian blur (END) */
 
 /* ================================================================ BN254 MSM (BEGIN)

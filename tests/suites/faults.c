@@ -266,8 +266,8 @@ static mgpu_result x_import(mgpu_device dev, size_t size, int semaphore, void **
     if (r != MGPU_SUCCESS) close(fd);
     return r;
 }
-/* Buffers on each GPU blurred by blur_batch; an image on the first GPU written, blurred in
-   place and read; a timeline semaphore on the last signalled and waited for; all released. */
+/* Buffers on each GPU blurred by blur_batch; an image on the first GPU (a surface) written,
+   blurred in place by the image kernels and read; a timeline semaphore on the last signalled and waited for; all released. */
 static mgpu_result x_body(void)
 {
     static unsigned char in[XW * XH * 4], ref[XW * XH * 4], out[XW * XH * 4];
@@ -297,6 +297,7 @@ static mgpu_result x_body(void)
     STEP(mgpu_blur_batch(src, dst, ngpu, NULL, gpus, ngpu));
     memset(&id, 0, sizeof id);
     id.offset = 2 * XHALF; id.width = XW; id.height = XH; id.channels = 4; id.format = MGPU_PIXEL_U8;
+    id.flags = MGPU_EXTERNAL_IMAGE_STORAGE;            /* a surface: the image kernels, in place */
     STEP(mgpu_external_memory_image(m[0], &id, &img));
     STEP(mgpu_default_stream(gpus[0], &s));
     STEP(mgpu_external_image_write_async(img, &h, s));
