@@ -11867,15 +11867,21 @@ static mgpu_result mgpu__scratch_free(mgpu__stream_obj *s, void *p)
 #define MGPU__BLUR_IMG_R 16             /* = MGPU_BLUR_IMG_R: their largest radius */
 typedef struct mgpu__blur_img {
     unsigned long long src, dst, saved, spitch;
-    int mode, reserved[3];
+    int mode, rows, reserved[2];
 } mgpu__blur_img;
+/* The image kernels' dynamic shared memory for C channels, radius r, `rows` rows per batch. */
+static size_t mgpu__blur_img_shared(int C, int r, int rows)
+{
+    return 4 * (size_t)(MGPU__BLUR_IMG_SW + C * (rows * (MGPU__BLUR_IMG_TX + 2 * r) + (2 * r + rows) * MGPU__BLUR_IMG_TX));
+}
 static const char *const mgpu__blur_img_names[6] = { "mgpu_blur_img_u8c1", "mgpu_blur_img_u8c2", "mgpu_blur_img_u8c4",
                                                      "mgpu_blur_img_f32c1", "mgpu_blur_img_f32c2", "mgpu_blur_img_f32c4" };
 static struct { unsigned generation; mgpu__kernel_obj *kernel[6]; } mgpu__blur_img_k;
 
 /* The blur of a into b by the image kernels, in one pass: a block per (tile of 64 pixels,
-   strip: mgpu__blur_wave_strip's, at least 8r rows); in place (a == b) after the launch that
-   saves the tiles' frames to scratch (see image in mgpu_kernels.cu). */
+   strip: mgpu__blur_wave_strip's, at least 8r rows), staging the most rows per batch that
+   fit 48 KiB of shared memory; in place (a == b) after the launch that saves the tiles'
+   frames to scratch (see image in mgpu_kernels.cu). */
 static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_obj *a, const mgpu__ximage_obj *b,
                                             const mgpu__blur_plan *pl, mgpu__stream_obj *s)
 {
@@ -11888,7 +11894,7 @@ static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_o
     mgpu__kernel_obj *k = NULL;
     void *params[2], *saved = NULL;
     mgpu_result res, f;
-    int per_mp;
+    int per_mp, rows = 32;
     MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__blur_img_names, which, mgpu__blur_img_k.kernel, 6,
                                    &mgpu__blur_img_k.generation, &k));
     memset(&im, 0, sizeof im);
@@ -11898,8 +11904,11 @@ static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_o
     im.format = a->format;
     mgpu__blur_fill(&ba, pl, &im, NULL, 0, 0, NULL, 0, 0, a->height);
     memset(&dims, 0, sizeof dims);
-    dims.shared_bytes = 4 * (size_t)(MGPU__BLUR_IMG_SW + C * (MGPU__BLUR_IMG_B * (MGPU__BLUR_IMG_TX + 2 * r) +
-                                                              (2 * r + MGPU__BLUR_IMG_B) * MGPU__BLUR_IMG_TX));
+    /* a batch within 48 KiB of shared memory, its pixels <= K (= MGPU_BLUR_IMG's: 4 for 8- and
+       16-byte pixels, else 8) per thread */
+    while (rows > MGPU__BLUR_IMG_B && (mgpu__blur_img_shared(C, r, rows) > 48 * 1024 ||
+           (size_t)rows * (MGPU__BLUR_IMG_TX + 2 * r) > (px >= 8 ? 4u : 8u) * MGPU__BLUR_IMG_THREADS)) rows /= 2;
+    dims.shared_bytes = mgpu__blur_img_shared(C, r, rows);
     per_mp = (int)(200 * 1024 / (dims.shared_bytes + 1024));        /* blocks a multiprocessor holds, about */
     if (per_mp > 4) per_mp = 4;                                     /* the launch bound: <= 64 registers */
     if (per_mp < 1) per_mp = 1;
@@ -11912,6 +11921,7 @@ static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_o
     memset(&g, 0, sizeof g);
     g.src = a->surf;
     g.dst = b->surf;
+    g.rows = rows;
     params[0] = &ba;
     params[1] = &g;
     if (a != b) return mgpu__launch(fn, k, &dims, params, s);

@@ -2349,13 +2349,15 @@ __device__ __forceinline__ void mma(const args &a)
    mgpu_external_image_blur_async's kernels for optimal-tiled images (CUDA arrays mapped from
    graphics memory, created with surface load/store), C = 1, 2, 4 channels, radius 0..16:
    wide<>'s scheme over pixels. A block owns a tile of IMG_TX pixels of a strip of rows
-   (tile_item over pixels); its IMG_TX x IMG_B threads stage IMG_B input rows at a time
+   (tile_item over pixels); its IMG_TX x IMG_B threads stage g.rows = B input rows at a time
    (IMG_TX + 2r pixels each, read by surf2Dread as one raw word of C values, under the border
-   rule), barrier, each thread filters one (row, pixel) horizontally into a shared ring of
-   2r + IMG_B rows, barrier, and each thread filters one output (row, pixel) vertically and
-   writes it with surf2Dwrite.
-   Shared memory, planar per channel (a warp reads 32 consecutive words: no bank conflicts):
-   4 * (IMG_SW + C * (IMG_B * (IMG_TX + 2r) + (2r + IMG_B) * IMG_TX)) bytes (<= 43.1 KiB).
+   rule; at most K per thread, all loaded into registers while the previous batch is
+   filtered, then stored to shared memory), barrier, filter them horizontally (one pixel column a thread, B / IMG_B rows) into a
+   shared ring of 2r + B rows, barrier, and filter the outputs vertically and write them with
+   surf2Dwrite. Shared memory, planar per channel (a warp reads 32 consecutive words: no bank
+   conflicts): 4 * (IMG_SW + C * (B * (IMG_TX + 2r) + (2r + B) * IMG_TX)) bytes; mgpu.h picks
+   the largest B of 32, 16, 8, 4 within 48 KiB and with B (IMG_TX + 2r) <= K * IMG_TX * IMG_B
+   (4 fits both for every C at radius 16).
    The arithmetic is tr<T>'s in fast<>'s order: the CPU device's bits.
    In place (src and dst one array) a block must not read pixels another block has written
    already. Every pixel a block reads outside its own tile lies within r of another tile's
@@ -2374,7 +2376,9 @@ __device__ __forceinline__ void mma(const args &a)
 struct img {                                /* = mgpu__blur_img in mgpu.h (the second argument) */
     unsigned long long src, dst;            /* surface objects (the same one in place) */
     unsigned long long saved, spitch;       /* in place: the frames (linear), else 0 */
-    int mode, reserved[3];                  /* 1: copy the frames to saved; 0: blur */
+    int mode;                               /* 1: copy the frames to saved; 0: blur */
+    int rows;                               /* rows per batch: a multiple of IMG_B */
+    int reserved[2];
 };
 template <int B> struct rawpx;              /* a pixel of B bytes as one surface word */
 template <> struct rawpx<1> { typedef unsigned char t; };
@@ -2417,57 +2421,101 @@ __device__ __forceinline__ void image(const args &a, const img &g)
     typedef tr<T> TR;
     typedef typename TR::acc A;
     typedef typename rawpx<C * sizeof(T)>::t P;
-    enum { TX = MGPU_BLUR_IMG_TX, B = MGPU_BLUR_IMG_B, NT = TX * B, PB = C * (int)sizeof(T) };
+    enum { TX = MGPU_BLUR_IMG_TX, NT = TX * MGPU_BLUR_IMG_B, RB = NT / TX, PB = C * (int)sizeof(T),
+           K = PB >= 8 ? 4 : 8 };                   /* pixels a thread loads per batch (= mgpu.h's rule) */
     const int t = threadIdx.x, x = t % TX, b = t / TX;
-    const int r = a.radius, R = 2 * r + B, IW = TX + 2 * r, W = a.width;
+    const int r = a.radius, B = g.rows, R = 2 * r + B, IW = TX + 2 * r, W = a.width;
     int x0, ys, ye;
     if (!tile_item(a, W, TX, x0, ys, ye)) return;
-    const int x1 = min(x0 + TX, W);
-    if (g.mode == 1) {                              /* the frame: within r of the tile's edges */
-        for (int q = t; q < (ye - ys) * TX; q += NT) {
-            const int px = x0 + q % TX, py = ys + q / TX;
-            if (px < x1 && (px - x0 < r || x1 - 1 - px < r || py - ys < r || ye - 1 - py <= r)) {
-                const P v = surf2Dread<P>(g.src, px * PB, py);
-                *(P *)((unsigned char *)g.saved + (size_t)py * g.spitch + (size_t)px * PB) = v;
+    const int x1 = min(x0 + TX, W), w = x1 - x0, S = ye - ys;
+    if (g.mode == 1) {
+        /* the frame: the top r and bottom r + 1 rows of the tile, and the left and right r
+           pixels of the rows between (corners twice: the same bytes) */
+        const int top = min(r, S), bot = min(r + 1, S - top), side = min(2 * r, w), mid = S - top - bot;
+        const int n = (top + bot) * w + mid * side;
+        for (int q0 = 0; q0 < n; q0 += K * NT) {
+            P v[K];
+            int px[K], py[K];
+#pragma unroll
+            for (int k = 0; k < K; k++) {
+                const int q = q0 + k * NT + t;
+                px[k] = -1;
+                if (q < (top + bot) * w) {
+                    px[k] = x0 + q % w;
+                    py[k] = q / w < top ? ys + q / w : ye - bot + (q / w - top);
+                } else if (q < n) {
+                    const int m = q - (top + bot) * w, c = m % side;
+                    px[k] = side < 2 * r || c < r ? x0 + c : x1 - 2 * r + c;
+                    py[k] = ys + top + m / side;
+                }
+                if (px[k] >= 0) v[k] = surf2Dread<P>(g.src, px[k] * PB, py[k]);
             }
+#pragma unroll
+            for (int k = 0; k < K; k++)
+                if (px[k] >= 0) *(P *)((unsigned char *)g.saved + (size_t)py[k] * g.spitch + (size_t)px[k] * PB) = v[k];
         }
         return;
     }
     A *const sw = (A *)dyn;                         /* weights [r + 1] */
     unsigned *const raw = dyn + MGPU_BLUR_IMG_SW;   /* [C][B][IW]: pixel x0 - r + j of batch row b at [.][b][j] */
     A *const ring = (A *)(raw + C * B * IW);        /* [C][R][TX] */
-    const int niter = ye - ys + 2 * r;              /* input rows ys - r .. ye + r - 1: row i is ys - r + i */
+    const int niter = S + 2 * r;                    /* input rows ys - r .. ye + r - 1: row i is ys - r + i */
+    P v[K];                                         /* the next batch's pixels, loaded ahead */
+    unsigned from = 0u;                             /* 2 bits per pixel: 0 constant, 1 array, 2 saved frames */
     if (t <= r) sw[t] = TR::weight(a, t);
+    /* issue: the loads of the batch at i0 into v (B * IW <= K * NT: mgpu.h), not waited for */
+#define MGPU_BLUR_IMG_ISSUE(i0) do { \
+        const int nq_ = min(B, niter - (i0)) * IW; \
+        from = 0u; \
+        _Pragma("unroll") \
+        for (int k = 0; k < K; k++) { \
+            const int q = k * NT + t, vy = ys - r + (i0) + q / IW; \
+            if (q < nq_) { \
+                const int my = map(vy, a.height, a.border), mx = map(x0 - r + q % IW, W, a.border); \
+                if (my >= 0 && mx >= 0) { \
+                    if (!g.saved || (mx >= x0 && mx < x1 && my >= ys && my < ye && vy < a.height)) { \
+                        v[k] = surf2Dread<P>(g.src, mx * PB, my); \
+                        from |= 1u << (2 * k); \
+                    } else { \
+                        v[k] = *(const P *)((const unsigned char *)g.saved + (size_t)my * g.spitch + (size_t)mx * PB); \
+                        from |= 2u << (2 * k); \
+                    } \
+                } \
+            } \
+        } \
+    } while (0)
+    MGPU_BLUR_IMG_ISSUE(0);
     for (int i0 = 0; i0 < niter; i0 += B) {
-        for (int q = t; q < B * IW && i0 + q / IW < niter; q += NT) {
-            const int bb = q / IW, j = q % IW;
-            const int vy = ys - r + i0 + bb, my = map(vy, a.height, a.border), mx = map(x0 - r + j, W, a.border);
-            unsigned w[C];
-            if (my < 0 || mx < 0) {
+        const int nq = min(B, niter - i0) * IW;
 #pragma unroll
-                for (int c = 0; c < C; c++) w[c] = sizeof(T) == 1 ? (unsigned)a.cval_u8 : __float_as_uint(a.cval_f32);
-            } else if (!g.saved || (mx >= x0 && mx < x1 && my >= ys && my < ye && vy < a.height)) {
-                img_unpack<T, C>(surf2Dread<P>(g.src, mx * PB, my), w);
-            } else {
-                img_unpack<T, C>(*(const P *)((const unsigned char *)g.saved + (size_t)my * g.spitch + (size_t)mx * PB), w);
+        for (int k = 0; k < K; k++) {               /* the batch's pixels into shared memory */
+            const int q = k * NT + t;
+            unsigned wd[C];
+            if (q >= nq) continue;
+            if ((from >> (2 * k)) & 3u) img_unpack<T, C>(v[k], wd);
+            else {
+#pragma unroll
+                for (int c = 0; c < C; c++) wd[c] = sizeof(T) == 1 ? (unsigned)a.cval_u8 : __float_as_uint(a.cval_f32);
             }
 #pragma unroll
-            for (int c = 0; c < C; c++) raw[(c * B + bb) * IW + j] = w[c];
+            for (int c = 0; c < C; c++) raw[(c * B + q / IW) * IW + q % IW] = wd[c];
         }
         __syncthreads();
-        if (i0 + b < niter) {                       /* horizontal pass: input row i0 + b, pixel x */
-            const int slot = (i0 + b) % R;
+        if (i0 + B < niter) MGPU_BLUR_IMG_ISSUE(i0 + B);   /* in flight during this batch's passes */
+        for (int bb = b; bb < B && i0 + bb < niter; bb += RB) {   /* horizontal pass: input row i0 + bb, pixel x */
+            const int slot = (i0 + bb) % R;
 #pragma unroll
             for (int c = 0; c < C; c++) {
-                const unsigned *const m = raw + (c * B + b) * IW + r + x;
+                const unsigned *const m = raw + (c * B + bb) * IW + r + x;
                 A acc = TR::first(sw[0], (A)TR::elem(m[0], 0));
                 for (int k = 1; k <= r; k++) acc = TR::pair(acc, sw[k], (A)TR::elem(m[-k], 0), (A)TR::elem(m[k], 0));
                 ring[(c * R + slot) * TX + x] = acc;
             }
         }
         __syncthreads();
-        const int o = i0 + b - 2 * r;               /* vertical pass: output row ys + o */
-        if (o >= 0 && o < ye - ys && x0 + x < x1) {
+        for (int bb = b; bb < B; bb += RB) {        /* vertical pass: output row ys + o */
+            const int o = i0 + bb - 2 * r;
+            if (o < 0 || o >= S || x >= w) continue;
             A out[C];
 #pragma unroll
             for (int c = 0; c < C; c++) {
@@ -2481,10 +2529,10 @@ __device__ __forceinline__ void image(const args &a, const img &g)
                 }
                 out[c] = acc;
             }
-            const P v = img_pack<T, C>(out);
-            surf2Dwrite<P>(v, g.dst, (x0 + x) * PB, ys + o);
+            surf2Dwrite<P>(img_pack<T, C>(out), g.dst, (x0 + x) * PB, ys + o);
         }
     }
+#undef MGPU_BLUR_IMG_ISSUE
 }
 
 } /* namespace mgpu_blr */

@@ -54,7 +54,8 @@ static const int emu_blur_nkernels = (int)(sizeof emu_blur_kernels / sizeof emu_
    argument checked against mgpu.h's mgpu__blur_img. */
 static_assert(sizeof(mgpu_blr::img) == sizeof(mgpu__blur_img), "img layout");
 static_assert(offsetof(mgpu_blr::img, saved) == offsetof(mgpu__blur_img, saved) &&
-              offsetof(mgpu_blr::img, mode) == offsetof(mgpu__blur_img, mode), "img members");
+              offsetof(mgpu_blr::img, mode) == offsetof(mgpu__blur_img, mode) &&
+              offsetof(mgpu_blr::img, rows) == offsetof(mgpu__blur_img, rows), "img members");
 static_assert(MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B == MGPU__BLUR_IMG_THREADS && MGPU_BLUR_IMG_TX == MGPU__BLUR_IMG_TX &&
               MGPU_BLUR_IMG_R == MGPU__BLUR_IMG_R && MGPU_BLUR_IMG_SW == MGPU__BLUR_IMG_SW, "image kernel constants");
 typedef void (*emu_blur_img_fn)(const mgpu_blr::args, const mgpu_blr::img);

@@ -258,6 +258,9 @@ static R launch_blur_img(const emu_blur_img_kernel *k, unsigned grid, unsigned b
     const int dev = s->dev, px = k->esize * k->c;
     if (a.channels != k->c || !surface_ok(dev, g.src, a, px, "src") || !surface_ok(dev, g.dst, a, px, "dst") ||
         (g.mode == 1 && !g.saved) || (g.mode != 0 && g.mode != 1) || (g.saved && g.src != g.dst) ||
+        g.rows < MGPU__BLUR_IMG_B || g.rows % MGPU__BLUR_IMG_B ||
+        (size_t)g.rows * (MGPU__BLUR_IMG_TX + 2 * a.radius) > (px >= 8 ? 4u : 8u) * MGPU__BLUR_IMG_THREADS ||
+        shared < mgpu__blur_img_shared(a.channels, a.radius, g.rows) ||
         (g.saved && !usable(dev, (uintptr_t)g.saved, (size_t)(a.height - 1) * g.spitch + (size_t)a.width * px, "saved")))
         return ILLEGAL_ADDRESS;
     if (shared > sizeof mgpu_blr::dyn) return INVALID_VALUE;
