@@ -2358,27 +2358,19 @@ __device__ __forceinline__ void mma(const args &a)
    conflicts): 4 * (IMG_SW + C * (B * (IMG_TX + 2r) + (2r + B) * IMG_TX)) bytes; mgpu.h picks
    the largest B of 32, 16, 8, 4 within 48 KiB and with B (IMG_TX + 2r) <= K * IMG_TX * IMG_B
    (4 fits both for every C at radius 16).
-   The arithmetic is tr<T>'s in fast<>'s order: the CPU device's bits.
-   In place (src and dst one array) a block must not read pixels another block has written
-   already. Every pixel a block reads outside its own tile lies within r of another tile's
-   edge (r <= IMG_TX and r <= every strip but the last: the border rules map the halo back by
-   at most r, into the requesting tile or its neighbour's frame), so mode 1 (a launch before)
-   copies each tile's frame, its pixels within r of its edges (r + 1 rows at the bottom), to
-   linear memory g.saved (pitch g.spitch, the image's layout), and the blur (mode 0) reads
-   what lies outside its own tile from there, and so the rows below the image (reflect-101
-   maps row H - 1 + k to H - 1 - k, which the block wrote already for k > r / 2; they lie in
-   the bottom frame): the rest of its own tile it reads, from the array, before it writes it. */
+   The arithmetic is tr<T>'s in fast<>'s order: the CPU device's bits. src and dst are two
+   arrays (a block reads its neighbours' pixels, which in place they may have written).
+   On an H200 (8K RGBA, radius 2) it ran at the copy path's speed, 0.74 ms against the
+   buffer blur's 0.105 (mgpu.h keeps it for two images, and the copy path in place). */
 #define MGPU_BLUR_IMG_TX 64                 /* pixels per tile row */
 #define MGPU_BLUR_IMG_B 4                   /* rows per batch: IMG_TX * IMG_B threads */
 #define MGPU_BLUR_IMG_SW 20                 /* shared words of weights before the buffers */
 #define MGPU_BLUR_IMG_R 16                  /* the largest radius */
 
 struct img {                                /* = mgpu__blur_img in mgpu.h (the second argument) */
-    unsigned long long src, dst;            /* surface objects (the same one in place) */
-    unsigned long long saved, spitch;       /* in place: the frames (linear), else 0 */
-    int mode;                               /* 1: copy the frames to saved; 0: blur */
+    unsigned long long src, dst;            /* surface objects of two arrays */
     int rows;                               /* rows per batch: a multiple of IMG_B */
-    int reserved[2];
+    int reserved[3];
 };
 template <int B> struct rawpx;              /* a pixel of B bytes as one surface word */
 template <> struct rawpx<1> { typedef unsigned char t; };
@@ -2427,41 +2419,13 @@ __device__ __forceinline__ void image(const args &a, const img &g)
     const int r = a.radius, B = g.rows, R = 2 * r + B, IW = TX + 2 * r, W = a.width;
     int x0, ys, ye;
     if (!tile_item(a, W, TX, x0, ys, ye)) return;
-    const int x1 = min(x0 + TX, W), w = x1 - x0, S = ye - ys;
-    if (g.mode == 1) {
-        /* the frame: the top r and bottom r + 1 rows of the tile, and the left and right r
-           pixels of the rows between (corners twice: the same bytes) */
-        const int top = min(r, S), bot = min(r + 1, S - top), side = min(2 * r, w), mid = S - top - bot;
-        const int n = (top + bot) * w + mid * side;
-        for (int q0 = 0; q0 < n; q0 += K * NT) {
-            P v[K];
-            int px[K], py[K];
-#pragma unroll
-            for (int k = 0; k < K; k++) {
-                const int q = q0 + k * NT + t;
-                px[k] = -1;
-                if (q < (top + bot) * w) {
-                    px[k] = x0 + q % w;
-                    py[k] = q / w < top ? ys + q / w : ye - bot + (q / w - top);
-                } else if (q < n) {
-                    const int m = q - (top + bot) * w, c = m % side;
-                    px[k] = side < 2 * r || c < r ? x0 + c : x1 - 2 * r + c;
-                    py[k] = ys + top + m / side;
-                }
-                if (px[k] >= 0) v[k] = surf2Dread<P>(g.src, px[k] * PB, py[k]);
-            }
-#pragma unroll
-            for (int k = 0; k < K; k++)
-                if (px[k] >= 0) *(P *)((unsigned char *)g.saved + (size_t)py[k] * g.spitch + (size_t)px[k] * PB) = v[k];
-        }
-        return;
-    }
+    const int w = min(x0 + TX, W) - x0, S = ye - ys;
     A *const sw = (A *)dyn;                         /* weights [r + 1] */
     unsigned *const raw = dyn + MGPU_BLUR_IMG_SW;   /* [C][B][IW]: pixel x0 - r + j of batch row b at [.][b][j] */
     A *const ring = (A *)(raw + C * B * IW);        /* [C][R][TX] */
     const int niter = S + 2 * r;                    /* input rows ys - r .. ye + r - 1: row i is ys - r + i */
     P v[K];                                         /* the next batch's pixels, loaded ahead */
-    unsigned from = 0u;                             /* 2 bits per pixel: 0 constant, 1 array, 2 saved frames */
+    unsigned from = 0u;                             /* bit k: pixel k is the array's (else the constant) */
     if (t <= r) sw[t] = TR::weight(a, t);
     /* issue: the loads of the batch at i0 into v (B * IW <= K * NT: mgpu.h), not waited for */
 #define MGPU_BLUR_IMG_ISSUE(i0) do { \
@@ -2469,17 +2433,12 @@ __device__ __forceinline__ void image(const args &a, const img &g)
         from = 0u; \
         _Pragma("unroll") \
         for (int k = 0; k < K; k++) { \
-            const int q = k * NT + t, vy = ys - r + (i0) + q / IW; \
+            const int q = k * NT + t; \
             if (q < nq_) { \
-                const int my = map(vy, a.height, a.border), mx = map(x0 - r + q % IW, W, a.border); \
+                const int my = map(ys - r + (i0) + q / IW, a.height, a.border), mx = map(x0 - r + q % IW, W, a.border); \
                 if (my >= 0 && mx >= 0) { \
-                    if (!g.saved || (mx >= x0 && mx < x1 && my >= ys && my < ye && vy < a.height)) { \
-                        v[k] = surf2Dread<P>(g.src, mx * PB, my); \
-                        from |= 1u << (2 * k); \
-                    } else { \
-                        v[k] = *(const P *)((const unsigned char *)g.saved + (size_t)my * g.spitch + (size_t)mx * PB); \
-                        from |= 2u << (2 * k); \
-                    } \
+                    v[k] = surf2Dread<P>(g.src, mx * PB, my); \
+                    from |= 1u << k; \
                 } \
             } \
         } \
@@ -2492,7 +2451,7 @@ __device__ __forceinline__ void image(const args &a, const img &g)
             const int q = k * NT + t;
             unsigned wd[C];
             if (q >= nq) continue;
-            if ((from >> (2 * k)) & 3u) img_unpack<T, C>(v[k], wd);
+            if ((from >> k) & 1u) img_unpack<T, C>(v[k], wd);
             else {
 #pragma unroll
                 for (int c = 0; c < C; c++) wd[c] = sizeof(T) == 1 ? (unsigned)a.cval_u8 : __float_as_uint(a.cval_f32);

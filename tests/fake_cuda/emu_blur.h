@@ -53,8 +53,7 @@ static const int emu_blur_nkernels = (int)(sizeof emu_blur_kernels / sizeof emu_
 /* The image kernels (surface objects; mgpu_external_image_blur_async), with their second
    argument checked against mgpu.h's mgpu__blur_img. */
 static_assert(sizeof(mgpu_blr::img) == sizeof(mgpu__blur_img), "img layout");
-static_assert(offsetof(mgpu_blr::img, saved) == offsetof(mgpu__blur_img, saved) &&
-              offsetof(mgpu_blr::img, mode) == offsetof(mgpu__blur_img, mode) &&
+static_assert(offsetof(mgpu_blr::img, dst) == offsetof(mgpu__blur_img, dst) &&
               offsetof(mgpu_blr::img, rows) == offsetof(mgpu__blur_img, rows), "img members");
 static_assert(MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B == MGPU__BLUR_IMG_THREADS && MGPU_BLUR_IMG_TX == MGPU__BLUR_IMG_TX &&
               MGPU_BLUR_IMG_R == MGPU__BLUR_IMG_R && MGPU_BLUR_IMG_SW == MGPU__BLUR_IMG_SW, "image kernel constants");

@@ -241,9 +241,10 @@ static R launch_blur(const std::string &name, unsigned grid, unsigned block, uns
     return OK;
 }
 
-/* The image kernels: both surfaces live, of this GPU, of the image's shape and pixel size;
-   the saved frames (in place) in memory this GPU can use; and at the run, the surfaces still
-   live (destroyed with work queued on them is a use after free). */
+/* The image kernels: both surfaces live, of this GPU, of the image's shape and pixel size,
+   of two arrays (a block reads its neighbours' pixels: in place they may be written
+   already); the batch within the kernel's loads and shared memory; and at the run, the
+   surfaces still live (destroyed with work queued on them is a use after free). */
 static bool surface_ok(int dev, unsigned long long h, const mgpu__blur_args &a, int px, const char *what)
 {
     Surf *f = (Surf *)(uintptr_t)h;
@@ -257,11 +258,9 @@ static R launch_blur_img(const emu_blur_img_kernel *k, unsigned grid, unsigned b
 {
     const int dev = s->dev, px = k->esize * k->c;
     if (a.channels != k->c || !surface_ok(dev, g.src, a, px, "src") || !surface_ok(dev, g.dst, a, px, "dst") ||
-        (g.mode == 1 && !g.saved) || (g.mode != 0 && g.mode != 1) || (g.saved && g.src != g.dst) ||
-        g.rows < MGPU__BLUR_IMG_B || g.rows % MGPU__BLUR_IMG_B ||
+        ((Surf *)(uintptr_t)g.src)->arr == ((Surf *)(uintptr_t)g.dst)->arr || g.rows < MGPU__BLUR_IMG_B || g.rows % MGPU__BLUR_IMG_B ||
         (size_t)g.rows * (MGPU__BLUR_IMG_TX + 2 * a.radius) > (px >= 8 ? 4u : 8u) * MGPU__BLUR_IMG_THREADS ||
-        shared < mgpu__blur_img_shared(a.channels, a.radius, g.rows) ||
-        (g.saved && !usable(dev, (uintptr_t)g.saved, (size_t)(a.height - 1) * g.spitch + (size_t)a.width * px, "saved")))
+        shared < mgpu__blur_img_shared(a.channels, a.radius, g.rows))
         return ILLEGAL_ADDRESS;
     if (shared > sizeof mgpu_blr::dyn) return INVALID_VALUE;
     const emu_blur_img_fn fn = k->fn;

@@ -429,10 +429,11 @@ static void test_images(int d)
 }
 
 /* ---- the image kernels (surface objects) on GPU d: every format the images take, radius 0..16
-   and 17 (the copy path), every border, in place and into an image of another import, on
-   shapes whose last tile (64 pixels) and strip are narrower than the radius; an image
-   without MGPU_EXTERNAL_IMAGE_STORAGE (no surface: the copy path). Each result is the CPU
-   device's bit for bit; FAKE_CUDA_REPORT shows the kernels ran (tests/fake_run.sh). */
+   and 17 (the copy path), every border, into an image of another import (the image
+   kernels) and in place (the copy path), on shapes whose last tile (64 pixels) or strip is
+   narrower than the radius; an image without MGPU_EXTERNAL_IMAGE_STORAGE (no surface: the
+   copy path). Each result is the CPU device's bit for bit; FAKE_CUDA_REPORT shows the
+   kernels ran (tests/fake_run.sh). */
 static void test_image_kernels(int d)
 {
     static const int shapes[][2] = { { 131, 83 }, { 1, 37 }, { 70, 1 }, { 67, 170 } };
