@@ -1757,6 +1757,7 @@ typedef CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS mgpu__CUextSemSignal;
 typedef CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS mgpu__CUextSemWait;
 typedef CUDA_MEMCPY2D mgpu__CUmemcpy2D;
 typedef CUsurfObject mgpu__CUsurfObject;
+typedef CUresourcetype mgpu__CUresType;
 typedef CUDA_RESOURCE_DESC mgpu__CUresDesc;
 #else
 typedef int mgpu__CUresult;
@@ -1857,8 +1858,9 @@ typedef struct {
     size_t WidthInBytes, Height;
 } mgpu__CUmemcpy2D;
 typedef unsigned long long mgpu__CUsurfObject;
+typedef int mgpu__CUresType;
 typedef struct {                       /* CUDA_RESOURCE_DESC: an array's (resType 0) */
-    int resType;
+    mgpu__CUresType resType;
     union { struct { mgpu__CUarray hArray; } array; struct { int reserved[32]; } reserved; } res;
     unsigned int flags;
 } mgpu__CUresDesc;
@@ -11680,7 +11682,7 @@ MGPU_API mgpu_result mgpu_external_memory_image(mgpu_external_memory mem, const 
     if (e == 0 && (desc->flags & MGPU_EXTERNAL_IMAGE_STORAGE)) {   /* the blur's kernels read and write it */
         mgpu__CUresDesc rd;
         memset(&rd, 0, sizeof rd);
-        rd.resType = MGPU__RESOURCE_TYPE_ARRAY;
+        rd.resType = (mgpu__CUresType)MGPU__RESOURCE_TYPE_ARRAY;
         rd.res.array.hArray = o->level;
         if ((e = mgpu__cu.cuSurfObjectCreate(&o->surf, &rd)) != 0) {
             call = "cuSurfObjectCreate";
