@@ -158,6 +158,13 @@ $(BUILD)/suite_tsan_pipeline: tests/suites/pipeline.c tests/suites/suite.h $(HDR
 run/pipeline_tsan: $(BUILD)/suite_tsan_pipeline $(BUILD)/libfake_cuda.so FORCE
 	$(RUN) pipeline_tsan $(BUILD)/suite_tsan_pipeline.log TSAN_OPTIONS=halt_on_error=1 FAKE_CUDA_DEVICES=2 \
 	  MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so ./$(BUILD)/suite_tsan_pipeline
+# Graphics interop under TSan on the 2 fake GPUs: the exporter's thread signalling semaphores a
+# stream waits for, image batches queued on both GPUs, imports and destroys beside them.
+$(BUILD)/suite_tsan_interop: tests/suites/interop.c tests/suites/suite.h $(HDRS) | $(BUILD)
+	$(CC) $(TSAN) $(WARN) -std=c99 -I. -o $@ $< $(LIBS) -lm
+run/interop_tsan: $(BUILD)/suite_tsan_interop $(BUILD)/libfake_cuda.so FORCE
+	$(RUN) interop_tsan $(BUILD)/suite_tsan_interop.log TSAN_OPTIONS=halt_on_error=1 FAKE_CUDA_DEVICES=2 \
+	  MGPU_CUDA_PATH=$(CURDIR)/$(BUILD)/libfake_cuda.so ./$(BUILD)/suite_tsan_interop
 
 # The bad-input tables and the checked handles under ASan/UBSan on the 2 fake GPUs (their
 # CPU-device runs are part of run/core_asan): every range past the end of a fake GPU's
@@ -270,7 +277,7 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
 # needs the Vulkan headers (Debian's libvulkan-dev; its OpenGL part libegl-dev and libgl-dev;
 # .ci/run installs them) and loads libvulkan.so.1 (libEGL.so.1) at run time; without the
 # headers it builds as a program that says so.
-FAKE_RUNS += interop interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
+FAKE_RUNS += interop,ran:mgpu_blur_img_=6 interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
 VULKAN_FOUND := $(wildcard /usr/include/vulkan/vulkan.h)
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
@@ -402,7 +409,7 @@ endif
 # reads: N passed, N failed, N skipped. The longest chain first (the fake libcuda, then its
 # runs); the kernel sections are cut out before, so that make can start it at once.
 SECTIONS  = $(BUILD)/blur_section.cu $(BUILD)/msm_section.cu $(BUILD)/reduce_section.cu
-TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/faults_shim $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_asan_fake run/core_tsan run/pipeline_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
+TEST_RUNS = $(BUILD)/libfake_cuda.so $(addprefix run/fake_,$(FAKE_IDS)) run/faults_shim $(addprefix run/fuzz_,$(FUZZ_TARGETS)) run/core_asan run/core_asan_fake run/core_tsan run/pipeline_tsan run/interop_tsan $(addprefix run/asan_,$(SUITE_NAMES)) \
             run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring run/blur_emu_wide run/blur_emu_mma \
             run/blur_emu_tile $(addprefix run/matrix_,$(MATRIX)) \
             run/bn_field run/vendor run/examples run/mpi run/docs $(addprefix run/suite_,$(SUITE_NAMES)) run/core \

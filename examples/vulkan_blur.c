@@ -252,8 +252,8 @@ static vres make_buffer(VkDeviceSize size, int exported, int host)
     VK_OK(vk.vkBindBufferMemory(dev, r.buf, r.mem, 0));
     return r;
 }
-/* An exported optimal-tiled RGBA8 image (storage usage: mgpu maps it with that flag). */
-static vres make_image(int w, int h)
+/* An exported optimal-tiled image of format fmt (storage usage: mgpu maps it with that flag). */
+static vres make_image_of(int w, int h, VkFormat fmt)
 {
     VkExternalMemoryImageCreateInfo ext;
     VkImageCreateInfo ii;
@@ -267,7 +267,7 @@ static vres make_image(int w, int h)
     ii.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
     ii.pNext = &ext;
     ii.imageType = VK_IMAGE_TYPE_2D;
-    ii.format = VK_FORMAT_R8G8B8A8_UNORM;
+    ii.format = fmt;
     ii.extent.width = (uint32_t)w;
     ii.extent.height = (uint32_t)h;
     ii.extent.depth = 1;
@@ -284,6 +284,7 @@ static vres make_image(int w, int h)
     VK_OK(vk.vkBindImageMemory(dev, r.img, r.mem, 0));
     return r;
 }
+static vres make_image(int w, int h) { return make_image_of(w, h, VK_FORMAT_R8G8B8A8_UNORM); }
 static void destroy(vres *r)
 {
     if (r->buf) vk.vkDestroyBuffer(dev, r->buf, NULL);
@@ -585,11 +586,93 @@ static int check(void)
     return ok_buf && ok_img;
 }
 
+/* ---- the tiled path on every format mgpu maps: optimal-tiled images of 8-bit and f32
+   values with 1, 2 and 4 channels, W x H, written and read by mgpu (only mgpu touches them),
+   blurred with every border into a second image (radius 0..16: the image kernels; 17:
+   through pitch-linear copies) and in place (pitch-linear copies), each result the CPU
+   device's bits. */
+static int sweep(void)
+{
+    enum { W = 517, H = 333 };
+    static const struct { VkFormat vk; mgpu_pixel_format f; int c; } fmts[] = {
+        { VK_FORMAT_R8_UNORM, MGPU_PIXEL_U8, 1 }, { VK_FORMAT_R8G8_UNORM, MGPU_PIXEL_U8, 2 },
+        { VK_FORMAT_R8G8B8A8_UNORM, MGPU_PIXEL_U8, 4 }, { VK_FORMAT_R32_SFLOAT, MGPU_PIXEL_F32, 1 },
+        { VK_FORMAT_R32G32_SFLOAT, MGPU_PIXEL_F32, 2 }, { VK_FORMAT_R32G32B32A32_SFLOAT, MGPU_PIXEL_F32, 4 } };
+    static const int radii[] = { 0, 1, 2, 3, 5, 8, 16, 17 };
+    const size_t most = (size_t)W * H * 16;
+    unsigned char *in = (unsigned char *)malloc(most), *ref = (unsigned char *)malloc(most), *out = (unsigned char *)malloc(most);
+    mgpu_stream st = NULL, cs = NULL;
+    int fi, ri, k, bad = 0, cases = 0;
+    MG_OK(mgpu_set_device(gpu));
+    MG_OK(mgpu_stream_create(&st));
+    MG_OK(mgpu_default_stream(mgpu_cpu_device(0), &cs));
+    for (fi = 0; fi < (int)(sizeof fmts / sizeof fmts[0]); fi++) {
+        vres va = make_image_of(W, H, fmts[fi].vk), vb = make_image_of(W, H, fmts[fi].vk);
+        mgpu_external_memory ma = import_memory(&va), mb = import_memory(&vb);
+        mgpu_external_image a = NULL, b = NULL;
+        mgpu_external_image_desc id;
+        mgpu_image h, r, o;
+        const size_t bytes = (size_t)W * H * (size_t)fmts[fi].c * (fmts[fi].f == MGPU_PIXEL_F32 ? 4 : 1);
+        memset(&id, 0, sizeof id);
+        id.width = W; id.height = H; id.channels = fmts[fi].c; id.format = fmts[fi].f; id.flags = MGPU_EXTERNAL_IMAGE_STORAGE;
+        MG_OK(mgpu_external_memory_image(ma, &id, &a));
+        MG_OK(mgpu_external_memory_image(mb, &id, &b));
+        memset(&h, 0, sizeof h);
+        h.data = in; h.width = W; h.height = H; h.channels = fmts[fi].c; h.format = fmts[fi].f;
+        r = o = h;
+        r.data = ref;
+        o.data = out;
+        for (ri = 0; ri < (int)(sizeof radii / sizeof radii[0]); ri++) {
+            mgpu_blur_params bp;
+            memset(&bp, 0, sizeof bp);
+            bp.radius = radii[ri] ? radii[ri] : MGPU_BLUR_RADIUS_ZERO;
+            bp.sigma = 0.6f + 0.9f * (float)ri;
+            bp.border = (mgpu_border)((fi + ri) % 3);
+            bp.border_value = fmts[fi].f == MGPU_PIXEL_U8 ? 77.0f : -3.5f;
+            if (fmts[fi].f == MGPU_PIXEL_U8) fill_random(in, bytes);
+            else {
+                float *f = (float *)(void *)in;
+                size_t i;
+                fill_random(in, bytes);
+                for (i = 0; i < bytes / 4; i++) f[i] = (float)(((const uint32_t *)(const void *)in)[i] >> 8) / 4096.0f - 2048.0f;
+            }
+            MG_OK(mgpu_blur(&h, &r, &bp, cs));
+            for (k = 0; k < 2; k++) {
+                memset(out, 0x5a, bytes);
+                MG_OK(mgpu_external_image_write_async(a, &h, st));
+                MG_OK(mgpu_external_image_blur_async(a, k ? a : b, &bp, st));
+                MG_OK(mgpu_external_image_read_async(k ? a : b, &o, st));
+                MG_OK(mgpu_stream_synchronize(st));
+                cases++;
+                if (memcmp(out, ref, bytes)) {
+                    bad++;
+                    printf("FAIL tiled images: %dx%d %s C=%d radius %d border %d %s: DIFFERS from the CPU device's\n", W, H,
+                           fmts[fi].f == MGPU_PIXEL_U8 ? "u8" : "f32", fmts[fi].c, radii[ri], (int)bp.border,
+                           k ? "in place" : "into another image");
+                }
+            }
+        }
+        MG_OK(mgpu_external_memory_destroy(ma));
+        MG_OK(mgpu_external_memory_destroy(mb));
+        destroy(&va);
+        destroy(&vb);
+    }
+    printf("%s tiled images: %d blurs of %dx%d (8-bit, f32; 1, 2, 4 channels; radius 0..17; every border; into another "
+           "image, by the image kernels up to radius 16, and in place): %d differ from the CPU device's\n", bad ? "FAIL" : "ok  ",
+           cases, W, H, bad);
+    MG_OK(mgpu_stream_destroy(st));
+    free(in);
+    free(ref);
+    free(out);
+    return !bad;
+}
+
 /* ---- the measurements */
 enum { FRAMES = 30, WARM = 5 };
 /* ms of one operation on st, by events, median of 20 after 3 warm-ups: mgpu_blur_async(src
-   -> dst) (img NULL), else by op: 'b' img blurred in place, 'r' img read into dst, 'w' img
-   written from src. */
+   -> dst) (img NULL), else by op: 'b' img blurred in place, 'B' img blurred into bench_dst (an image of another import),
+   'r' img read into dst, 'w' img written from src. */
+static mgpu_external_image bench_dst;
 static double time_op(const mgpu_image *src, const mgpu_image *dst, mgpu_external_image img, int op, mgpu_stream st)
 {
     mgpu_event a, b;
@@ -602,6 +685,7 @@ static double time_op(const mgpu_image *src, const mgpu_image *dst, mgpu_externa
         MG_OK(mgpu_event_record(a, st));
         if (!img) MG_OK(mgpu_blur_async(src, dst, NULL, st));
         else if (op == 'b') MG_OK(mgpu_external_image_blur_async(img, img, NULL, st));
+        else if (op == 'B') MG_OK(mgpu_external_image_blur_async(img, bench_dst, NULL, st));
         else if (op == 'r') MG_OK(mgpu_external_image_read_async(img, dst, st));
         else MG_OK(mgpu_external_image_write_async(img, src, st));
         MG_OK(mgpu_event_record(b, st));
@@ -627,7 +711,7 @@ static void bench(void)
     mgpu_stream st = NULL;
     mgpu_image s, d;
     VkCommandBuffer write_cb, read_cb, rt_out, rt_in;
-    double t[FRAMES], interop_ms, host_ms, to_mgpu, to_vk, buf_ms, own_ms, img_ms, read_ms, write_ms, x;
+    double t[FRAMES], interop_ms, host_ms, to_mgpu, to_vk, buf_ms, own_ms, img_ms, copy_ms, ab_ms, read_ms, write_ms, x;
     uint64_t v = 0;
     int i;
     MG_OK(mgpu_set_device(gpu));
@@ -725,9 +809,9 @@ static void bench(void)
     destroy(&frame);
     /* 8K: an imported buffer against mgpu_malloc memory, and the tiled image */
     {
-        vres big = make_buffer(2 * f8, 1, 0), img = make_image(W8, H8);
-        mgpu_external_memory mb = import_memory(&big), mi = import_memory(&img);
-        mgpu_external_image ximg = NULL;
+        vres big = make_buffer(2 * f8, 1, 0), img = make_image(W8, H8), img2 = make_image(W8, H8);
+        mgpu_external_memory mb = import_memory(&big), mi = import_memory(&img), mi2 = import_memory(&img2);
+        mgpu_external_image ximg = NULL, xcopy = NULL;
         mgpu_external_image_desc id;
         unsigned char *bp = NULL;
         mgpu_image is, idst, ms, md;
@@ -737,6 +821,9 @@ static void bench(void)
         memset(&id, 0, sizeof id);
         id.width = W8; id.height = H8; id.channels = 4; id.format = MGPU_PIXEL_U8; id.flags = MGPU_EXTERNAL_IMAGE_STORAGE;
         MG_OK(mgpu_external_memory_image(mi, &id, &ximg));
+        MG_OK(mgpu_external_memory_image(mi2, &id, &bench_dst));
+        id.flags = 0;                          /* the same image without a surface: the copy path's peer */
+        MG_OK(mgpu_external_memory_image(mi, &id, &xcopy));
         fill_random(host, f8);
         MG_OK(mgpu_memcpy(bp, host, f8));
         MG_OK(mgpu_memcpy(dA, host, f8));
@@ -752,12 +839,20 @@ static void bench(void)
         buf_ms = median(r1, 3);
         own_ms = median(r2, 3);
         img_ms = time_op(NULL, NULL, ximg, 'b', st);
+        for (k = 0; k < 3; k++) {                /* alternating, three rounds */
+            r1[k] = time_op(NULL, NULL, ximg, 'B', st);
+            r2[k] = time_op(NULL, NULL, xcopy, 'B', st);
+        }
+        ab_ms = median(r1, 3);
+        copy_ms = median(r2, 3);
         read_ms = time_op(NULL, &md, ximg, 'r', st);
         write_ms = time_op(&ms, NULL, ximg, 'w', st);
         MG_OK(mgpu_external_memory_destroy(mb));
         MG_OK(mgpu_external_memory_destroy(mi));
+        MG_OK(mgpu_external_memory_destroy(mi2));
         destroy(&big);
         destroy(&img);
+        destroy(&img2);
     }
     x = 2.0 * (double)f8 / 1e6;                /* bytes read + written, in MB: / ms = GB/s */
     printf("\n| measurement (one GPU, mgpu device %d) | mgpu interop | peer | ratio |\n|---|---|---|---|\n", gpu);
@@ -769,6 +864,11 @@ static void bench(void)
            buf_ms, x / buf_ms, own_ms, x / own_ms, own_ms / buf_ms);
     printf("| 8K RGBA blur in place, optimal-tiled image (copy, blur, copy) vs the imported buffer, ms | %.3f | %.3f | %.3fx |\n",
            img_ms, buf_ms, buf_ms / img_ms);
+    printf("| 8K RGBA blur, optimal-tiled image into another (image kernel, one pass) vs the imported buffer, ms | %.3f | %.3f | %.3fx |\n",
+           ab_ms, buf_ms, buf_ms / ab_ms);
+    printf("| 8K RGBA blur into another image, the source without a surface (copy, blur, copy) vs the imported buffer, ms | %.3f | %.3f | %.3fx |\n",
+           copy_ms, buf_ms, buf_ms / copy_ms);
+    printf("| into another image: image kernel vs the copy path, speed-up | %.3f | %.3f | %.2fx |\n", ab_ms, copy_ms, copy_ms / ab_ms);
     printf("| 8K RGBA image -> linear copy (cuMemcpy2D from the array), ms (GB/s) | %.3f (%.0f) | | |\n", read_ms, x / read_ms);
     printf("| 8K RGBA linear -> image copy (cuMemcpy2D into the array), ms (GB/s) | %.3f (%.0f) | | |\n", write_ms, x / write_ms);
     MG_OK(mgpu_free(dA));
@@ -801,9 +901,13 @@ static void bench(void)
     X(PFNGLGETNAMEDBUFFERSUBDATAPROC, glGetNamedBufferSubData) X(PFNGLGENSEMAPHORESEXTPROC, glGenSemaphoresEXT) \
     X(PFNGLDELETESEMAPHORESEXTPROC, glDeleteSemaphoresEXT) X(PFNGLIMPORTSEMAPHOREFDEXTPROC, glImportSemaphoreFdEXT) \
     X(PFNGLSIGNALSEMAPHOREEXTPROC, glSignalSemaphoreEXT) X(PFNGLWAITSEMAPHOREEXTPROC, glWaitSemaphoreEXT) \
+    X(PFNGLCREATETEXTURESPROC, glCreateTextures) X(PFNGLTEXTUREPARAMETERIPROC, glTextureParameteri) \
+    X(PFNGLTEXTURESTORAGEMEM2DEXTPROC, glTextureStorageMem2DEXT) X(PFNGLTEXTURESUBIMAGE2DPROC, glTextureSubImage2D) \
+    X(PFNGLGETTEXTUREIMAGEPROC, glGetTextureImage) X(gl_delete_fn, glDeleteTextures) \
     X(gl_void_fn, glFlush) X(gl_void_fn, glFinish) X(gl_error_fn, glGetError)
-typedef void (APIENTRYP gl_void_fn)(void);              /* GL 1.0's: glext.h has no types for them */
+typedef void (APIENTRYP gl_void_fn)(void);              /* GL 1.0's and 1.1's: glext.h has no types for them */
 typedef GLenum (APIENTRYP gl_error_fn)(void);
+typedef void (APIENTRYP gl_delete_fn)(GLsizei n, const GLuint *names);
 #define GL_FIELD(type, name) type name;
 static struct { GL_FUNCS(GL_FIELD) int unused_; } gl;
 
@@ -908,6 +1012,48 @@ static int gl_check(const uint8_t uuid[16])
     ok = gl.glGetError() == GL_NO_ERROR && !memcmp(out, ref, bytes);
     printf("%s gl: a %dx%d RGBA GL buffer (GL_EXT_memory_object_fd, EGL surfaceless) written by GL, blurred by mgpu, "
            "read by GL: %s the CPU device's\n", ok ? "ok  " : "FAIL", W, H, ok ? "identical to" : "DIFFERS from");
+    /* A GL texture: Vulkan allocates an optimal-tiled RGBA8 image's memory; GL makes a 2D
+       texture of the same format and size on it (glTextureStorageMem2DEXT), mgpu maps it as an
+       image. GL writes the texture and signals (the texture in GL_LAYOUT_GENERAL_EXT); mgpu
+       waits, blurs it in place (the tiled path), signals; GL waits and reads it. */
+    if (ok) {
+        vres vt = make_image(W, H);
+        mgpu_external_memory mt = import_memory(&vt);
+        mgpu_external_image xt = NULL;
+        mgpu_external_image_desc id;
+        GLuint tmem = 0, tex = 0;
+        GLenum layout = GL_LAYOUT_GENERAL_EXT;
+        memset(&id, 0, sizeof id);
+        id.width = W; id.height = H; id.channels = 4; id.format = MGPU_PIXEL_U8; id.flags = MGPU_EXTERNAL_IMAGE_STORAGE;
+        MG_OK(mgpu_external_memory_image(mt, &id, &xt));
+        gl.glCreateMemoryObjectsEXT(1, &tmem);
+        gl.glMemoryObjectParameterivEXT(tmem, GL_DEDICATED_MEMORY_OBJECT_EXT, &dedicated);
+        gl.glImportMemoryFdEXT(tmem, vt.alloc, GL_HANDLE_TYPE_OPAQUE_FD_EXT, memory_fd(&vt));
+        gl.glCreateTextures(GL_TEXTURE_2D, 1, &tex);
+        gl.glTextureParameteri(tex, GL_TEXTURE_TILING_EXT, GL_OPTIMAL_TILING_EXT);
+        gl.glTextureStorageMem2DEXT(tex, 1, GL_RGBA8, W, H, tmem, 0);
+        if (gl.glGetError() != GL_NO_ERROR) { printf("FAIL gl: the texture on the imported memory: GL error\n"); return 0; }
+        memset(out, 0, bytes);
+        gl.glTextureSubImage2D(tex, 0, 0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, in);
+        gl.glSignalSemaphoreEXT(sem[0], 0, NULL, 1, &tex, &layout);
+        gl.glFlush();
+        MG_OK(mgpu_external_semaphore_wait_async(ms[0], 0, NULL));
+        MG_OK(mgpu_external_image_blur_async(xt, xt, NULL, NULL));
+        MG_OK(mgpu_external_semaphore_signal_async(ms[1], 0, NULL));
+        gl.glWaitSemaphoreEXT(sem[1], 0, NULL, 1, &tex, &layout);
+        gl.glGetTextureImage(tex, 0, GL_RGBA, GL_UNSIGNED_BYTE, (GLsizei)bytes, out);
+        gl.glFinish();
+        MG_OK(mgpu_device_synchronize(gpu));
+        ok = gl.glGetError() == GL_NO_ERROR && !memcmp(out, ref, bytes);
+        printf("%s gl: a %dx%d RGBA8 GL texture (glTextureStorageMem2DEXT on Vulkan memory) written by GL, blurred in place "
+               "by mgpu as an optimal-tiled image, read by GL: %s the CPU device's\n", ok ? "ok  " : "FAIL", W, H,
+               ok ? "identical to" : "DIFFERS from");
+        gl.glDeleteTextures(1, &tex);
+        gl.glDeleteMemoryObjectsEXT(1, &tmem);
+        gl.glFinish();
+        MG_OK(mgpu_external_memory_destroy(mt));
+        destroy(&vt);
+    }
     gl.glDeleteSemaphoresEXT(2, sem);
     gl.glDeleteBuffers(1, &buf);
     gl.glDeleteMemoryObjectsEXT(1, &mem);
@@ -941,6 +1087,7 @@ int main(int argc, char **argv)
     MG_OK(mgpu_init(NULL));
     if (!vk_open()) { mgpu_shutdown(); return 0; }
     ok = check();
+    if (ok) ok = sweep();
     if (ok) {
         mgpu_device_info info;
         MG_OK(mgpu_device_info_get(gpu, &info));

@@ -36,6 +36,8 @@
      double2, longlong2, ulonglong2); a misaligned one is reported and aborts. Where the caller
      lists the launch's memory (emu_spans: the reduction kernels), __ldg, __ldcg, __ldcs
      and __stcg outside it (or a store to a read-only range) are reported and abort.
+   - surf2Dread and surf2Dwrite (the blur's image kernels) go through the driver's emu_surface
+     (below), checking the word's size, its alignment and the array's bounds.
    - Atomics are plain read-modify-writes and __threadfence does nothing (one thread runs at
      a time; a grid's blocks run one after another, so "last block" tickets work).
    - Float arithmetic (__fadd_rn, __dadd_rn, __fmul_rn, __double2float_rn, and the kernels'
@@ -140,6 +142,34 @@ template <typename T> static inline void __stcg(T *p, T v)
     if ((uintptr_t)p % sizeof(T)) emu_misaligned("__stcg", (const void *)p, sizeof(T));
     emu_access("__stcg", p, sizeof(T), true);
     *p = v;
+}
+/* Surface objects (the blur's image kernels): a handle is an emu_surface the driver made
+   (fake_cuda.cpp: its arrays, stored in 8x8-pixel tiles; `at` gives a pixel's bytes). A read
+   or write moves one raw word of the array's pixel size at byte x of row y; a word of another
+   size, an x that is not a pixel's start, and a pixel outside the array (the GPU's
+   cudaBoundaryModeTrap) are reported and abort. */
+typedef unsigned long long cudaSurfaceObject_t;
+struct emu_surface { unsigned char *(*at)(const void *array, int x, int y); const void *array; int w, h, px; };
+static unsigned char *emu_surface_at(cudaSurfaceObject_t s, int x, int y, size_t n, const char *what)
+{
+    const emu_surface *f = (const emu_surface *)(uintptr_t)s;
+    if (!f || (size_t)f->px != n || x < 0 || x % f->px || x / f->px >= f->w || y < 0 || y >= f->h) {
+        fprintf(stderr, "emu: %s of %zu bytes at byte %d of row %d of surface %#llx (%s; block %u thread %u)\n", what, n, x, y,
+                s, !f ? "no surface" : (size_t)f->px != n ? "another pixel size" : "outside the array or not a pixel's start",
+                blockIdx.x, threadIdx.x);
+        abort();
+    }
+    return f->at(f->array, x / f->px, y);
+}
+template <typename T> static inline T surf2Dread(cudaSurfaceObject_t s, int x, int y)
+{
+    T v;
+    memcpy(&v, emu_surface_at(s, x, y, sizeof v, "surf2Dread"), sizeof v);
+    return v;
+}
+template <typename T> static inline void surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y)
+{
+    memcpy(emu_surface_at(s, x, y, sizeof v, "surf2Dwrite"), &v, sizeof v);
 }
 static inline void __threadfence() {}          /* one thread runs at a time */
 template <typename A, typename B> static inline A emu_bits(B b) { A a; memcpy(&a, &b, sizeof a); return a; }

@@ -50,6 +50,38 @@ static const emu_blur_kernel emu_blur_kernels[] = {
 #undef EMU_BK
 static const int emu_blur_nkernels = (int)(sizeof emu_blur_kernels / sizeof emu_blur_kernels[0]);
 
+/* The image kernels (surface objects; mgpu_external_image_blur_async), with their second
+   argument checked against mgpu.h's mgpu__blur_img. */
+static_assert(sizeof(mgpu_blr::img) == sizeof(mgpu__blur_img), "img layout");
+static_assert(offsetof(mgpu_blr::img, dst) == offsetof(mgpu__blur_img, dst) &&
+              offsetof(mgpu_blr::img, rows) == offsetof(mgpu__blur_img, rows), "img members");
+static_assert(MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B == MGPU__BLUR_IMG_THREADS && MGPU_BLUR_IMG_TX == MGPU__BLUR_IMG_TX &&
+              MGPU_BLUR_IMG_R == MGPU__BLUR_IMG_R && MGPU_BLUR_IMG_SW == MGPU__BLUR_IMG_SW, "image kernel constants");
+typedef void (*emu_blur_img_fn)(const mgpu_blr::args, const mgpu_blr::img);
+struct emu_blur_img_kernel { const char *name; emu_blur_img_fn fn; int esize, c; };
+static const emu_blur_img_kernel emu_blur_img_kernels[] = {
+    { "mgpu_blur_img_u8c1", mgpu_blur_img_u8c1, 1, 1 }, { "mgpu_blur_img_u8c2", mgpu_blur_img_u8c2, 1, 2 },
+    { "mgpu_blur_img_u8c4", mgpu_blur_img_u8c4, 1, 4 }, { "mgpu_blur_img_f32c1", mgpu_blur_img_f32c1, 4, 1 },
+    { "mgpu_blur_img_f32c2", mgpu_blur_img_f32c2, 4, 2 }, { "mgpu_blur_img_f32c4", mgpu_blur_img_f32c4, 4, 4 },
+};
+static const emu_blur_img_kernel *emu_blur_img_find(const char *name)
+{
+    for (const emu_blur_img_kernel &k : emu_blur_img_kernels)
+        if (!strcmp(k.name, name)) return &k;
+    return nullptr;
+}
+static void emu_blur_img_launch(emu_blur_img_fn fn, unsigned grid, unsigned block, size_t shared_bytes, const mgpu__blur_args &a,
+                                const mgpu__blur_img &g)
+{
+    mgpu_blr::args args;
+    mgpu_blr::img im;
+    if (shared_bytes > sizeof mgpu_blr::dyn) { fprintf(stderr, "emu: shared_bytes %zu too large\n", shared_bytes); abort(); }
+    memset(mgpu_blr::dyn, 0xCD, sizeof mgpu_blr::dyn);
+    memcpy(&args, &a, sizeof args);
+    memcpy(&im, &g, sizeof im);
+    emu_launch(grid, block, true, [&]() { fn(args, im); });
+}
+
 /* The kernel of that name (a library kernel or a variant), or NULL. */
 static const emu_blur_kernel *emu_blur_find(const char *name)
 {

@@ -105,7 +105,10 @@ struct Alloc { uintptr_t base; size_t size; int kind, dev; void *raw; int fd = -
    so that only cuMemcpy2D reads it right. A semaphore's fd is a 16-byte memfd: a magic
    word, then the value. Linux only (the Windows build answers CUDA_ERROR_NOT_SUPPORTED). */
 struct ExtMem { int fd; size_t size; int dev; int buffers = 0, arrays = 0; };
-struct Array { ExtMem *mem; unsigned char *base; void *map; size_t map_len; int w, h, px; };
+struct Array { ExtMem *mem; unsigned char *base; void *map; size_t map_len; int w, h, px; unsigned flags; };
+/* A surface object (cuSurfObjectCreate) of an array made with CUDA_ARRAY3D_SURFACE_LDST: the
+   emulator's emu_surface (surf2Dread, surf2Dwrite), which reads the tiles through texel. */
+struct Surf : emu_surface { Array *arr; int dev; };
 struct ExtSem { int fd; unsigned long long *v; bool timeline; };
 /* A pool made by cuMemPoolCreate (the default pools are the Ctx objects). With POSIX fd
    handles it owns a small memfd that says "fake_cuda pool": what it exports. */
@@ -121,6 +124,7 @@ static std::set<Pool *> pools;
 static std::set<ExtMem *> extmems;
 static std::set<Array *> arrays;
 static std::set<ExtSem *> extsems;
+static std::set<Surf *> surfs;
 static thread_local Ctx *cur = nullptr;
 static std::set<std::string> names;
 static long live_events, live_modules, live_contexts;  /* for fake_cuda_live */
@@ -233,6 +237,40 @@ static R launch_blur(const std::string &name, unsigned grid, unsigned block, uns
                     emu_pending_fail);
             abort();
         }
+    });
+    return OK;
+}
+
+/* The image kernels: both surfaces live, of this GPU, of the image's shape and pixel size,
+   of two arrays (a block reads its neighbours' pixels: in place they may be written
+   already); the batch within the kernel's loads and shared memory; and at the run, the
+   surfaces still live (destroyed with work queued on them is a use after free). */
+static bool surface_ok(int dev, unsigned long long h, const mgpu__blur_args &a, int px, const char *what)
+{
+    Surf *f = (Surf *)(uintptr_t)h;
+    const char *why = !surfs.count(f) ? "not a live surface object" : f->dev != dev ? "of another GPU"
+                    : f->w != a.width || f->h != a.height || f->px != px ? "not of the image's shape and pixel size" : nullptr;
+    if (why) fprintf(stderr, "fake libcuda: image kernel on GPU %d: %s surface %#llx is %s\n", dev, what, h, why);
+    return !why;
+}
+static R launch_blur_img(const emu_blur_img_kernel *k, unsigned grid, unsigned block, unsigned shared, const mgpu__blur_args &a,
+                         const mgpu__blur_img &g, Stream *s)
+{
+    const int dev = s->dev, px = k->esize * k->c;
+    if (a.channels != k->c || !surface_ok(dev, g.src, a, px, "src") || !surface_ok(dev, g.dst, a, px, "dst") ||
+        ((Surf *)(uintptr_t)g.src)->arr == ((Surf *)(uintptr_t)g.dst)->arr || g.rows < MGPU__BLUR_IMG_B || g.rows % MGPU__BLUR_IMG_B ||
+        (size_t)g.rows * (MGPU__BLUR_IMG_TX + 2 * a.radius) > (px >= 8 ? 4u : 8u) * MGPU__BLUR_IMG_THREADS ||
+        shared < mgpu__blur_img_shared(a.channels, a.radius, g.rows))
+        return ILLEGAL_ADDRESS;
+    if (shared > sizeof mgpu_blr::dyn) return INVALID_VALUE;
+    const emu_blur_img_fn fn = k->fn;
+    const std::string name = k->name;
+    push(s, [=]() {
+        if (!surfs.count((Surf *)(uintptr_t)g.src) || !surfs.count((Surf *)(uintptr_t)g.dst)) {
+            fprintf(stderr, "fake libcuda: %s on GPU %d ran after its surface was destroyed\n", name.c_str(), dev);
+            abort();
+        }
+        emu_blur_img_launch(fn, grid, block, shared, a, g);
     });
     return OK;
 }
@@ -579,7 +617,8 @@ static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *na
 {
     G;
     const std::string nm(name);
-    if (nm != "mgpu_noop" && !emu_blur_find(name) && !msm_known(nm) && !emu_red_find(name)) return NOT_FOUND;
+    if (nm != "mgpu_noop" && !emu_blur_find(name) && !emu_blur_img_find(name) && !msm_known(nm) && !emu_red_find(name))
+        return NOT_FOUND;
     *f = (mgpu__CUfunction)(void *)&*names.insert(nm).first;   /* set nodes are stable */
     return OK;
 }
@@ -597,6 +636,11 @@ static R cuLaunchKernel(mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned g
     if (const emu_red_kernel *k = emu_red_find(name.c_str())) {
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || shared) return INVALID_VALUE;
         return launch_red(k, gx, bx, params, stream_of(s));
+    }
+    if (const emu_blur_img_kernel *k = emu_blur_img_find(name.c_str())) {
+        if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || bx != MGPU__BLUR_IMG_THREADS) return INVALID_VALUE;
+        return launch_blur_img(k, gx, bx, shared, *(const mgpu__blur_args *)params[0], *(const mgpu__blur_img *)params[1],
+                               stream_of(s));
     }
     /* blur: 128 (fast, pipelined, ring) or 64..256 threads (generic, by radius; wide: 256; tiled: 192) */
     if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || (bx != 64 && bx != 128 && bx != 192 && bx != 256))
@@ -834,7 +878,7 @@ static R cuExternalMemoryGetMappedMipmappedArray(mgpu__CUmipmappedArray *mip, mg
     if (d->offset > e->size || tiled_bytes(w, h, es * ch) > e->size - d->offset) return INVALID_VALUE;
     void *map = map_ext(e);
     if (!map) return 2;
-    Array *a = new Array{e, (unsigned char *)map + d->offset, map, e->size, w, h, es * ch};
+    Array *a = new Array{e, (unsigned char *)map + d->offset, map, e->size, w, h, es * ch, d->arrayDesc.Flags};
     arrays.insert(a);
     e->arrays++;
     *mip = (mgpu__CUmipmappedArray)(void *)a;
@@ -853,6 +897,11 @@ static R cuMipmappedArrayDestroy(mgpu__CUmipmappedArray mip)
     G;
     Array *a = (Array *)(void *)mip;
     if (!arrays.count(a)) return INVALID_VALUE;
+    for (Surf *f : surfs)
+        if (f->arr == a) {
+            fprintf(stderr, "fake libcuda: cuMipmappedArrayDestroy of an array with a live surface object\n");
+            return INVALID_VALUE;
+        }
     flush_all();
     munmap(a->map, a->map_len);
     a->mem->arrays--;
@@ -915,6 +964,34 @@ static R cuMemcpy2DAsync(const mgpu__CUmemcpy2D *c, mgpu__CUstream st)
     Stream *q = stream_of(st);
     if ((a.type == 1 && pageable(a.p)) || (b.type == 1 && pageable(b.p))) { flush(q); run(); return OK; }
     push(q, run);
+    return OK;
+}
+static unsigned char *surf_texel(const void *arr, int x, int y) { return texel((const Array *)arr, x, y); }
+/* A surface of an array made with CUDA_ARRAY3D_SURFACE_LDST (0x02), on the current GPU. */
+static R cuSurfObjectCreate(mgpu__CUsurfObject *surf, const mgpu__CUresDesc *d)
+{
+    G;
+    Array *a = d ? (Array *)(void *)d->res.array.hArray : nullptr;
+    if (!surf || !d || d->resType != 0 || d->flags || !arrays.count(a) || !(a->flags & 0x02u) || !cur || cur->dev != a->mem->dev)
+        return INVALID_VALUE;
+    Surf *f = new Surf;
+    f->at = surf_texel;
+    f->array = a;
+    f->w = a->w;
+    f->h = a->h;
+    f->px = a->px;
+    f->arr = a;
+    f->dev = a->mem->dev;
+    surfs.insert(f);
+    *surf = (mgpu__CUsurfObject)(uintptr_t)f;
+    return OK;
+}
+static R cuSurfObjectDestroy(mgpu__CUsurfObject surf)
+{
+    G;
+    Surf *f = (Surf *)(uintptr_t)surf;
+    if (!surfs.erase(f)) return INVALID_VALUE;
+    delete f;
     return OK;
 }
 static R cuImportExternalSemaphore(mgpu__CUexternalSemaphore *sem, const mgpu__CUextSemDesc *d)
@@ -991,6 +1068,8 @@ static R cuImportExternalSemaphore(mgpu__CUexternalSemaphore *, const mgpu__CUex
 static R cuSignalExternalSemaphoresAsync(const mgpu__CUexternalSemaphore *, const mgpu__CUextSemSignal *, unsigned, mgpu__CUstream) { return 801; }
 static R cuWaitExternalSemaphoresAsync(const mgpu__CUexternalSemaphore *, const mgpu__CUextSemWait *, unsigned, mgpu__CUstream) { return 801; }
 static R cuDestroyExternalSemaphore(mgpu__CUexternalSemaphore) { return 801; }
+static R cuSurfObjectCreate(mgpu__CUsurfObject *, const mgpu__CUresDesc *) { return 801; }
+static R cuSurfObjectDestroy(mgpu__CUsurfObject) { return 801; }
 /* A LUID per GPU: "LUIDfk" and the ordinal. */
 static R cuDeviceGetLuid(char *luid, unsigned *mask, mgpu__CUdevice d) { memcpy(luid, "LUIDfk", 6); luid[6] = 0; luid[7] = (char)d; *mask = 1; return OK; }
 #endif
@@ -1022,7 +1101,7 @@ static const Entry table[] = {
     E(cuMemPoolImportPointer), E(cuDeviceGetLuid), E(cuImportExternalMemory), E(cuExternalMemoryGetMappedBuffer),
     E(cuExternalMemoryGetMappedMipmappedArray), E(cuDestroyExternalMemory), E(cuMipmappedArrayGetLevel),
     E(cuMipmappedArrayDestroy), E(cuMemcpy2DAsync), E(cuImportExternalSemaphore), E(cuSignalExternalSemaphoresAsync),
-    E(cuWaitExternalSemaphoresAsync), E(cuDestroyExternalSemaphore),
+    E(cuWaitExternalSemaphoresAsync), E(cuDestroyExternalSemaphore), E(cuSurfObjectCreate), E(cuSurfObjectDestroy),
 };
 #undef E
 static const char *entry_name(void *fn)
@@ -1049,11 +1128,11 @@ FAKE_EXPORT long fake_cuda_live(char *text, size_t size)
     std::lock_guard<std::recursive_mutex> g(fake::lock);
     long n = (long)fake::allocs.size() + (long)fake::streams.size() + fake::live_events + fake::live_modules +
              fake::live_contexts + (long)fake::pools.size() + (long)fake::extmems.size() + (long)fake::arrays.size() +
-             (long)fake::extsems.size();
+             (long)fake::extsems.size() + (long)fake::surfs.size();
     snprintf(text, size, "%zu allocation(s), %zu stream(s), %ld event(s), %ld module(s), %ld primary context(s), %zu pool(s), "
-             "%zu external memory(s), %zu array(s), %zu external semaphore(s)",
+             "%zu external memory(s), %zu array(s), %zu external semaphore(s), %zu surface(s)",
              fake::allocs.size(), fake::streams.size(), fake::live_events, fake::live_modules, fake::live_contexts,
-             fake::pools.size(), fake::extmems.size(), fake::arrays.size(), fake::extsems.size());
+             fake::pools.size(), fake::extmems.size(), fake::arrays.size(), fake::extsems.size(), fake::surfs.size());
     return n;
 }
 FAKE_EXPORT int cuDriverGetVersion(int *v) { *v = 12080; return 0; }

@@ -69,8 +69,9 @@ static void track(int entry)
     case e_cuMemPoolCreate: case e_cuMemPoolImportFromShareableHandle: live[POOL]++; break;
     case e_cuMemPoolDestroy: live[POOL]--; break;
     case e_cuImportExternalMemory: case e_cuExternalMemoryGetMappedMipmappedArray: case e_cuImportExternalSemaphore:
-        live[EXTERNAL]++; break;
-    case e_cuDestroyExternalMemory: case e_cuMipmappedArrayDestroy: case e_cuDestroyExternalSemaphore: live[EXTERNAL]--; break;
+    case e_cuSurfObjectCreate: live[EXTERNAL]++; break;
+    case e_cuDestroyExternalMemory: case e_cuMipmappedArrayDestroy: case e_cuDestroyExternalSemaphore:
+    case e_cuSurfObjectDestroy: live[EXTERNAL]--; break;
     default: break;
     }
 }

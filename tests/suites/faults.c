@@ -262,7 +262,7 @@ static mgpu_result p_msm(void)
 /* Graphics interop, the fake's way (tests/suites/interop.c): memory and semaphores are
    memfds the "exporter" made. A failed import leaves the fd the caller's: closed here. */
 enum { XW = 40, XH = 24, XHALF = 32768 };
-static struct { unsigned char *map; size_t size; } xmaps[3];
+static struct { unsigned char *map; size_t size; } xmaps[4];
 static int xnmaps;
 static mgpu_result x_import(mgpu_device dev, size_t size, int semaphore, void **handle)
 {
@@ -295,24 +295,26 @@ static mgpu_result x_import(mgpu_device dev, size_t size, int semaphore, void **
     if (r != MGPU_SUCCESS) close(fd);
     return r;
 }
-/* Buffers on each GPU blurred by blur_batch; an image on the first GPU written, blurred in
-   place and read; a timeline semaphore on the last signalled and waited for; all released. */
+/* Buffers on each GPU blurred by blur_batch; an image on the first GPU (a surface) written,
+   blurred by the image kernels into an image of a second import there, then in place
+   (through pitch-linear scratch), both read; a timeline semaphore on the last signalled and waited for; all released. */
 static mgpu_result x_body(void)
 {
-    static unsigned char in[XW * XH * 4], ref[XW * XH * 4], out[XW * XH * 4];
-    mgpu_external_memory m[2] = { NULL, NULL };
+    static unsigned char in[XW * XH * 4], ref[XW * XH * 4], out[XW * XH * 4], out2[XW * XH * 4];
+    mgpu_external_memory m[2] = { NULL, NULL }, m2 = NULL;
     mgpu_external_semaphore sem = NULL;
-    mgpu_external_image img = NULL;
+    mgpu_external_image img = NULL, img2 = NULL;
     mgpu_external_image_desc id;
-    mgpu_image src[2], dst[2], h, o, r;
+    mgpu_image src[2], dst[2], h, o, o2, r;
     mgpu_stream s = NULL;
     int g, i;
     for (i = 0; i < XW * XH * 4; i++) in[i] = (unsigned char)((i * 29 + 3) ^ (i >> 4));
     memset(&h, 0, sizeof h);
     h.data = in; h.width = XW; h.height = XH; h.channels = 4; h.format = MGPU_PIXEL_U8;
-    r = o = h;
+    r = o = o2 = h;
     r.data = ref;
     o.data = out;
+    o2.data = out2;
     STEP(init_gpus());
     for (g = 0; g < ngpu; g++) {
         unsigned char *p;
@@ -326,9 +328,15 @@ static mgpu_result x_body(void)
     STEP(mgpu_blur_batch(src, dst, ngpu, NULL, gpus, ngpu));
     memset(&id, 0, sizeof id);
     id.offset = 2 * XHALF; id.width = XW; id.height = XH; id.channels = 4; id.format = MGPU_PIXEL_U8;
+    id.flags = MGPU_EXTERNAL_IMAGE_STORAGE;            /* a surface: the image kernels, in place */
     STEP(mgpu_external_memory_image(m[0], &id, &img));
+    STEP(x_import(gpus[0], XHALF, 0, (void **)&m2));
+    id.offset = 0;
+    STEP(mgpu_external_memory_image(m2, &id, &img2));
     STEP(mgpu_default_stream(gpus[0], &s));
     STEP(mgpu_external_image_write_async(img, &h, s));
+    STEP(mgpu_external_image_blur_async(img, img2, NULL, s));
+    STEP(mgpu_external_image_read_async(img2, &o2, s));
     STEP(mgpu_external_image_blur_async(img, img, NULL, s));
     STEP(mgpu_external_image_read_async(img, &o, s));
     STEP(mgpu_stream_synchronize(s));
@@ -341,10 +349,12 @@ static mgpu_result x_body(void)
     STEP(mgpu_blur(&h, &r, NULL, NULL));
     for (g = 0; g < ngpu; g++)
         if (memcmp(xmaps[g].map + XHALF, ref, sizeof ref)) WRONG("the blur of GPU %d's imported buffer differs from the CPU device", g);
-    if (memcmp(out, ref, sizeof ref)) WRONG("the image blur differs from the CPU device");
+    if (memcmp(out, ref, sizeof ref)) WRONG("the image blur in place differs from the CPU device");
+    if (memcmp(out2, ref, sizeof ref)) WRONG("the image blur into another image differs from the CPU device");
     if (*(unsigned long long *)(void *)(xmaps[xnmaps - 1].map + 8) != 7) WRONG("the semaphore was not signalled");
     STEP(mgpu_external_semaphore_destroy(sem));
     for (g = 0; g < ngpu; g++) STEP(mgpu_external_memory_destroy(m[g]));
+    STEP(mgpu_external_memory_destroy(m2));
     return MGPU_SUCCESS;
 }
 static mgpu_result p_interop(void)

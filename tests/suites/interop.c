@@ -428,6 +428,163 @@ static void test_images(int d)
     unmap(&e);
 }
 
+/* ---- the image kernels (surface objects) on GPU d: every format the images take, radius 0..16
+   and 17 (the copy path), every border, into an image of another import (the image
+   kernels) and in place (the copy path), on shapes whose last tile (64 pixels) or strip is
+   narrower than the radius; an image without MGPU_EXTERNAL_IMAGE_STORAGE (no surface: the
+   copy path). Each result is the CPU device's bit for bit; FAKE_CUDA_REPORT shows the
+   kernels ran (tests/fake_run.sh). */
+static void test_image_kernels(int d)
+{
+    static const int shapes[][2] = { { 131, 83 }, { 1, 37 }, { 70, 1 }, { 67, 170 } };
+    static const int radii[] = { 0, 1, 2, 5, 16, 17 };
+    static const struct { mgpu_pixel_format f; int c; } fmts[] = {
+        { MGPU_PIXEL_U8, 1 }, { MGPU_PIXEL_U8, 2 }, { MGPU_PIXEL_U8, 4 }, { MGPU_PIXEL_F32, 1 }, { MGPU_PIXEL_F32, 2 },
+        { MGPU_PIXEL_F32, 4 } };
+    enum { MAXW = 131, MAXH = 170 };
+    static unsigned char in[MAXW * MAXH * 16], out[MAXW * MAXH * 16], ref[MAXW * MAXH * 16];
+    size_t sh, fi, ri;
+    int cases = 0;
+    if (no_exporter) SKIP("%s", no_exporter);
+    for (sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+        const int W = shapes[sh][0], H = shapes[sh][1];
+        const size_t one = tiled(W, H, 16), size = one * (sizeof fmts / sizeof fmts[0] + 1);
+        exported es, ed;
+        mgpu_external_memory ms = NULL, md = NULL;
+        REQUIRE(export_memory(size, 0, &es));
+        REQUIRE(export_memory(size, 0, &ed));
+        REQUIRE_OK(import_fd(d, es.fd, size, 0, &ms));
+        REQUIRE_OK(import_fd(d, ed.fd, size, 0, &md));
+        for (fi = 0; fi <= sizeof fmts / sizeof fmts[0]; fi++) {
+            const int plain = fi == sizeof fmts / sizeof fmts[0];     /* last: RGBA without a surface */
+            const mgpu_pixel_format f = plain ? MGPU_PIXEL_U8 : fmts[fi].f;
+            const int C = plain ? 4 : fmts[fi].c;
+            const size_t bytes = (size_t)W * H * C * (f == MGPU_PIXEL_F32 ? 4 : 1);
+            mgpu_external_image a = NULL, b = NULL;
+            mgpu_external_image_desc id;
+            mgpu_image h, c, r;
+            memset(&id, 0, sizeof id);
+            id.width = W; id.height = H; id.channels = C; id.format = f; id.offset = fi * one;
+            id.flags = plain ? 0 : MGPU_EXTERNAL_IMAGE_STORAGE;
+            REQUIRE_OK(mgpu_external_memory_image(ms, &id, &a));
+            REQUIRE_OK(mgpu_external_memory_image(md, &id, &b));
+            h = image(in, W, H, C, f);
+            c = image(out, W, H, C, f);
+            r = image(ref, W, H, C, f);
+            for (ri = 0; ri < sizeof radii / sizeof radii[0]; ri++) {
+                mgpu_blur_params bp;
+                int inplace;
+                memset(&bp, 0, sizeof bp);
+                bp.radius = radii[ri] ? radii[ri] : MGPU_BLUR_RADIUS_ZERO;
+                bp.sigma = 0.5f + (float)ri * 1.3f;
+                bp.border = (mgpu_border)((fi + ri + sh) % 3);
+                bp.border_value = f == MGPU_PIXEL_U8 ? 200.0f : -7.25f;
+                if (f == MGPU_PIXEL_U8) fill(in, bytes);
+                else fill_f32((float *)(void *)in, bytes / 4);
+                REQUIRE_OK(cpu_blur(&h, &r, &bp));
+                for (inplace = 0; inplace < 2; inplace++) {
+                    memset(out, 0x5a, bytes);
+                    CHECK_OK(mgpu_external_image_write_async(a, &h, gpu_stream(d)));
+                    CHECK_OK(mgpu_external_image_blur_async(a, inplace ? a : b, &bp, gpu_stream(d)));
+                    CHECK_OK(mgpu_external_image_read_async(inplace ? a : b, &c, gpu_stream(d)));
+                    CHECK_OK(mgpu_stream_synchronize(gpu_stream(d)));
+                    if (memcmp(out, ref, bytes))
+                        fail_at(__FILE__, __LINE__, "%dx%d %s C=%d radius %d border %d %s differs from the CPU device's",
+                                W, H, f == MGPU_PIXEL_U8 ? "u8" : "f32", C, radii[ri], (int)bp.border,
+                                inplace ? "in place" : "into another image");
+                    cases++;
+                }
+            }
+        }
+        CHECK_OK(mgpu_external_memory_destroy(ms));
+        CHECK_OK(mgpu_external_memory_destroy(md));
+        unmap(&es);
+        unmap(&ed);
+    }
+    CHECK(cases == 4 * 7 * 6 * 2);
+}
+
+/* ---- threads: each imports its own memory (GPU id % ngpu) and a semaphore, maps an image with
+   a surface, writes, blurs in place on a stream of its own, signals and waits, reads back,
+   destroys, a few rounds, all threads at once (the handle table, the fd checks, the
+   kernels' module and the pools shared; `make run/interop_tsan` runs this under TSan). The
+   references are the CPU device's, made before the threads start. */
+enum { CW = 45, CH = 23, CTHREADS = 6, CROUNDS = 3 };
+typedef struct conc_arg {
+    int id, fails;
+    char why[1200];
+    unsigned char in[CW * CH * 4], ref[CW * CH * 4], out[CW * CH * 4];
+    mgpu_blur_params bp;
+} conc_arg;
+#define CONC(call) do { \
+        if ((call) != MGPU_SUCCESS) { \
+            if (!c->fails++) snprintf(c->why, sizeof c->why, "%s: %.1000s", #call, mgpu_last_error()); \
+            goto out; \
+        } \
+    } while (0)
+static void *conc_worker(void *p)
+{
+    conc_arg *c = (conc_arg *)p;
+    const int d = c->id % ngpu;
+    const size_t size = tiled(CW, CH, 4);
+    mgpu_stream st = NULL;
+    int round;
+    CONC(mgpu_set_device(d));
+    CONC(mgpu_stream_create(&st));
+    for (round = 0; round < CROUNDS; round++) {
+        exported e, es;
+        mgpu_external_memory m = NULL;
+        mgpu_external_semaphore sem = NULL;
+        mgpu_external_image img = NULL;
+        mgpu_external_image_desc id;
+        mgpu_image h = image(c->in, CW, CH, 4, MGPU_PIXEL_U8), o = image(c->out, CW, CH, 4, MGPU_PIXEL_U8);
+        if (!export_memory(size, 0, &e) || !export_semaphore(&es)) { c->fails++; snprintf(c->why, sizeof c->why, "memfd"); break; }
+        memset(c->out, 0, sizeof c->out);
+        memset(&id, 0, sizeof id);
+        id.width = CW; id.height = CH; id.channels = 4; id.format = MGPU_PIXEL_U8; id.flags = MGPU_EXTERNAL_IMAGE_STORAGE;
+        if (import_fd(d, e.fd, size, 0, &m) != MGPU_SUCCESS || import_sem(d, es.fd, 1, &sem) != MGPU_SUCCESS) {
+            if (!c->fails++) snprintf(c->why, sizeof c->why, "import: %.1000s", mgpu_last_error());
+        } else if (mgpu_external_memory_image(m, &id, &img) != MGPU_SUCCESS ||
+                   mgpu_external_image_write_async(img, &h, st) != MGPU_SUCCESS ||
+                   mgpu_external_image_blur_async(img, img, &c->bp, st) != MGPU_SUCCESS ||
+                   mgpu_external_semaphore_signal_async(sem, (uint64_t)round + 1, st) != MGPU_SUCCESS ||
+                   mgpu_external_semaphore_wait_async(sem, (uint64_t)round + 1, st) != MGPU_SUCCESS ||
+                   mgpu_external_image_read_async(img, &o, st) != MGPU_SUCCESS || mgpu_stream_synchronize(st) != MGPU_SUCCESS) {
+            if (!c->fails++) snprintf(c->why, sizeof c->why, "round %d: %.1000s", round, mgpu_last_error());
+        } else if (memcmp(c->out, c->ref, sizeof c->ref)) {
+            if (!c->fails++) snprintf(c->why, sizeof c->why, "round %d: the blur differs from the CPU device's", round);
+        }
+        if (sem && mgpu_external_semaphore_destroy(sem) != MGPU_SUCCESS && !c->fails++) snprintf(c->why, sizeof c->why, "destroy");
+        if (m && mgpu_external_memory_destroy(m) != MGPU_SUCCESS && !c->fails++) snprintf(c->why, sizeof c->why, "destroy");
+        unmap(&e);
+        unmap(&es);
+    }
+out:
+    if (st) mgpu_stream_destroy(st);
+    return NULL;
+}
+static void test_concurrent(void)
+{
+    static conc_arg args[CTHREADS];
+    pthread_t th[CTHREADS];
+    int i, k;
+    if (no_exporter) SKIP("%s", no_exporter);
+    for (i = 0; i < CTHREADS; i++) {
+        mgpu_image h = image(args[i].in, CW, CH, 4, MGPU_PIXEL_U8), r = image(args[i].ref, CW, CH, 4, MGPU_PIXEL_U8);
+        memset(&args[i].bp, 0, sizeof args[i].bp);
+        args[i].id = i;
+        args[i].fails = 0;
+        args[i].bp.radius = 1 + i % 5;
+        args[i].bp.border = (mgpu_border)(i % 3);
+        fill(args[i].in, sizeof args[i].in);
+        REQUIRE_OK(cpu_blur(&h, &r, &args[i].bp));
+    }
+    for (i = 0; i < CTHREADS; i++) REQUIRE(pthread_create(&th[i], NULL, conc_worker, &args[i]) == 0);
+    for (k = 0; k < CTHREADS; k++) pthread_join(th[k], NULL);
+    for (i = 0; i < CTHREADS; i++)
+        if (args[i].fails) fail_at(__FILE__, __LINE__, "thread %d: %d failures, the first: %s", i, args[i].fails, args[i].why);
+}
+
 /* ---- several GPUs: blur_batch, all-reduce and peer copies over imported buffers; the
    image batch over images on every GPU (two on the first) */
 static void test_multi(void)
@@ -652,10 +809,13 @@ int main(void)
         TEST(name, test_import_rules(d));
         snprintf(name, sizeof name, "images[gpu %d]", d);
         TEST(name, test_images(d));
+        snprintf(name, sizeof name, "image kernels[gpu %d]", d);
+        TEST(name, test_image_kernels(d));
         snprintf(name, sizeof name, "semaphores[gpu %d]", d);
         TEST(name, test_semaphores(d));
     }
     TEST("several GPUs", test_multi());
+    TEST("threads", test_concurrent());
     TEST("shutdown releases", test_shutdown());
 #else
     (void)d;
