@@ -232,7 +232,8 @@ run/blur_emu_tile: $(BUILD)/blur_kernel_emu FORCE
 # The BN254 field arithmetic of the MSM section on the host (tests/fake_cuda/bn_field_check.cpp):
 # the lazy unrolled multiplication, addition and subtraction against canonical results, on
 # random values and the edges of [0, 2m), and bench_bn_field's FP64 multiplication and mixed
-# additions (bench/bn_field_fp64.h) against the integer ones, under ASan/UBSan.
+# additions (bench/bn_field_fp64.h) against the integer ones, and the other MSM groups' tuned
+# F_p and F_p2 products against their compact ones, under ASan/UBSan.
 .PHONY: test-bn-field
 $(BUILD)/bn_field_check: tests/fake_cuda/bn_field_check.cpp tests/fake_cuda/emu.h $(BUILD)/msm_section.cu bench/bn_field_fp64.h
 	$(CXX) $(EMU_FLAGS) -O1 -Wno-unused-function -Wno-maybe-uninitialized -fsanitize=address,undefined \

@@ -3685,10 +3685,12 @@ __device__ __forceinline__ bool affine_inf(const u32 *x, const u32 *y)
    The kernels from msm_accumulate on are written once as templates over a group G, which
    gives the words of a coordinate (W), of an XYZZ point (P = 4 W) and the point operations;
    g1 is BN254 G1's specialized code above, unchanged, and gen<F, D> the same formulas over
-   any field F of N words (F_p, D = 1) or F_p2 = F_p[u] / (u^2 + 1) (D = 2): the compact
-   multiplication (mul_step's loop for N words, called, not inlined), lazy values in [0, 2m) (4m < 2^(32 N) for
-   both moduli: BLS12-381's p < 2^381 leaves 3 bits), Karatsuba products in F_p2 (3 F_p
-   products) and squares of 2. An element is c0's N words, then c1's. */
+   any field F of N words (F_p, D = 1) or F_p2 = F_p[u] / (u^2 + 1) (D = 2), lazy values in
+   [0, 2m) (4m < 2^(32 N) for both moduli: BLS12-381's p < 2^381 leaves 3 bits). The point
+   sums use the tuned products (f_mulf, f_sqrf, f2_mulf: BN254 G1's even/odd code over N,
+   inlined; an H200 at 2^24 against the compact call: BN254 G2 270 -> 153 ms, BLS12-381 G1
+   162 -> 104, G2 549 -> 444); conversions and the rare doublings of the mixed addition
+   the compact one (mul_step's loop, called). An element is c0's N words, then c1's. */
 namespace mgpu_cv {
 
 #define MGPU_CV_BLS_P { 0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, \
@@ -3704,7 +3706,7 @@ namespace mgpu_cv {
 #define MGPU_CV_BLS_R2X { 0x00000002u, 0xfffffffeu, 0xfffcb7fdu, 0xa77b4805u, 0x1343b00au, 0x6673b010u, \
                           0x533afa90u, 0xe7db4ea6u }
 /* A field's constants as literals (immediates in the unrolled code). */
-#define MGPU_CV_FIELD(name, n, MODW, MOD2W, R2W, ONEW, INVW)                                        \
+#define MGPU_CV_FIELD(name, n, MODW, MOD2W, R2W, ONEW, INVW, M4SQW)                                      \
     struct name {                                                                                   \
         enum { N = n };                                                                             \
         static __device__ __forceinline__ void mod(u32 *m) { const u32 w[n] = MODW; _Pragma("unroll") for (int j = 0; j < n; j++) m[j] = w[j]; } \
@@ -3712,15 +3714,21 @@ namespace mgpu_cv {
         static __device__ __forceinline__ void r2(u32 *m) { const u32 w[n] = R2W; _Pragma("unroll") for (int j = 0; j < n; j++) m[j] = w[j]; } \
         static __device__ __forceinline__ void one(u32 *m) { const u32 w[n] = ONEW; _Pragma("unroll") for (int j = 0; j < n; j++) m[j] = w[j]; } \
         static __device__ __forceinline__ u32 inv() { return INVW; }                                \
+        static __device__ __forceinline__ void m4sq(u32 *m) { const u32 w[2 * n] = M4SQW; _Pragma("unroll") for (int j = 0; j < 2 * n; j++) m[j] = w[j]; } \
     };
 #define MGPU_CV_W8(i, a) { a[i][0], a[i][1], a[i][2], a[i][3], a[i][4], a[i][5], a[i][6], a[i][7] }
 #define MGPU_CV_BN_P { 0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u }
 #define MGPU_CV_BN_P2 { 0xb0f9fa8eu, 0x7841182du, 0xd0e3951au, 0x2f02d522u, 0x0302b0bbu, 0x70a08b6du, 0xc2634053u, 0x60c89ce5u }
 #define MGPU_CV_BN_R2 { 0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u, 0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u }
 #define MGPU_CV_BN_ONE { 0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u, 0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u }
-MGPU_CV_FIELD(bn_p, 8, MGPU_CV_BN_P, MGPU_CV_BN_P2, MGPU_CV_BN_R2, MGPU_CV_BN_ONE, 0xe4866389u)
-MGPU_CV_FIELD(bls_p, 12, MGPU_CV_BLS_P, MGPU_CV_BLS_P2, MGPU_CV_BLS_R2, MGPU_CV_BLS_ONE, 0xfffcfffdu)
-MGPU_CV_FIELD(bls_r, 8, MGPU_CV_BLS_R, MGPU_CV_BLS_R2X, MGPU_CV_BLS_R, MGPU_CV_BLS_R, 0xffffffffu)   /* (r2, one unused) */
+#define MGPU_CV_BN_P4SQ { 0x9d75a6c4u, 0xed516288u, 0x27ab0404u, 0x98081cb4u, 0xb65b2b72u, 0x29406271u, 0xe8490b21u, 0x11a27a55u, \
+                        0xd31ace34u, 0x9bb7e970u, 0x58dd5818u, 0xc02e1544u, 0x0d234872u, 0x6669bdf0u, 0xd8f2fe71u, 0x249712e1u }
+#define MGPU_CV_BLS_P4SQ { 0x71c638e4u, 0x9aa80000u, 0xd8e0baacu, 0xf3b5ac75u, 0x8844f3f5u, 0x58b0ce0du, 0xf9c6dd0cu, 0x9afe47b4u, \
+                         0xc2468125u, 0xa4ba16a1u, 0x186171ecu, 0x75a18672u, 0x25e3bc04u, 0xd4c524ccu, 0x5b7729bbu, 0x4298b3f4u, \
+                         0xd27a2f41u, 0x9b967924u, 0x39c11ad1u, 0x8b724394u, 0x88bc97a7u, 0x2f49e3aau, 0xe30d7f1du, 0x0a90de92u }
+MGPU_CV_FIELD(bn_p, 8, MGPU_CV_BN_P, MGPU_CV_BN_P2, MGPU_CV_BN_R2, MGPU_CV_BN_ONE, 0xe4866389u, MGPU_CV_BN_P4SQ)
+MGPU_CV_FIELD(bls_p, 12, MGPU_CV_BLS_P, MGPU_CV_BLS_P2, MGPU_CV_BLS_R2, MGPU_CV_BLS_ONE, 0xfffcfffdu, MGPU_CV_BLS_P4SQ)
+MGPU_CV_FIELD(bls_r, 8, MGPU_CV_BLS_R, MGPU_CV_BLS_R2X, MGPU_CV_BLS_R, MGPU_CV_BLS_R, 0xffffffffu, { 0 })   /* (r2, one, m4sq unused) */
 
 /* ---- F of N words: lazy values in [0, 2m) */
 template <int N> __device__ __forceinline__ bool nz(const u32 *a)
@@ -3815,6 +3823,288 @@ template <class F> __device__ __forceinline__ void f_mul(u32 *o, const u32 *a, c
    of them (a BLS12-381 G2 sum: 42 products of 12 words), too much code to compile and to
    ship; the call passes its operands through local memory. */
 template <class F> __device__ __noinline__ void f_mul_call(u32 *o, const u32 *a, const u32 *b) { f_mul<F>(o, a, b); }
+
+/* ---- the tuned products for N words: mgpu_bn's even/odd accumulators (mad_n_redc,
+   mul_wide, sqr_wide, redc) written over N (8 or 12; the carry out of the top word stays 0
+   because 4m < 2^(32 N)), the moduli literals, inlined in the point sums (ext<F, D, true>). */
+template <int N> __device__ __forceinline__ void madc_rshift_n(u32 *odd, const u32 *a, u32 bi)
+{
+#pragma unroll
+    for (int j = 0; j < N - 2; j += 2) { odd[j] = madc_lo_cc(a[j], bi, odd[j + 2]); odd[j + 1] = madc_hi_cc(a[j], bi, odd[j + 3]); }
+    odd[N - 2] = madc_lo_cc(a[N - 2], bi, 0);
+    odd[N - 1] = madc_hi(a[N - 2], bi, 0);
+}
+template <class F> __device__ __forceinline__ void mad_n_redc_f(u32 *even, u32 *odd, const u32 *a, u32 bi, bool first)
+{
+    enum { N = F::N };
+    if (first) {
+        mul_m<N / 2>(odd, a + 1, bi);
+        mul_m<N / 2>(even, a, bi);
+    } else {
+        even[0] = add_cc(even[0], odd[1]);
+        madc_rshift_n<N>(odd, a + 1, bi);
+        cmad_m<N / 2>(even, a, bi);
+        odd[N - 1] = addc(odd[N - 1], 0);
+    }
+    u32 m[N];
+    F::mod(m);
+    const u32 q = even[0] * F::inv();
+    cmad_m<N / 2>(odd, m + 1, q);
+    cmad_m<N / 2>(even, m, q);
+    odd[N - 1] = addc(odd[N - 1], 0);
+}
+/* o = a b / R, lazy in and out (below (2m)^2 / R + m < 2m) */
+template <class F> __device__ __forceinline__ void f_mulf(u32 *o, const u32 *a, const u32 *b)
+{
+    enum { N = F::N };
+    u32 even[N], odd[N];
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+        mad_n_redc_f<F>(even, odd, a, b[i], i == 0);
+        mad_n_redc_f<F>(odd, even, a, b[i + 1], false);
+    }
+    o[0] = add_cc(even[0], odd[1]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++) o[j] = addc_cc(even[j], odd[j + 1]);
+    o[N - 1] = addc(even[N - 1], 0);
+}
+/* w = a b, 2N words */
+template <int N> __device__ __forceinline__ void mul_wide_n(u32 *w, const u32 *a, const u32 *b)
+{
+    u32 odd[2 * N - 2];
+    mul_m<N / 2>(w, a, b[0]);
+    mul_m<N / 2>(odd, a + 1, b[0]);
+    row<N>(w + 2, odd, a, b[1]);
+#pragma unroll
+    for (int i = 2; i < N; i += 2) {
+        row<N>(odd + i, w + i, a, b[i]);
+        row<N>(w + i + 2, odd + i, a, b[i + 1]);
+    }
+    w[1] = add_cc(w[1], odd[0]);
+#pragma unroll
+    for (int k = 2; k < 2 * N - 1; k++) w[k] = addc_cc(w[k], odd[k - 1]);
+    w[2 * N - 1] = addc(w[2 * N - 1], 0);
+}
+/* rows I .. N - 2 of sqr_wide_n: a_j a_I for j > I, at word 2I + 1 on */
+template <int N, int I> __device__ __forceinline__ void sqr_rows(u32 *w, u32 *odd, const u32 *a)
+{
+    if constexpr (I < N - 1) {
+        row<N - 1 - I>(w + 2 * I + 2, odd + 2 * I, a + I + 1, a[I]);
+        sqr_rows<N, I + 1>(w, odd, a);
+    }
+}
+/* w = a^2: the N (N - 1) / 2 products a_j a_i (j > i) once, doubled, plus the squares */
+template <int N> __device__ __forceinline__ void sqr_wide_n(u32 *w, const u32 *a)
+{
+    u32 odd[2 * N - 2];
+    mul_m<N / 2>(odd, a + 1, a[0]);
+    mul_m<N / 2 - 1>(w + 2, a + 2, a[0]);
+    sqr_rows<N, 1>(w, odd, a);
+    w[2] = add_cc(w[2], odd[1]);
+#pragma unroll
+    for (int k = 3; k < 2 * N - 2; k++) w[k] = addc_cc(w[k], odd[k - 1]);
+    w[2 * N - 2] = addc(odd[2 * N - 3], 0);
+    w[1] = add_cc(odd[0], odd[0]);
+#pragma unroll
+    for (int k = 2; k < 2 * N - 1; k++) w[k] = addc_cc(w[k], w[k]);
+    w[2 * N - 1] = addc(0, 0);
+    w[0] = mad_lo_cc(a[0], a[0], 0);
+    w[1] = madc_hi_cc(a[0], a[0], w[1]);
+#pragma unroll
+    for (int i = 1; i < N - 1; i++) { w[2 * i] = madc_lo_cc(a[i], a[i], w[2 * i]); w[2 * i + 1] = madc_hi_cc(a[i], a[i], w[2 * i + 1]); }
+    w[2 * N - 2] = madc_lo_cc(a[N - 1], a[N - 1], w[2 * N - 2]);
+    w[2 * N - 1] = madc_hi(a[N - 1], a[N - 1], w[2 * N - 1]);
+}
+template <class F> __device__ __forceinline__ void redc_row_f(u32 *even, u32 *odd, bool first)
+{
+    enum { N = F::N };
+    u32 q, m[N];
+    F::mod(m);
+    if (first) {
+        q = even[0] * F::inv();
+        mul_m<N / 2>(odd, m + 1, q);
+    } else {
+        even[0] = add_cc(even[0], odd[1]);
+        q = even[0] * F::inv();
+        madc_rshift_n<N>(odd, m + 1, q);
+    }
+    cmad_m<N / 2>(even, m, q);
+    odd[N - 1] = addc(odd[N - 1], 0);
+}
+/* o = w / R mod m: the low half reduced on its own ((lo + q m) / R <= m), plus the high half;
+   below m + w / R (< 2m for w < m R) */
+template <class F> __device__ __forceinline__ void redc_f(u32 *o, const u32 *w)
+{
+    enum { N = F::N };
+    u32 even[N], odd[N];
+#pragma unroll
+    for (int j = 0; j < N; j++) even[j] = w[j];
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+        redc_row_f<F>(even, odd, i == 0);
+        redc_row_f<F>(odd, even, false);
+    }
+    even[0] = add_cc(even[0], odd[1]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++) even[j] = addc_cc(even[j], odd[j + 1]);
+    even[N - 1] = addc(even[N - 1], 0);
+    o[0] = add_cc(even[0], w[N]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++) o[j] = addc_cc(even[j], w[N + j]);
+    o[N - 1] = addc(even[N - 1], w[2 * N - 1]);
+}
+/* o = a^2 / R, lazy: a^2 < 4m^2 < m R */
+template <class F> __device__ __forceinline__ void f_sqrf(u32 *o, const u32 *a)
+{
+    u32 w[2 * F::N];
+    sqr_wide_n<F::N>(w, a);
+    redc_f<F>(o, w);
+}
+/* x -= y (2N words); where it borrows, 4m^2 is added back (a multiple of m) */
+template <class F> __device__ __forceinline__ void wide_sub_mod(u32 *x, const u32 *y)
+{
+    enum { K = 2 * F::N };
+    x[0] = sub_cc(x[0], y[0]);
+#pragma unroll
+    for (int k = 1; k < K; k++) x[k] = subc_cc(x[k], y[k]);
+    if (subc(0, 0)) {
+        u32 m[K];
+        F::m4sq(m);
+        x[0] = add_cc(x[0], m[0]);
+#pragma unroll
+        for (int k = 1; k < K - 1; k++) x[k] = addc_cc(x[k], m[k]);
+        x[K - 1] = addc(x[K - 1], m[K - 1]);
+    }
+}
+template <int K> __device__ __forceinline__ void wide_sub(u32 *x, const u32 *y)   /* no borrow */
+{
+    x[0] = sub_cc(x[0], y[0]);
+#pragma unroll
+    for (int k = 1; k < K - 1; k++) x[k] = subc_cc(x[k], y[k]);
+    x[K - 1] = subc(x[K - 1], y[K - 1]);
+}
+template <int N> __device__ __forceinline__ void add_nc(u32 *o, const u32 *a, const u32 *b)   /* no carry out */
+{
+    o[0] = add_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++) o[j] = addc_cc(a[j], b[j]);
+    o[N - 1] = addc(a[N - 1], b[N - 1]);
+}
+/* F_p2, lazy Karatsuba with one reduction a component: c0 = a0 b0 - a1 b1 (+ 4p^2 where
+   negative: below 4p^2 < p R), c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0, the
+   sums unreduced (< 4p < R), exact and below 8p^2; its reduction is below p + 8p^2 / R: < 2p
+   for BLS12-381 (8p < R), < 2.6p for BN254, which one conditional subtraction of 2p fixes. */
+template <class F> __device__ __forceinline__ void f2_mulf(u32 *o, const u32 *a, const u32 *b)
+{
+    enum { N = F::N };
+    u32 s[N], t[N], w0[2 * N], w1[2 * N];
+    add_nc<N>(s, a, a + N);
+    add_nc<N>(t, b, b + N);
+    mul_wide_n<N>(w0, a, b);
+    mul_wide_n<N>(w1, a + N, b + N);
+    {
+        u32 w2[2 * N];
+        mul_wide_n<N>(w2, s, t);
+        wide_sub<2 * N>(w2, w0);
+        wide_sub<2 * N>(w2, w1);
+        wide_sub_mod<F>(w0, w1);
+        redc_f<F>(o, w0);
+        redc_f<F>(o + N, w2);
+    }
+    if (N == 8) {                                      /* BN254: 8p > R */
+        u32 m2[N];
+        F::mod2(m2);
+        sub_ge<N>(o + N, o + N, m2);
+    }
+}
+/* o = (a b - c d) / R, lazy: one reduction for two products. F_p: the difference of two
+   products below 4p^2, plus 4p^2 where negative. F_p2 (Karatsuba, X = a0 b0, Y = a1 b1,
+   U = c0 d0, V = c1 d1): c0 = (X - Y) - (U - V), c1 = (a0 + a1)(b0 + b1) - (c0 + c1)(d0 + d1)
+   - (X + Y) + (U + V), both in (-8p^2, 8p^2), computed modulo 2^(64 N) (8p^2 < 2^(64 N - 1)),
+   plus 8p^2 where negative; reduced, below p + 8p^2 / R (BN254: one conditional subtraction
+   of 2p more, as in f2_mulf). */
+template <class F> __device__ __forceinline__ void wide_add_if_neg(u32 *x)   /* x += 8p^2 where x < 0 */
+{
+    enum { K = 2 * F::N };
+    if ((int)x[K - 1] < 0) {
+        u32 m[K];
+        F::m4sq(m);
+        x[0] = add_cc(x[0], m[0]);
+#pragma unroll
+        for (int k = 1; k < K - 1; k++) x[k] = addc_cc(x[k], m[k]);
+        x[K - 1] = addc(x[K - 1], m[K - 1]);
+        x[0] = add_cc(x[0], m[0]);
+#pragma unroll
+        for (int k = 1; k < K - 1; k++) x[k] = addc_cc(x[k], m[k]);
+        x[K - 1] = addc(x[K - 1], m[K - 1]);
+    }
+}
+template <class F> __device__ __forceinline__ void lazy_fix(u32 *o)   /* BN254: below 2.6p -> below 2p */
+{
+    if (F::N == 8) {
+        u32 m2[F::N];
+        F::mod2(m2);
+        sub_ge<F::N>(o, o, m2);
+    }
+}
+template <class F> __device__ __forceinline__ void f_mul_subf(u32 *o, const u32 *a, const u32 *b, const u32 *c, const u32 *d)
+{
+    u32 x[2 * F::N], y[2 * F::N];
+    mul_wide_n<F::N>(x, a, b);
+    mul_wide_n<F::N>(y, c, d);
+    wide_sub_mod<F>(x, y);
+    redc_f<F>(o, x);
+}
+template <class F> __device__ __forceinline__ void f2_mul_subf(u32 *o, const u32 *a, const u32 *b, const u32 *c, const u32 *d)
+{
+    enum { N = F::N, K = 2 * N };
+    u32 sa[N], sb[N], sc[N], sd[N], c0[K], c1[K];
+    add_nc<N>(sa, a, a + N);
+    add_nc<N>(sb, b, b + N);
+    add_nc<N>(sc, c, c + N);
+    add_nc<N>(sd, d, d + N);
+    {
+        u32 x[K], y[K];
+        mul_wide_n<N>(x, a, b);
+        mul_wide_n<N>(y, a + N, b + N);
+        add_nc<K>(c1, x, y);                           /* X + Y */
+        wide_sub<K>(x, y);                             /* X - Y (mod 2^(64 N)) */
+        mul_wide_n<N>(y, sa, sb);
+        wide_sub<K>(y, c1);                            /* a0 b1 + a1 b0 */
+#pragma unroll
+        for (int k = 0; k < K; k++) c1[k] = y[k];
+#pragma unroll
+        for (int k = 0; k < K; k++) c0[k] = x[k];
+    }
+    {
+        u32 u[K], v[K];
+        mul_wide_n<N>(u, c, d);
+        mul_wide_n<N>(v, c + N, d + N);
+        wide_sub<K>(c0, u);
+        add_nc<K>(c0, c0, v);                          /* X - Y - U + V */
+        add_nc<K>(u, u, v);                            /* U + V */
+        mul_wide_n<N>(v, sc, sd);
+        wide_sub<K>(v, u);                             /* c0 d1 + c1 d0 */
+        wide_sub<K>(c1, v);
+    }
+    wide_add_if_neg<F>(c0);
+    wide_add_if_neg<F>(c1);
+    redc_f<F>(o, c0);
+    redc_f<F>(o + N, c1);
+    lazy_fix<F>(o);
+    lazy_fix<F>(o + N);
+}
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two products */
+template <class F> __device__ __forceinline__ void f2_sqrf(u32 *o, const u32 *a)
+{
+    enum { N = F::N };
+    u32 s[N], d[N], t[N];
+    f_add<F>(s, a, a + N);
+    f_sub<F>(d, a, a + N);
+    f_add<F>(t, a, a);
+    f_mulf<F>(o + N, t, a + N);
+    f_mulf<F>(o, s, d);
+}
 template <class F> __device__ __forceinline__ void f_canon(u32 *o, const u32 *a)   /* lazy -> [0, m) */
 {
     u32 m[F::N];
@@ -3829,7 +4119,7 @@ template <class F> __device__ __forceinline__ bool f_zero_mod(const u32 *a)
 }
 
 /* ---- elements: D components of F */
-template <class F, int D> struct ext {
+template <class F, int D, bool FAST = false> struct ext {
     enum { N = F::N, W = D * F::N };
     static __device__ __forceinline__ void add(u32 *o, const u32 *a, const u32 *b)
     {
@@ -3844,6 +4134,10 @@ template <class F, int D> struct ext {
     /* (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
     static __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b)
     {
+        if constexpr (FAST) {
+            if constexpr (D == 1) f_mulf<F>(o, a, b); else f2_mulf<F>(o, a, b);
+            return;
+        }
         if constexpr (D == 1) { f_mul_call<F>(o, a, b); return; }
         u32 t0[N], t1[N], s[N], t[N];
         f_mul_call<F>(t0, a, b);
@@ -3858,6 +4152,10 @@ template <class F, int D> struct ext {
     /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
     static __device__ __forceinline__ void sqr(u32 *o, const u32 *a)
     {
+        if constexpr (FAST) {
+            if constexpr (D == 1) f_sqrf<F>(o, a); else f2_sqrf<F>(o, a);
+            return;
+        }
         if constexpr (D == 1) { f_mul_call<F>(o, a, a); return; }
         u32 s[N], d[N], t[N];
         f_add<F>(s, a, a + N);
@@ -3865,6 +4163,18 @@ template <class F, int D> struct ext {
         f_mul_call<F>(t, a, a + N);
         f_mul_call<F>(o, s, d);
         f_add<F>(o + N, t, t);
+    }
+    /* o = a b - c d */
+    static __device__ __forceinline__ void mul_sub(u32 *o, const u32 *a, const u32 *b, const u32 *c, const u32 *d)
+    {
+        if constexpr (FAST) {
+            if constexpr (D == 1) f_mul_subf<F>(o, a, b, c, d); else f2_mul_subf<F>(o, a, b, c, d);
+            return;
+        }
+        u32 s[W], t[W];
+        mul(s, a, b);
+        mul(t, c, d);
+        sub(o, s, t);
     }
     static __device__ __forceinline__ bool zero_mod(const u32 *a)
     {
@@ -3908,7 +4218,11 @@ template <int W> __device__ __forceinline__ void storew(u32 *p, const u32 *v)
 /* ---- a group over elements E = ext<F, D>: XYZZ with mgpu_bn's formulas (a = 0) */
 template <class F, int D> struct gen {
     typedef ext<F, D> E;
-    enum { W = E::W, P = 4 * E::W };
+    /* ACC_BLOCKS: msm_accumulate's blocks an SM (F_p: 2, at most 128 registers; F_p2 needs
+       255). FUSED_Y: the new Y as one a b - c d (mul_sub) in BN254 G2 (an H200 at 2^24,
+       162.2 -> 152.6 ms: no spills left); in BLS12-381 the 24-word products it holds at once
+       made the accumulation spill more (G1 104.2 -> 107.8 ms, G2 443.9 -> 448.5). */
+    enum { W = E::W, P = 4 * E::W, ACC_BLOCKS = D == 1 ? 2 : 1, FUSED_Y = F::N == 8 };
     struct pt { u32 x[W], y[W], zz[W], zzz[W]; };
     static __device__ __forceinline__ void set_inf(pt &p)
     {
@@ -3957,6 +4271,7 @@ template <class F, int D> struct gen {
     }
     static __device__ __forceinline__ void add_affine(pt &p, const u32 *x, const u32 *y, bool none)
     {
+        typedef ext<F, D, true> E;                     /* the tuned products, inline */
         u32 u2[W], s2[W], pp[W], ppp[W], q[W];
         if (none) return;
         if (is_inf(p)) { set_affine(p, x, y, false); return; }
@@ -3979,12 +4294,16 @@ template <class F, int D> struct gen {
         E::sub(u2, u2, q);
         E::sub(p.x, u2, q);
         E::sub(q, q, p.x);                             /* Y3 = R (Q - X3) - Y1 PPP */
-        E::mul(q, s2, q);
-        E::mul(ppp, p.y, ppp);
-        E::sub(p.y, q, ppp);
+        if constexpr (FUSED_Y) E::mul_sub(p.y, s2, q, p.y, ppp);
+        else {
+            E::mul(q, s2, q);
+            E::mul(ppp, p.y, ppp);
+            E::sub(p.y, q, ppp);
+        }
     }
     static __device__ __noinline__ void add(pt &p, const pt &q)
     {
+        typedef ext<F, D, true> E;
         u32 u1[W], u2[W], s1[W], s2[W], t[W];
         if (is_inf(q)) return;
         if (is_inf(p)) { p = q; return; }
@@ -4010,9 +4329,12 @@ template <class F, int D> struct gen {
         E::sub(u2, u2, u1);
         E::sub(p.x, u2, u1);
         E::sub(u1, u1, p.x);
-        E::mul(u1, s2, u1);
-        E::mul(t, s1, t);
-        E::sub(p.y, u1, t);
+        if constexpr (FUSED_Y) E::mul_sub(p.y, s2, u1, s1, t);
+        else {
+            E::mul(u1, s2, u1);
+            E::mul(t, s1, t);
+            E::sub(p.y, u1, t);
+        }
     }
     static __device__ __forceinline__ void canon(pt &p) { E::canon(p.x); E::canon(p.y); E::canon(p.zz); E::canon(p.zzz); }
     /* The point of an entry (copy index / n of point index % n): x, y. */
@@ -4321,7 +4643,7 @@ extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn:
             }                                                                                                       \
         }                                                                                                           \
     }                                                                                                               \
-    extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK) mgpu_msm_accumulate_##suffix(const mgpu_bn::args a) { accumulate<G>(a); } \
+    extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, G::ACC_BLOCKS) mgpu_msm_accumulate_##suffix(const mgpu_bn::args a) { accumulate<G>(a); } \
     extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup_##suffix(const mgpu_bn::args a) { fixup<G>(a); } \
     extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long_##suffix(const mgpu_bn::args a) { fixup_long<G>(a); } \
     extern "C" __global__ void __launch_bounds__(128) mgpu_msm_segments_##suffix(const mgpu_bn::args a) { segments<G>(a); } \

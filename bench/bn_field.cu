@@ -5,6 +5,8 @@
      mul      a_k <- a_k * b_k, the unrolled lazy multiplication (mul<FP>: in and out [0, 2p))
      sqr      a_k <- a_k^2 (sqr<FP>: 512-bit square, one reduction)
      madd     acc <- acc + P, the mixed XYZZ addition of the bucket accumulation (add_affine)
+     bn254_fp2_mul, bls12_381_fp_mul, bls12_381_fp2_mul (and _sqr): the other MSM groups'
+              tuned products (mgpu_cv::ext<F, D, true>), beside their compact ones
 
    Then the same additions with the accumulation's memory pattern, and the alternative issue
    13 asks to measure before building it (affine sums with a batched inversion), over a
@@ -94,6 +96,43 @@ template <int OP> __global__ void __launch_bounds__(THREADS) chains(const u32 *b
         }
     }
     out[tid] = chains_fold<CHAINS>(a);
+}
+
+/* The other groups' fields (mgpu_cv::ext<F, D, FAST>: F_p of BLS12-381, F_p2 of BN254 and
+   BLS12-381): CV_CHAINS chains a <- a b (SQ: a <- a^2) with the tuned (FAST) or the compact
+   products; chain k of thread t starts at (t, k + 1, 0, ..) with b fixed (below p); the
+   results, canonical, folded into one word. */
+enum { CV_CHAINS = 4 };
+template <class F, int D, bool SQ, bool FAST> __global__ void __launch_bounds__(THREADS) cv_chains(const u32 *b_in, unsigned iters, u32 *out)
+{
+    typedef mgpu_cv::ext<F, D, FAST> E;
+    enum { W = E::W };
+    const u32 tid = blockIdx.x * blockDim.x + threadIdx.x;
+    u32 a[CV_CHAINS][W], b[CV_CHAINS][W], x = 0;
+    (void)b_in;
+#pragma unroll
+    for (int k = 0; k < CV_CHAINS; k++)
+#pragma unroll
+        for (int j = 0; j < W; j++) {
+            a[k][j] = j == 0 ? tid : j == 1 ? k + 1 : 0;
+            b[k][j] = (0x9e3779b9u * (u32)(k * W + j + 7)) ^ (u32)((k * W + j) * 0x85ebca6bu);
+            if (j % F::N == F::N - 1) b[k][j] &= 0x0fffffffu;   /* below p */
+        }
+#pragma unroll 1
+    for (unsigned i = 0; i < iters; i++) {
+#pragma unroll
+        for (int k = 0; k < CV_CHAINS; k++) {
+            if (SQ) E::sqr(a[k], a[k]);
+            else E::mul(a[k], a[k], b[k]);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < CV_CHAINS; k++) {
+        E::canon(a[k]);
+#pragma unroll
+        for (int j = 0; j < W; j++) x ^= a[k][j] * (2 * j + 1) + k;
+    }
+    out[tid] = x;
 }
 
 /* acc = (t, 1) lifted, then acc += P_(i % 2) for i < iters (even; P from b). OP_MADD: add_affine
@@ -634,6 +673,24 @@ int main(int argc, char **argv)
         ms = best_ms(additions<OP_MADD>, b, iters / 4, out, &blocks);
         printf("mgpu_field op=madd G_per_s=%.3f (mixed XYZZ additions; %u blocks x %d, %.3f ms)\n",
                (double)blocks * THREADS * (iters / 4) / (ms * 1e-3) / 1e9, blocks, THREADS, ms);
+    }
+    {                                                  /* the other groups' fields, beside BN254's mul */
+#define CV_RATE(F, D, name)                                                                                            \
+        bad |= check(name " mul", cv_chains<F, D, false, true>, cv_chains<F, D, false, false>, b, 64, 0);              \
+        bad |= check(name " sqr", cv_chains<F, D, true, true>, cv_chains<F, D, true, false>, b, 64, 0);                \
+        for (int sq = 0; sq < 2; sq++) {                                                                               \
+            float ms = sq ? best_ms(cv_chains<F, D, true, true>, b, iters / 4, out, &blocks)                          \
+                          : best_ms(cv_chains<F, D, false, true>, b, iters / 4, out, &blocks);                        \
+            float cms = sq ? best_ms(cv_chains<F, D, true, false>, b, iters / 4, out, &blocks)                        \
+                           : best_ms(cv_chains<F, D, false, false>, b, iters / 4, out, &blocks);                      \
+            const double ops = (double)blocks * THREADS * CV_CHAINS * (iters / 4);                                    \
+            printf("mgpu_field op=%s_%s G_per_s=%.3f (compact: %.3f; %u blocks x %d, %d chains, %.3f ms)\n", name,    \
+                   sq ? "sqr" : "mul", ops / (ms * 1e-3) / 1e9, ops / (cms * 1e-3) / 1e9, blocks, THREADS, CV_CHAINS, ms); \
+        }
+        CV_RATE(mgpu_cv::bn_p, 2, "bn254_fp2")
+        CV_RATE(mgpu_cv::bls_p, 1, "bls12_381_fp")
+        CV_RATE(mgpu_cv::bls_p, 2, "bls12_381_fp2")
+#undef CV_RATE
     }
     CU(cudaFree(out));
     bad |= gathered_additions();

@@ -181,7 +181,14 @@ static void skew_scalars(mgpu_bn254_scalar *sc, size_t n)
 /* --kernels: opt.reps more calls of c under mgpu's profiler; prints the call's median wall
    time and, per kernel name, the median over calls of its summed GPU time in one call. */
 #define MAX_KERNEL_NAMES 32
-static void kernel_times(const char *what, const call *c)
+static void kernel_times_of(const char *what, void (*run)(const void *), const void *ctx);
+static void run_call(const void *ctx)
+{
+    mgpu_bn254_jacobian res[BATCH];
+    MK(call_run((const call *)ctx, res));
+}
+static void kernel_times(const char *what, const call *c) { kernel_times_of(what, run_call, c); }
+static void kernel_times_of(const char *what, void (*run)(const void *), const void *ctx)
 {
     static mgpu_span spans[4096];
     static char names[MAX_KERNEL_NAMES][48];
@@ -189,12 +196,11 @@ static void kernel_times(const char *what, const call *c)
     double wall[MAX_REPS], total = 0;
     int nnames = 0, i, k;
     size_t count, j;
-    mgpu_bn254_jacobian res[BATCH];
     memset(per, 0, sizeof per);
     for (i = 0; i < opt.reps; i++) {
         double t0 = bench_now_ns();
         MK(mgpu_profile_start());
-        MK(call_run(c, res));
+        run(ctx);
         wall[i] = (bench_now_ns() - t0) * 1e-6;
         MK(mgpu_profile_stop());
         MK(mgpu_profile_spans(spans, sizeof spans / sizeof spans[0], &count));
@@ -370,6 +376,24 @@ static int peer_file_load(const char *path)
    opt.warmup, checked against the CPU device up to 2^16 points and between the two (and the
    peer) above; with --peer-cmd the peer on the same inputs. Returns 0, or 1 for a wrong
    result or a failed peer. */
+/* One dev call of a group's MSM (--kernels, --c-sweep in --curve). */
+typedef struct { const void *s, *p; size_t n; const mgpu_msm_config *cfg; uint64_t *res; } curve_call;
+static void run_curve_call(const void *ctx)
+{
+    const curve_call *c = (const curve_call *)ctx;
+    MK(mgpu_msm_curve(c->s, c->p, c->n, 1, c->cfg, c->res, st));
+}
+static double curve_measure(const curve_call *c)
+{
+    double ms[MAX_REPS];
+    int i, k;
+    for (i = k = 0; i < opt.warmup + opt.reps; i++) {
+        double a = bench_now_ns();
+        run_curve_call(c);
+        if (i >= opt.warmup) ms[k++] = (bench_now_ns() - a) * 1e-6;
+    }
+    return bench_median(ms, k);
+}
 static int curve_bench(int ordinal)
 {
     static const char *const names[4] = { "BN254 G1", "BN254 G2", "BLS12-381 G1", "BLS12-381 G2" };
@@ -445,6 +469,27 @@ static int curve_bench(int ordinal)
                     if (memcmp(cref, aff[0], E)) { printf("WRONG: %s n=%s: precompute %d differs from dev\n", names[g], nb, k); wrong++; }
                 }
                 tab[g][s][2 + k / 2] = bench_median(ms, m);
+            }
+            if (opt.kernels || (opt.c_sweep && n >= ((size_t)1 << 16))) {
+                curve_call cc;
+                char what[96];
+                cc.s = d_sc; cc.p = d_pts; cc.n = n; cc.cfg = &cfg; cc.res = res;
+                snprintf(what, sizeof what, "%s n=%s dev", names[g], nb);
+                if (opt.kernels) kernel_times_of(what, run_curve_call, &cc);
+                if (opt.c_sweep && n >= ((size_t)1 << 16)) {   /* mgpu's window size against its neighbours */
+                    const int c0 = mgpu_msm_window_bits(n, 1);
+                    int cb;
+                    printf("%s n=%s c sweep (dev ms, mgpu's default %d):", names[g], nb, c0);
+                    for (cb = c0 - 2; cb <= c0 + 2; cb++) {
+                        if (cb < 1 || cb > MGPU_MSM_MAX_WINDOW_BITS) continue;
+                        cfg.window_bits = cb;
+                        printf(" c=%d %.3f", cb, curve_measure(&cc));
+                        MK(mgpu_curve_to_affine(g, res, cref, 0));
+                        if (memcmp(cref, aff[0], E)) { printf(" WRONG"); wrong++; }
+                    }
+                    printf("\n");
+                    cfg.window_bits = 0;
+                }
             }
             if (n <= ((size_t)1 << 16)) {
                 MK(mgpu_msm_curve(h_sc, h_pts, n, 1, &cfg, res, cpu));

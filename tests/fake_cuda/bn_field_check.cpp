@@ -161,11 +161,89 @@ static int check_fp64(long pairs)
     return bad;
 }
 
+/* The other groups' tuned products (mgpu_cv: F_p of N words, F_p2) against their compact
+   ones (ext<F, D, false>: the CIOS loop, Karatsuba over it), lazy in and out, the same
+   residue: random elements below 2m and the edges 2m - 1, m, m - 1, 0, 1 in each component. */
+template <int N> static bool below_n(const u32 *a, const u32 *b)
+{
+    for (int j = N - 1; j >= 0; j--)
+        if (a[j] != b[j]) return a[j] < b[j];
+    return false;
+}
+template <class F> static void elem_lazy(u32 *o, long it, int which)
+{
+    enum { N = F::N };
+    u32 m[N], m2[N];
+    F::mod(m);
+    F::mod2(m2);
+    const int edge = (int)((it / 3 + which * 7) % 23);
+    if (edge < 5) {
+        unsigned long long borrow = edge == 0 ? 1 : edge == 2 ? 1 : 0;
+        const u32 *base = edge == 0 ? m2 : m;
+        for (int j = 0; j < N; j++) {
+            const unsigned long long t = (unsigned long long)(edge >= 3 ? 0 : base[j]) - borrow;
+            o[j] = (u32)t;
+            borrow = (t >> 63) & 1;
+        }
+        if (edge >= 3) o[0] = edge - 3;                /* 0, 1 */
+        return;
+    }
+    do {
+        for (int j = 0; j < N; j++) o[j] = (u32)rng();
+        o[N - 1] &= m2[N - 1] | (m2[N - 1] >> 1) | (m2[N - 1] >> 2) | (m2[N - 1] >> 4) | (m2[N - 1] >> 8) | (m2[N - 1] >> 16);
+    } while (!below_n<N>(o, m2));
+}
+template <class F, int D> static int check_curve(long pairs, const char *name)
+{
+    typedef mgpu_cv::ext<F, D, true> EF;
+    typedef mgpu_cv::ext<F, D, false> EC;
+    enum { N = F::N, W = D * N };
+    int bad = 0;
+    u32 m2[N];
+    F::mod2(m2);
+    for (long it = 0; it < pairs && bad <= 10; it++) {
+        u32 a[W], b[W], r1[W], r2[W];
+        for (int c = 0; c < D; c++) { elem_lazy<F>(a + c * N, it, 2 * c); elem_lazy<F>(b + c * N, it * 5 + 1, 2 * c + 1); }
+        const bool sq = it & 1;
+        if (sq) { EF::sqr(r1, a); EC::sqr(r2, a); } else { EF::mul(r1, a, b); EC::mul(r2, a, b); }
+        for (int c = 0; c < D; c++)
+            if (!below_n<N>(r1 + c * N, m2)) bad++, printf("FAIL %s pair %ld: tuned %s >= 2m\n", name, it, sq ? "square" : "product");
+        EF::canon(r1);
+        EC::canon(r2);
+        if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL %s pair %ld: tuned %s != compact\n", name, it, sq ? "square" : "product");
+        if (it % 3 == 1) {                             /* a b - c d, one reduction a component */
+            u32 c[W], d[W];
+            for (int k = 0; k < D; k++) { elem_lazy<F>(c + k * N, it * 7 + 2, 2 * k + 5); elem_lazy<F>(d + k * N, it * 11 + 3, 2 * k + 6); }
+            if (it % 9 == 4) { memcpy(c, a, sizeof c); memcpy(d, b, sizeof d); }   /* zero */
+            if (it % 9 == 7) { memcpy(c, b, sizeof c); memcpy(d, a, sizeof d); }
+            EF::mul_sub(r1, a, b, c, d);
+            EC::mul_sub(r2, a, b, c, d);
+            for (int k = 0; k < D; k++)
+                if (!below_n<N>(r1 + k * N, m2)) bad++, printf("FAIL %s pair %ld: tuned a b - c d >= 2m\n", name, it);
+            EF::canon(r1);
+            EC::canon(r2);
+            if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL %s pair %ld: tuned a b - c d != compact\n", name, it);
+        }
+        if (it % 3 == 0) {                             /* aliased output */
+            memcpy(r1, a, sizeof a);
+            EF::mul(r1, r1, b);
+            EC::mul(r2, a, b);
+            EF::canon(r1);
+            EC::canon(r2);
+            if (memcmp(r1, r2, sizeof r1)) bad++, printf("FAIL %s pair %ld: tuned product in place != compact\n", name, it);
+        }
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const long pairs = argc > 1 ? atol(argv[1]) : 200000;
-    const int bad = check<FP>(pairs) + check<FR>(pairs) + check_fp64(pairs);
-    printf("%s BN254 field arithmetic: %ld pairs each for p and r (multiplication, square, a b - c d, addition, subtraction; FP64 products, chains, mixed additions)\n",
+    const int bad = check<FP>(pairs) + check<FR>(pairs) + check_fp64(pairs) +
+                    check_curve<mgpu_cv::bn_p, 2>(pairs, "BN254 F_p2") + check_curve<mgpu_cv::bls_p, 1>(pairs, "BLS12-381 F_p") +
+                    check_curve<mgpu_cv::bls_p, 2>(pairs, "BLS12-381 F_p2") + check_curve<mgpu_cv::bn_p, 1>(pairs, "BN254 F_p (generic)");
+    printf("%s BN254 field arithmetic: %ld pairs each for p and r (multiplication, square, a b - c d, addition, subtraction; FP64 products, chains, mixed additions);"
+           " the tuned F_p and F_p2 products, squares and a b - c d of BN254 and BLS12-381 (mgpu_cv)\n",
            bad ? "FAIL" : "ok  ", pairs);
     printf("%d passed, %d failed\n", bad ? 0 : 1, bad ? 1 : 0);
     return bad != 0;
