@@ -97,10 +97,11 @@
        queries and the pipeline's push and pull may return MGPU_NOT_READY = 1). The others
        return a value: const char * (mgpu_version, mgpu_result_string, mgpu_last_error,
        mgpu_kernels_source_sha256), int (mgpu_driver_version, mgpu_device_count,
-       mgpu_cpu_device_count, mgpu_msm_window_bits, mgpu_bn254_on_curve, mgpu_local_rank),
-       mgpu_backend (mgpu_default_backend), mgpu_device (mgpu_cpu_device), size_t
-       (mgpu_dtype_size), or nothing (mgpu_bn254_point_to_bytes,
-       mgpu_bn254_scalar_from_bytes). On failure the calling thread's mgpu_last_error() names
+       mgpu_cpu_device_count, mgpu_msm_window_bits, mgpu_bn254_on_curve, mgpu_curve_on_curve,
+       mgpu_local_rank), mgpu_backend (mgpu_default_backend), mgpu_device (mgpu_cpu_device),
+       size_t (mgpu_dtype_size, mgpu_msm_point_bytes, mgpu_msm_result_bytes,
+       mgpu_curve_encoded_bytes), or nothing (mgpu_bn254_point_to_bytes,
+       mgpu_bn254_scalar_from_bytes, mgpu_bn254_scalar_to_bytes). On failure the calling thread's mgpu_last_error() names
        the mgpu function, the driver call, the device and the driver's error name. An
        optional log callback in mgpu_desc receives the same text.
 
