@@ -1038,9 +1038,9 @@ MGPU_API void mgpu_bn254_scalar_to_bytes(const mgpu_bn254_scalar *s, uint8_t byt
        MGPU_MSM_BLS12_381_G1  y^2 = x^3 + 4         255-bit  96 B   144 B
        MGPU_MSM_BLS12_381_G2  y^2 = x^3 + 4 (1 + u) 255-bit 192 B   288 B
    MGPU_MSM_CHECK_POINTS also rejects, in every group but BN254 G1, points outside the
-   subgroup of order r (checked on the host, points in GPU memory copied there first, by
-   an endomorphism: one scalar multiplication by 64 or 128 bits per point instead of r's
-   255, see docs/curves.md). GPUs run the same algorithm as for BN254 G1 with the
+   subgroup of order r with MGPU_ERROR_NOT_IN_SUBGROUP (checked on the host, points in GPU
+   memory copied there first, by an endomorphism: one scalar multiplication by 64 or 128
+   bits per point instead of r's 255, see docs/curves.md). GPUs run the same algorithm as for BN254 G1 with the
    group's arithmetic (every input kind, pieces within max_memory, batches, the split over
    GPUs, precomputed bases from mgpu_msm_curve_precompute_bases). */
 #define MGPU_MSM_BN254_G1 0
@@ -9065,7 +9065,7 @@ static mgpu_result mgpu__msm_check_points(const char *fn, const mgpu__cv_group *
         if (why == 1) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] has a coordinate >= p", i);
         if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is not on %s", i, g->equation);
         if (why == 3)
-            return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is on %s but not in %s (the subgroup of order r)",
+            return mgpu__fail(MGPU_ERROR_NOT_IN_SUBGROUP, fn, "points[%zu] is on %s but not in %s (the subgroup of order r)",
                               i, g->equation, g->name);
     }
     return MGPU_SUCCESS;
