@@ -97,8 +97,9 @@
        queries and the pipeline's push and pull may return MGPU_NOT_READY = 1). The others
        return a value: const char * (mgpu_version, mgpu_result_string, mgpu_last_error,
        mgpu_kernels_source_sha256), int (mgpu_driver_version, mgpu_device_count,
-       mgpu_cpu_device_count, mgpu_msm_window_bits, mgpu_bn254_on_curve, mgpu_curve_on_curve,
-       mgpu_local_rank), mgpu_backend (mgpu_default_backend), mgpu_device (mgpu_cpu_device),
+       mgpu_cpu_device_count, mgpu_msm_window_bits, mgpu_msm_curve_window_bits,
+       mgpu_bn254_on_curve, mgpu_curve_on_curve, mgpu_local_rank), mgpu_backend
+       (mgpu_default_backend), mgpu_device (mgpu_cpu_device),
        size_t (mgpu_dtype_size, mgpu_msm_point_bytes, mgpu_msm_result_bytes,
        mgpu_curve_encoded_bytes), or nothing (mgpu_bn254_point_to_bytes,
        mgpu_bn254_scalar_from_bytes, mgpu_bn254_scalar_to_bytes). On failure the calling thread's mgpu_last_error() names
@@ -913,7 +914,8 @@ typedef struct mgpu_bn254_jacobian { uint64_t x[4], y[4], z[4]; } mgpu_bn254_jac
    forms, c chosen by mgpu, no precomputed bases. */
 typedef struct mgpu_msm_config {
     unsigned flags;                     /* MGPU_MSM_* */
-    int window_bits;                    /* c; 0: chosen from n (mgpu_msm_window_bits) */
+    int window_bits;                    /* c; 0: chosen from n (mgpu_msm_window_bits; other
+                                           groups: mgpu_msm_curve_window_bits) */
     int precompute_factor;              /* 0 or 1: points are plain; f > 1: points are the
                                            f * n bases from mgpu_msm_precompute_bases with
                                            the same f, window_bits and point form */
@@ -930,7 +932,8 @@ typedef struct mgpu_msm_config {
                                            BN254 G1 only: another group is INVALID_ARGUMENT) */
 } mgpu_msm_config;
 
-/* The window size mgpu uses for n points when config.window_bits is 0. */
+/* The window size mgpu uses for n points when config.window_bits is 0 (BN254 G1 and G2;
+   any group: mgpu_msm_curve_window_bits). */
 MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor);
 
 /* *result = sum_i scalars[i] * points[i] for i < n, queued on the stream (NULL: the
@@ -1056,6 +1059,13 @@ typedef struct mgpu_bls12_381_g2_jacobian { uint64_t x[2][6], y[2][6], z[2][6]; 
 /* Bytes of a point (affine) or a result (Jacobian) of the group; 0 for an unknown group. */
 MGPU_API size_t mgpu_msm_point_bytes(int group);
 MGPU_API size_t mgpu_msm_result_bytes(int group);
+/* The window size mgpu uses for n points of the group when config.window_bits is 0 (0 for
+   an unknown group): mgpu_msm_window_bits(n, precompute_factor) for BN254 G1 and G2; for
+   BLS12-381, whose signed digits span 256 bits (r < 2^255), the same cost model over
+   ceil(256 / c) windows and a wider range of c, never one that leaves a top window under
+   5 bits (without precomputed bases c = 16 from 2^19 to 2^22 points). G1 and G2 of a
+   curve get the same c. */
+MGPU_API int mgpu_msm_curve_window_bits(int group, size_t n, int precompute_factor);
 /* count MSMs of config->group (as mgpu_msm_batch_async / mgpu_msm_batch / mgpu_msm_multi,
    with MGPU_MSM_SHARED_POINTS and the forms of config->flags): results[b] = sum_i
    scalars[b n + i] * points[b n + i]. Errors as theirs, plus INVALID_ARGUMENT for an
@@ -7611,7 +7621,8 @@ MGPU_API mgpu_result mgpu_blur_split(const mgpu_image *src, const mgpu_image *ds
 /* What a validated MSM call resolved its config to; the GPU half's input. */
 typedef struct mgpu__msm_plan {
     unsigned flags;                    /* validated MGPU_MSM_* */
-    int c;                             /* window bits: config.window_bits, else mgpu_msm_window_bits(n, f) */
+    int c;                             /* window bits: config.window_bits, else
+                                          mgpu_msm_curve_window_bits(group, n, f) */
     int windows;                       /* W = ceil(255 / c) (BLS12-381, r < 2^255: ceil(256 / c)): the
                                           GPU's signed-digit windows */
     int factor;                        /* f >= 1 (0 in the config means 1) */
@@ -8964,32 +8975,60 @@ static mgpu_result mgpu__cv_cpu_precompute(const char *fn, const mgpu__cv_group 
 #define MGPU__MSM_FLAGS (MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY | \
                          MGPU_MSM_CHECK_POINTS | MGPU_MSM_SHARED_POINTS)
 
-MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor)
+/* The window size for n points whose signed digits span `bits` bits: bit_length(n) - 5,
+   clamped to 4..20; from 2^16 points on, the c within [that - below, that + 1] (below = 1
+   under 2^18 points) with the least work, n W mixed additions into buckets plus k for each
+   of the W' 2^(c-1) buckets, W = ceil(bits / c) windows, W' = ceil(W / f) of them per
+   precomputed copy, skipping any c whose top window would have fewer than min_top bits
+   (its 2^(top-1) buckets get all the points, summed in few long runs by msm_fixup_long). */
+static int mgpu__msm_window_choose(size_t n, int precompute_factor, int bits, int below, int min_top)
 {
-    /* bit_length(n) - 5, clamped to 4..20; from 2^16 points on, the c within one of that
-       with the least work: n W mixed additions into buckets, plus k for each of the W'
-       2^(c-1) buckets (two XYZZ sums of about 1.3 mixed additions each, and the sort's and
-       the sums' share), W = ceil(255 / c) windows, W' = ceil(W / f) of them per precomputed
-       copy. k from sweeps of c on an H200 (2026-11-27, bench_msm --c-sweep): 4.5 from 2^18
-       points on (best c: 15 at 2^20, 4.52 ms against 4.58 at 16; 17 at 2^22; 20 at 2^24),
-       2.6 below (13 at 2^16, 0.87 ms against 0.95 at 12). This also avoids a top window of a
-       few bits, whose few buckets hold all the points (c = 14 at 2^18 left 3 bits). */
     const int f = precompute_factor > 1 ? precompute_factor : 1;
-    const double k = n >= ((size_t)1 << 18) ? 4.5 : 2.6;
-    int bits = 0, c, best, lo, hi;
+    const int large = n >= ((size_t)1 << 18);
+    const double k = large ? 4.5 : 2.6;
+    int nbits = 0, c, best, lo, hi, found = 0;
     double best_cost = 0;
     size_t m;
-    for (m = n; m; m >>= 1) bits++;
-    best = bits - 5 < 4 ? 4 : bits - 5 > 20 ? 20 : bits - 5;
-    if (bits < 17) return best;
-    lo = best - 1 < 4 ? 4 : best - 1;
+    for (m = n; m; m >>= 1) nbits++;
+    best = nbits - 5 < 4 ? 4 : nbits - 5 > 20 ? 20 : nbits - 5;
+    if (nbits < 17) return best;
+    lo = best - (large ? below : 1) < 4 ? 4 : best - (large ? below : 1);
     hi = best + 1 > 20 ? 20 : best + 1;
     for (c = lo; c <= hi; c++) {
-        const int w = (255 + c - 1) / c, wf = (w + f - 1) / f;
+        const int w = (bits + c - 1) / c, wf = (w + f - 1) / f, top = bits - (w - 1) * c;
         const double cost = (double)n * w + k * wf * (double)(1u << (c - 1));
-        if (c == lo || cost < best_cost) { best = c; best_cost = cost; }
+        if (top < min_top) continue;
+        if (!found || cost < best_cost) { best = c; best_cost = cost; found = 1; }
     }
     return best;
+}
+
+MGPU_API int mgpu_msm_window_bits(size_t n, int precompute_factor)
+{
+    /* BN254 (255-bit signed digits), neighbours within one of bit_length(n) - 5. k from
+       sweeps of c on an H200 (2026-11-27, bench_msm --c-sweep): 4.5 from 2^18 points on
+       (best c: 15 at 2^20, 4.52 ms against 4.58 at 16; 17 at 2^22; 20 at 2^24), 2.6 below
+       (13 at 2^16, 0.87 ms against 0.95 at 12). This also avoids a top window of a few
+       bits, whose few buckets hold all the points (c = 14 at 2^18 left 3 bits). BN254 G2
+       agrees (2026-12-02, 2^16..2^24, factors 1, 2, 4: within 4% of the best c swept). */
+    return mgpu__msm_window_choose(n, precompute_factor, 255, 1, 0);
+}
+
+MGPU_API int mgpu_msm_curve_window_bits(int group, size_t n, int precompute_factor)
+{
+    /* BLS12-381: r < 2^255, so its signed digits span 256 bits, and c = 15 or 17 leaves a
+       1-bit top window (2^20 points, BLS12-381 G1: msm_fixup_long 1.31 ms against 0.006 at
+       c = 16). The same k, candidates from three below bit_length(n) - 5, top windows of 5
+       bits or more. Sweeps of c on an H200 (2026-12-02, 2^16..2^24, factors 1, 2, 4 at 2^20
+       and 2^22): best c 13 up to 2^18, 16 at 2^20 and 2^22 (G1 9.68 and 30.47 ms against
+       11.15 and 34.26 at the former 15 and 17; G2 35.20 and 114.88 against 39.66 and
+       125.28), 20 at 2^24; with factor 4 at 2^20 16 (G1 9.17 against 10.68 at 17). This
+       chooses within 3% of the best c swept in every case. G1 and G2 of a curve get the same
+       c: mgpu_msm_pair sorts one set of digits for both. */
+    if (group == MGPU_MSM_BN254_G1 || group == MGPU_MSM_BN254_G2) return mgpu_msm_window_bits(n, precompute_factor);
+    if (group == MGPU_MSM_BLS12_381_G1 || group == MGPU_MSM_BLS12_381_G2)
+        return mgpu__msm_window_choose(n, precompute_factor, 256, 3, 5);
+    return 0;
 }
 
 /* Sets c and what follows from it. */
@@ -9023,7 +9062,7 @@ static mgpu_result mgpu__msm_plan_make(const char *fn, const mgpu_msm_config *co
     if (n > (size_t)0x7fffffff / (size_t)plan->factor)
         return mgpu__fail(MGPU_ERROR_SIZE_OVERFLOW, fn, "n = %zu points (x precompute factor %d) is above 2^31 - 1",
                           n, plan->factor);
-    mgpu__msm_plan_window(plan, d.window_bits ? d.window_bits : mgpu_msm_window_bits(n, plan->factor));
+    mgpu__msm_plan_window(plan, d.window_bits ? d.window_bits : mgpu_msm_curve_window_bits(plan->group, n, plan->factor));
     plan->chosen = !d.window_bits;
     return MGPU_SUCCESS;
 }
@@ -9307,7 +9346,7 @@ static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int
     size_t i, j;
     MGPU__TRY(mgpu__msm_plan_make(m->fn, &m->config, m->n, &plan));
     points = m->points + (((plan.flags & MGPU_MSM_SHARED_POINTS) ? 0 : (size_t)b * plan.factor * m->n) + first) * m->pt_size;
-    if (plan.chosen && plan.factor == 1) mgpu__msm_plan_window(&plan, mgpu_msm_window_bits(len, 1));
+    if (plan.chosen && plan.factor == 1) mgpu__msm_plan_window(&plan, mgpu_msm_curve_window_bits(plan.group, len, 1));
     if (mgpu__is_cuda(dev)) {
         mgpu__stream_obj *s = &mgpu__g.dev[dev].default_stream;
         MGPU__TRY(mgpu__msm_gpu(m->fn, (const mgpu_bn254_scalar *)(const void *)scalars,
@@ -10176,7 +10215,7 @@ static void mgpu__msm_layout(const mgpu__msm_plan *p, int sms, mgpu__msm_shape *
     /* Bins of 2^11 buckets (a tile of msm_place_* within two bins fits its shared histogram
        of 4096 buckets; from c = 23 on, bins of 2^(c - 11) buckets, as a window has at most
        MGPU__MSM_MAX_BINS, and tiles over more buckets count and place each entry with a
-       global atomic: mgpu_msm_window_bits never picks such c), as few as can be: more (up to
+       global atomic: mgpu never picks such c itself), as few as can be: more (up to
        MGPU__MSM_MAX_BINS a window) while a bin would hold more than MGPU__MSM_BIN_ENTRIES
        entries, so that the slices msm_place_write's blocks fill at one time fit in L2 and
        a tile of it holds long runs of each bucket (an H200 at 2^24, bins of 16 K / 32 K /
@@ -10298,7 +10337,7 @@ static mgpu_result mgpu__msm_shape_make(const char *fn, mgpu__msm_plan *p, size_
         if (sh->grow) sh->grow = 0;                    /* short of memory: equal pieces, halved */
         else sh->piece = (sh->piece + 1) / 2;
         /* short of memory: a chosen c follows the piece (fewer buckets, more work) */
-        if (p->chosen && p->factor == 1) mgpu__msm_plan_window(p, mgpu_msm_window_bits(sh->piece, 1));
+        if (p->chosen && p->factor == 1) mgpu__msm_plan_window(p, mgpu_msm_curve_window_bits(p->group, sh->piece, 1));
     }
     if (sh->bytes > budget)
         return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "an MSM needs %zu bytes of working memory on device %d, "

@@ -477,7 +477,7 @@ static int curve_bench(int ordinal)
                 snprintf(what, sizeof what, "%s n=%s dev", names[g], nb);
                 if (opt.kernels) kernel_times_of(what, run_curve_call, &cc);
                 if (opt.c_sweep && n >= ((size_t)1 << 16)) {   /* mgpu's window size against its neighbours */
-                    const int c0 = mgpu_msm_window_bits(n, 1);
+                    const int c0 = mgpu_msm_curve_window_bits(g, n, 1);
                     int cb;
                     printf("%s n=%s c sweep (dev ms, mgpu's default %d):", names[g], nb, c0);
                     for (cb = c0 - 2; cb <= c0 + 2; cb++) {

@@ -619,6 +619,34 @@ static void test_helpers(void)
             }
     }
     report(c.good, "mgpu_msm_window_bits: 1..%d for n from 0 to 2^31 - 1 and factors 0..64%s%s", MGPU_MSM_MAX_WINDOW_BITS, SEP(c));
+
+    chk_init(&c);
+    {
+        static const int fs[] = { 0, 1, 2, 3, 4, 64 };
+        size_t n, l;
+        int e;
+        for (e = 0; e < 31; e++)
+            for (n = (size_t)1 << e; n < ((size_t)2 << e) && n < 0x7fffffff; n += ((size_t)1 << e) / 5 + 1)
+                for (l = 0; l < sizeof fs / sizeof fs[0]; l++) {
+                    const int f = fs[l], w0 = mgpu_msm_window_bits(n, f), w1 = mgpu_msm_curve_window_bits(MGPU_MSM_BN254_G1, n, f);
+                    const int w2 = mgpu_msm_curve_window_bits(MGPU_MSM_BN254_G2, n, f);
+                    const int b1 = mgpu_msm_curve_window_bits(MGPU_MSM_BLS12_381_G1, n, f);
+                    const int b2 = mgpu_msm_curve_window_bits(MGPU_MSM_BLS12_381_G2, n, f);
+                    const int top = 256 - (256 + b1 - 1) / b1 * b1 + b1;      /* bits of the top window */
+                    if (w1 != w0 || w2 != w0) chk_fail(&c, "BN254, n = %zu, factor %d: %d and %d, not %d", n, f, w1, w2, w0);
+                    if (b1 != b2) chk_fail(&c, "BLS12-381, n = %zu, factor %d: G1 %d, G2 %d", n, f, b1, b2);
+                    if (b1 < 1 || b1 > MGPU_MSM_MAX_WINDOW_BITS) chk_fail(&c, "BLS12-381, n = %zu, factor %d: %d", n, f, b1);
+                    if (n >= ((size_t)1 << 16) && top < 5)
+                        chk_fail(&c, "BLS12-381, n = %zu, factor %d: c = %d leaves a top window of %d bits", n, f, b1, top);
+                }
+        if (mgpu_msm_curve_window_bits(MGPU_MSM_BLS12_381_G1, (size_t)1 << 20, 1) != 16)
+            chk_fail(&c, "BLS12-381, 2^20 points: c = %d, not 16", mgpu_msm_curve_window_bits(MGPU_MSM_BLS12_381_G1, (size_t)1 << 20, 1));
+        if (mgpu_msm_curve_window_bits(4, 1000, 1) || mgpu_msm_curve_window_bits(-1, 1000, 1))
+            chk_fail(&c, "an unknown group: not 0");
+        detail("mgpu_msm_curve_window_bits(BLS12-381 G1, 2^20, 0) = %d", mgpu_msm_curve_window_bits(MGPU_MSM_BLS12_381_G1, (size_t)1 << 20, 0));
+    }
+    report(c.good, "mgpu_msm_curve_window_bits: BN254 G1 and G2 as mgpu_msm_window_bits, BLS12-381 G1 and G2 alike, "
+           "1..%d, no top window under 5 bits from 2^16 points on, 0 for an unknown group%s%s", MGPU_MSM_MAX_WINDOW_BITS, SEP(c));
 }
 
 /* ================================================================ public vectors */
@@ -2586,7 +2614,7 @@ static void test_curve_precompute(int g)
                 continue;
             /* the layout: bases[n] = 2^(w c) P_0 (w = ceil(ceil((rbits + 1) / c) / f)) */
             if (f == 2 || f == 5) {
-                const int cc = window ? window : mgpu_msm_window_bits(n, f);
+                const int cc = window ? window : mgpu_msm_curve_window_bits(g, n, f);
                 const int w = ((rbits + 1 + cc - 1) / cc + f - 1) / f, bit = w * cc;
                 mgpu_bn254_scalar two;
                 uint64_t t[24];
