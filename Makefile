@@ -259,7 +259,7 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # launched (the fake's FAKE_CUDA_REPORT lines), so every dtype x op of the reduction kernels
 # runs where it should and the one-pass all-reduce does not run without peer access.
 # suite_faults (tests/suites/faults.c) fails every driver call of its programs in turn
-# (under ASan/UBSan, with and without peer access; the MSM program, slow on the emulator,
+# (under ASan/UBSan, with and without peer access; the MSM programs, slow on the emulator,
 # in the plain build): each must end cleanly, leave mgpu usable and the fake holding nothing.
 # suite_pointers (under ASan/UBSan): memory from the driver's own cuMemAlloc used through mgpu.
 FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
@@ -269,7 +269,7 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
             msm,TEST_MSM_QUICK=1,FAKE_CUDA_P2P=0,multi processes \
             pipeline pipeline,FAKE_CUDA_P2P=0 \
             asan_faults,init,memory,streams,reduce,collectives,blur \
-            asan_faults,FAKE_CUDA_P2P=0,memory,streams,collectives,blur faults,msm asan_pointers
+            asan_faults,FAKE_CUDA_P2P=0,memory,streams,collectives,blur faults,msm,msm_pieces,msm_pair asan_pointers
 
 # ---- graphics interop (mgpu.h's >>interop; docs/interop.md). suite_interop on the 2 fake
 # GPUs, whose driver takes memfds as exported memory and semaphores (buffers, images,
@@ -291,7 +291,7 @@ fake_run  = $(subst $(comma), ,$(word $(1),$(FAKE_RUNS)))
 # build/libcuda_faultshim.so (tests/fault_shim): a libcuda in front of another one that fails
 # the chosen driver call itself, so that suite_faults runs against the real driver on a GPU
 # machine (tools/gpu_check.sh). run/faults_shim proves the shim here, in front of the fake
-# (whose own fault injection stays off): every program but MSM (slow on the emulator).
+# (whose own fault injection stays off): every program but the MSM ones (slow on the emulator).
 $(BUILD)/libcuda_faultshim.so: tests/fault_shim/fault_shim.cpp tests/fake_cuda/fault_control.h mgpu.h | $(BUILD)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -I. -fPIC -shared -o $@ $< -ldl -lpthread
 run/faults_shim: $(BUILD)/libcuda_faultshim.so $(BUILD)/libfake_cuda.so $(BUILD)/suite_faults FORCE

@@ -1,7 +1,8 @@
 /* tests/suites/faults.c - every driver call failed in turn (fault injection through the
    fake libcuda, tests/fake_cuda): for each program below (init; memory and copies; streams
-   and events; reductions; collectives; blur batch and split; MSM single, batch and multi;
-   graphics interop: memory, an image and a semaphore imported from the fake's memfds),
+   and events; reductions; collectives; blur batch and split; MSMs: a batch over the GPUs,
+   one in max_memory pieces, the G1 + G2 pair over precomputed bases; graphics interop:
+   memory, an image and a semaphore imported from the fake's memfds),
    run once to count its driver calls C, then for every k in 1..C again with the k-th call
    failing. Each run must end with a clean status or the correct result; mgpu must then
    still work (a probe: allocate, copy, reduce on every GPU, in the same init cycle); after
@@ -195,66 +196,90 @@ static mgpu_result p_blur(void)
     return MGPU_SUCCESS;
 }
 
-/* Five MSMs over the GPUs: the first worker takes a batch of two (guided self-scheduling;
-   with one GPU, of three), whose loads run double-buffered on an internal stream. Then one
-   MSM from host memory under the smallest power-of-two config.max_memory that takes it: in
-   pieces that add into one set of buckets. Then BN254 G2's precomputed bases and a pair of
-   MSMs (G1 and G2) over bases. */
-static mgpu_result p_msm(void)
+/* The MSM programs, three of them: a run with call k failing replays only its own
+   program's calls before k (the emulator's MSMs are slow). Their inputs: COUNT sets of N
+   points and scalars. */
+enum { MSM_N = 12, MSM_COUNT = 5 };
+static mgpu_bn254_scalar msm_sc[MSM_COUNT * MSM_N];
+static mgpu_bn254_affine msm_pt[MSM_COUNT * MSM_N];
+static mgpu_result msm_inputs(void)
 {
-    enum { N = 12, COUNT = 5 };
-    static mgpu_bn254_scalar sc[COUNT * N];
-    static mgpu_bn254_affine pt[COUNT * N];
-    mgpu_bn254_jacobian got[COUNT + 1], ref[COUNT];
-    mgpu_bn254_affine a, b;
-    mgpu_msm_config cfg;
-    mgpu_result r;
-    int k;
     STEP(init_gpus());
-    STEP(mgpu_bn254_random_scalars(sc, COUNT * N, 7));
-    STEP(mgpu_bn254_random_points(pt, COUNT * N, 8));
-    STEP(mgpu_msm_multi(sc, pt, N, COUNT, NULL, got, gpus, ngpu));
-    memset(&cfg, 0, sizeof cfg);
-    STEP(mgpu_set_device(gpus[0]));
-    for (cfg.max_memory = 4096; (r = mgpu_msm(sc, pt, N, &cfg, &got[COUNT], NULL)) == MGPU_ERROR_OUT_OF_MEMORY &&
-                                cfg.max_memory < ((size_t)1 << 26); cfg.max_memory *= 2) {}
-    STEP(r);
+    STEP(mgpu_bn254_random_scalars(msm_sc, MSM_COUNT * MSM_N, 7));
+    return mgpu_bn254_random_points(msm_pt, MSM_COUNT * MSM_N, 8);
+}
+/* got[k] (k < count) against set k's MSM on the CPU device. */
+static mgpu_result msm_same(const mgpu_bn254_jacobian *got, int count, const char *what)
+{
+    mgpu_bn254_jacobian ref[MSM_COUNT];
+    mgpu_bn254_affine a, b;
+    int k;
     STEP(mgpu_set_device(mgpu_cpu_device(0)));
-    STEP(mgpu_msm_batch(sc, pt, N, COUNT, NULL, ref, NULL));
-    for (k = 0; k <= COUNT; k++) {
+    STEP(mgpu_msm_batch(msm_sc, msm_pt, MSM_N, count, NULL, ref, NULL));
+    for (k = 0; k < count; k++) {
         STEP(mgpu_bn254_to_affine(&got[k], &a, 0));
-        STEP(mgpu_bn254_to_affine(&ref[k < COUNT ? k : 0], &b, 0));
-        if (memcmp(&a, &b, sizeof a)) WRONG("MSM %d differs from the CPU device", k);
-    }
-    /* BN254 G2's precomputed bases made on the GPU, then mgpu_msm_pair over them and G1's
-       (made on the CPU device; host memory), both groups' MSMs from one sort */
-    {
-        static mgpu_bn254_g2_affine p2[N];
-        static mgpu_bn254_affine b1[2 * N];
-        mgpu_bn254_g2_jacobian j2, r2;
-        mgpu_bn254_g2_affine a2, c2;
-        void *b2 = NULL;
-        STEP(mgpu_curve_random_points(MGPU_MSM_BN254_G2, p2, N, 9));
-        memset(&cfg, 0, sizeof cfg);
-        cfg.precompute_factor = 2;
-        STEP(mgpu_set_device(mgpu_cpu_device(0)));
-        STEP(mgpu_msm_precompute_bases(pt, N, &cfg, b1, NULL));
-        STEP(mgpu_set_device(gpus[0]));
-        STEP(mgpu_malloc(&b2, sizeof p2 * 2));
-        cfg.group = MGPU_MSM_BN254_G2;
-        STEP(mgpu_msm_curve_precompute_bases(p2, N, &cfg, b2, NULL));
-        STEP(mgpu_msm_pair(sc, b1, b2, N, 1, &cfg, &got[0], &j2, NULL));
-        STEP(mgpu_free(b2));
-        cfg.precompute_factor = 0;
-        STEP(mgpu_set_device(mgpu_cpu_device(0)));
-        STEP(mgpu_msm_curve(sc, p2, N, 1, &cfg, &r2, NULL));
-        STEP(mgpu_bn254_to_affine(&got[0], &a, 0));
-        STEP(mgpu_bn254_to_affine(&ref[0], &b, 0));
-        STEP(mgpu_curve_to_affine(MGPU_MSM_BN254_G2, &j2, &a2, 0));
-        STEP(mgpu_curve_to_affine(MGPU_MSM_BN254_G2, &r2, &c2, 0));
-        if (memcmp(&a, &b, sizeof a) || memcmp(&a2, &c2, sizeof a2)) WRONG("mgpu_msm_pair differs from the CPU device");
+        STEP(mgpu_bn254_to_affine(&ref[k], &b, 0));
+        if (memcmp(&a, &b, sizeof a)) WRONG("%s %d differs from the CPU device", what, k);
     }
     return MGPU_SUCCESS;
+}
+
+/* Five MSMs over the GPUs: the first worker takes a batch of two (guided self-scheduling;
+   with one GPU, of three), whose loads run double-buffered on an internal stream. */
+static mgpu_result p_msm(void)
+{
+    mgpu_bn254_jacobian got[MSM_COUNT];
+    STEP(msm_inputs());
+    STEP(mgpu_msm_multi(msm_sc, msm_pt, MSM_N, MSM_COUNT, NULL, got, gpus, ngpu));
+    return msm_same(got, MSM_COUNT, "MSM");
+}
+
+/* One MSM from host memory under the smallest power-of-two config.max_memory that takes
+   it: in pieces that add into one set of buckets. */
+static mgpu_result p_msm_pieces(void)
+{
+    mgpu_bn254_jacobian got;
+    mgpu_msm_config cfg;
+    mgpu_result r;
+    STEP(msm_inputs());
+    memset(&cfg, 0, sizeof cfg);
+    STEP(mgpu_set_device(gpus[0]));
+    for (cfg.max_memory = 4096; (r = mgpu_msm(msm_sc, msm_pt, MSM_N, &cfg, &got, NULL)) == MGPU_ERROR_OUT_OF_MEMORY &&
+                                cfg.max_memory < ((size_t)1 << 26); cfg.max_memory *= 2) {}
+    STEP(r);
+    return msm_same(&got, 1, "the MSM in pieces");
+}
+
+/* BN254 G2's precomputed bases made on the GPU, then mgpu_msm_pair over them and G1's
+   (made on the CPU device; host memory), both groups' MSMs from one sort. */
+static mgpu_result p_msm_pair(void)
+{
+    static mgpu_bn254_g2_affine p2[MSM_N];
+    static mgpu_bn254_affine b1[2 * MSM_N];
+    mgpu_bn254_jacobian got;
+    mgpu_bn254_g2_jacobian j2, r2;
+    mgpu_bn254_g2_affine a2, c2;
+    mgpu_msm_config cfg;
+    void *b2 = NULL;
+    STEP(msm_inputs());
+    STEP(mgpu_curve_random_points(MGPU_MSM_BN254_G2, p2, MSM_N, 9));
+    memset(&cfg, 0, sizeof cfg);
+    cfg.precompute_factor = 2;
+    STEP(mgpu_set_device(mgpu_cpu_device(0)));
+    STEP(mgpu_msm_precompute_bases(msm_pt, MSM_N, &cfg, b1, NULL));
+    STEP(mgpu_set_device(gpus[0]));
+    STEP(mgpu_malloc(&b2, sizeof p2 * 2));
+    cfg.group = MGPU_MSM_BN254_G2;
+    STEP(mgpu_msm_curve_precompute_bases(p2, MSM_N, &cfg, b2, NULL));
+    STEP(mgpu_msm_pair(msm_sc, b1, b2, MSM_N, 1, &cfg, &got, &j2, NULL));
+    STEP(mgpu_free(b2));
+    cfg.precompute_factor = 0;
+    STEP(mgpu_set_device(mgpu_cpu_device(0)));
+    STEP(mgpu_msm_curve(msm_sc, p2, MSM_N, 1, &cfg, &r2, NULL));
+    STEP(mgpu_curve_to_affine(MGPU_MSM_BN254_G2, &j2, &a2, 0));
+    STEP(mgpu_curve_to_affine(MGPU_MSM_BN254_G2, &r2, &c2, 0));
+    if (memcmp(&a2, &c2, sizeof a2)) WRONG("mgpu_msm_pair's G2 result differs from the CPU device");
+    return msm_same(&got, 1, "mgpu_msm_pair's G1 result");
 }
 
 
@@ -419,7 +444,8 @@ int main(int argc, char **argv)
 {
     static const struct { const char *name; mgpu_result (*fn)(void); } programs[] = {
         { "init", p_init }, { "memory", p_memory }, { "streams", p_streams }, { "reduce", p_reduce },
-        { "collectives", p_collectives }, { "blur", p_blur }, { "msm", p_msm },
+        { "collectives", p_collectives }, { "blur", p_blur }, { "msm", p_msm }, { "msm_pieces", p_msm_pieces },
+        { "msm_pair", p_msm_pair },
 #ifdef __linux__
         { "interop", p_interop },
 #endif
