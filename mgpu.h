@@ -10035,7 +10035,8 @@ typedef struct mgpu__msm_args {        /* = mgpu_bn::args in mgpu_kernels.cu: 23
     uint32_t bin_shift, bins;
     uint32_t resume;
     uint32_t fixup_serial, long_lanes, group_max;
-    uint32_t group, unused;            /* (the host's: which kernels) */
+    uint32_t group;                    /* (the host's: which kernels) */
+    uint32_t op;                       /* msm_finish_*: the MGPU__MK_* it stands for */
 } mgpu__msm_args;
 typedef char mgpu__msm_args_size[sizeof(mgpu__msm_args) == 232 ? 1 : -1];
 
@@ -10045,13 +10046,15 @@ enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__
        MGPU__MK_FIXUP_LONG, MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_WINDOWS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
 /* Per group: the sort is the same; digits are r's (BN254 G2 shares BN254 G1's); conversion,
    the sums and the precomputed bases are the group's (the other groups convert scalars and
-   check points on the host: those entries are never launched). */
+   check points on the host: those entries are never launched). The other groups' fixup,
+   fixup_long, segments, sums and windows are one kernel, msm_finish_<group>, which args.op
+   (the MGPU__MK_* number) steers: one copy of the group's point sums instead of five. */
 #define MGPU__MSM_GROUP_KERNELS(sfx, digits)                                                               \
     "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points", digits,            \
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",             \
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate_" sfx,     \
-    "mgpu_msm_fixup_" sfx, "mgpu_msm_fixup_long_" sfx, "mgpu_msm_segments_" sfx, "mgpu_msm_sums_" sfx,     \
-    "mgpu_msm_windows_" sfx, "mgpu_msm_precompute_" sfx
+    "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx,         \
+    "mgpu_msm_finish_" sfx, "mgpu_msm_precompute_" sfx
 static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",
@@ -10106,8 +10109,10 @@ static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, uns
 {
     mgpu_launch_dims d;
     mgpu__kernel_obj *k = NULL;
+    mgpu__msm_args c = *a;             /* (the launch copies it) */
     void *params[1];
     if (items == 0) return MGPU_SUCCESS;
+    c.op = (uint32_t)which;
     MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__msm_kernel_names, (int)a->group * MGPU__MK_COUNT + which,
                                    mgpu__msm_k.kernel, 4 * MGPU__MK_COUNT,
                                    &mgpu__msm_k.generation, &k));
@@ -10115,7 +10120,7 @@ static mgpu_result mgpu__msm_launch(const char *fn, int which, size_t items, uns
     d.grid[0] = (unsigned)((items + block - 1) / block);
     d.grid[1] = d.grid[2] = d.block[1] = d.block[2] = 1;
     d.block[0] = block;
-    params[0] = (void *)a;
+    params[0] = (void *)&c;
     return mgpu__launch(fn, k, &d, params, s);
 }
 

@@ -3288,7 +3288,8 @@ struct args {
     u32 fixup_serial;                  /* msm_fixup adds up to this many head slots; longer buckets are queued */
     u32 long_lanes;                    /* msm_fixup_long: threads per queued bucket (a power of two <= 64) */
     u32 group_max;                     /* ... up to this many head slots; more: a whole block */
-    u32 group, unused;                 /* (the host's: which group's kernels it launched) */
+    u32 group;                         /* (the host's: which group's kernels it launched) */
+    u32 op;                            /* msm_finish_*: which sums (OP_*) */
 };
 enum { NONE = 0xffffffffu, SCAN_THREADS = 256, SCAN_ITEMS = 16, SCAN_TILE = SCAN_THREADS * SCAN_ITEMS,
        SCALARS_MONT = 1, POINTS_MONT = 2 };
@@ -4535,9 +4536,8 @@ template <class G> __device__ __forceinline__ void fixup_group(const args &a, u3
 /* msm_fixup's queues, the grid looping over their items: first the long queue, a block a
    bucket, then the short one, a group of a.long_lanes threads a bucket. One call of
    fixup_group (two made the kernel twice the code, 240 KB, and 0.012 ms slower). */
-template <class G> __device__ __forceinline__ void fixup_long(const args &a)
+template <class G> __device__ __forceinline__ void fixup_long(const args &a, u32 *sh)   /* sh: FIXUP_LONG_THREADS / 2 points */
 {
-    __shared__ u32 sh[FIXUP_LONG_THREADS / 2 * G::P];
     const u32 nlong = a.status[0], nshort = a.status[1], L = a.long_lanes, per = blockDim.x / L;
     const u32 items = nlong + (nshort + per - 1) / per;
     for (u32 it = blockIdx.x; it < items; it += gridDim.x) {   /* (the same for the whole block) */
@@ -4546,6 +4546,11 @@ template <class G> __device__ __forceinline__ void fixup_long(const args &a)
         const u32 first = whole ? a.status[2 + k] : k < nshort ? a.status[2 + a.chunks - 1 - k] : NONE;
         fixup_group<G>(a, first, whole ? blockDim.x : L, whole ? 0 : threadIdx.x / L, sh);
     }
+}
+template <class G> __device__ __forceinline__ void fixup_long(const args &a)
+{
+    __shared__ u32 sh[FIXUP_LONG_THREADS / 2 * G::P];
+    fixup_long<G>(a, sh);
 }
 
 /* One thread per (window, segment of seg_len buckets). */
@@ -4577,7 +4582,7 @@ template <class G> __device__ __forceinline__ void segments(const args &a)
    wf (2 + seg_bits) blocks is one wave on an H200 (at 2^20: 224 blocks, 264 places; one
    block of 512 per part, the first twice as long, took two waves and 0.29 ms). */
 enum { SUMS_THREADS = 256 };
-template <class G> __device__ __forceinline__ void sums(const args &a)
+template <class G> __device__ __forceinline__ void sums(const args &a, u32 *sh)   /* sh: SUMS_THREADS / 2 points */
 {
     const u32 parts = 2 + a.seg_bits, w = blockIdx.x / parts, k = blockIdx.x - w * parts;
     const u32 half = a.seg_count / 2, low = k > 1 ? (1u << (k - 2)) - 1 : 0;
@@ -4589,9 +4594,13 @@ template <class G> __device__ __forceinline__ void sums(const args &a)
         G::load(b, a.seg + ((u64)w * a.seg_count + s) * 2 * G::P + (k > 1 ? G::P : 0));
         G::add(acc, b);                                /* a chain of dependent sums: latency */
     }
-    __shared__ u32 sh[SUMS_THREADS / 2 * G::P];
     group_tree<G>(acc, SUMS_THREADS, 0, end - first < blockDim.x ? end - first : blockDim.x, sh);
     if (threadIdx.x == 0) G::store(a.sums + (u64)blockIdx.x * G::P, acc);
+}
+template <class G> __device__ __forceinline__ void sums(const args &a)
+{
+    __shared__ u32 sh[SUMS_THREADS / 2 * G::P];
+    sums<G>(a, sh);
 }
 
 /* One block of 32 per window w: its sum_b b * bucket_b = out_0 + 2^L sum_k 2^k out_{k+1}
@@ -4600,7 +4609,7 @@ template <class G> __device__ __forceinline__ void sums(const args &a)
    threads seg_bits and seg_bits + 1 take the two halves of out_0, and the block adds them
    up; out[w], canonical, goes to the host (which combines the windows). In parallel here:
    one doubling after another on the host cost more. */
-template <class G> __device__ __forceinline__ void windows(const args &a)
+template <class G> __device__ __forceinline__ void windows(const args &a, u32 *sh)   /* sh: 16 points */
 {
     const u32 k = threadIdx.x, parts = 2 + a.seg_bits;
     const u32 *part = a.sums + (u64)blockIdx.x * parts * G::P;
@@ -4615,11 +4624,34 @@ template <class G> __device__ __forceinline__ void windows(const args &a)
     } else {
         G::set_inf(acc);
     }
-    __shared__ u32 sh[32 / 2 * G::P];
     group_tree<G>(acc, 32, 0, parts, sh);
     if (k == 0) {
         G::canon(acc);
         G::store(a.out + (u64)blockIdx.x * G::P, acc);
+    }
+}
+template <class G> __device__ __forceinline__ void windows(const args &a)
+{
+    __shared__ u32 sh[32 / 2 * G::P];
+    windows<G>(a, sh);
+}
+
+/* The other groups' sums after the accumulation as one kernel, msm_finish_<group>: a.op
+   (mgpu.h's MGPU__MK_* number of the kernel it stands for) picks msm_fixup, msm_fixup_long,
+   msm_segments, msm_sums or msm_windows, launched as those are. Their points' add and dbl
+   are calls, and a kernel holds its own copy of every function it calls: one kernel holds
+   one copy where five held five (BLS12-381 G2: 0.43 MB of sm_90 code each). The shared
+   memory is the largest of theirs (msm_sums'). */
+enum { OP_FIXUP = 12, OP_FIXUP_LONG = 13, OP_SEGMENTS = 14, OP_SUMS = 15, OP_WINDOWS = 16 };
+template <class G> __device__ __forceinline__ void finish(const args &a)
+{
+    __shared__ u32 sh[SUMS_THREADS / 2 * G::P];
+    switch (a.op) {
+    case OP_FIXUP: fixup<G>(a); break;
+    case OP_FIXUP_LONG: fixup_long<G>(a, sh); break;
+    case OP_SEGMENTS: segments<G>(a); break;
+    case OP_SUMS: sums<G>(a, sh); break;
+    case OP_WINDOWS: windows<G>(a, sh); break;
     }
 }
 
@@ -4644,11 +4676,7 @@ extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn:
         }                                                                                                           \
     }                                                                                                               \
     extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, G::ACC_BLOCKS) mgpu_msm_accumulate_##suffix(const mgpu_bn::args a) { accumulate<G>(a); } \
-    extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup_##suffix(const mgpu_bn::args a) { fixup<G>(a); } \
-    extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long_##suffix(const mgpu_bn::args a) { fixup_long<G>(a); } \
-    extern "C" __global__ void __launch_bounds__(128) mgpu_msm_segments_##suffix(const mgpu_bn::args a) { segments<G>(a); } \
-    extern "C" __global__ void __launch_bounds__(SUMS_THREADS) mgpu_msm_sums_##suffix(const mgpu_bn::args a) { sums<G>(a); } \
-    extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows_##suffix(const mgpu_bn::args a) { windows<G>(a); }
+    extern "C" __global__ void __launch_bounds__(256) mgpu_msm_finish_##suffix(const mgpu_bn::args a) { finish<G>(a); }
 MGPU_CV_KERNELS(mgpu_cv::bn254_g2, bn254_g2)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g1, bls12_381_g1)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g2, bls12_381_g2)

@@ -300,11 +300,7 @@ static const struct { const char *name; msm_kernel fn; bool together; } msm_kern
 #define FAKE_MSM_GROUP(sfx)                                                                   \
     { "mgpu_msm_convert_points_" #sfx, mgpu_msm_convert_points_##sfx, false },              \
     { "mgpu_msm_accumulate_" #sfx, mgpu_msm_accumulate_##sfx, false },                      \
-    { "mgpu_msm_fixup_" #sfx, mgpu_msm_fixup_##sfx, false },                                \
-    { "mgpu_msm_fixup_long_" #sfx, mgpu_msm_fixup_long_##sfx, true },                       \
-    { "mgpu_msm_segments_" #sfx, mgpu_msm_segments_##sfx, false },                          \
-    { "mgpu_msm_sums_" #sfx, mgpu_msm_sums_##sfx, true },                                   \
-    { "mgpu_msm_windows_" #sfx, mgpu_msm_windows_##sfx, true },                             \
+    { "mgpu_msm_finish_" #sfx, mgpu_msm_finish_##sfx, true },                               \
     { "mgpu_msm_precompute_" #sfx, mgpu_msm_precompute_##sfx, false },
     FAKE_MSM_GROUP(bn254_g2)
     FAKE_MSM_GROUP(bls12_381_g1)
