@@ -1475,13 +1475,18 @@ MGPU_API mgpu_result mgpu_external_memory_image(mgpu_external_memory mem, const 
 MGPU_API mgpu_result mgpu_external_memory_destroy(mgpu_external_memory mem);
 /* The image's level 0 to or from linear memory (an mgpu_image of the same width, height,
    channels and format: the image's GPU's memory, or host memory), queued on a stream of
-   the image's GPU (NULL: the current device's default stream). */
+   the image's GPU (NULL: the current device's default stream). An image mapped with
+   MGPU_EXTERNAL_IMAGE_STORAGE and device memory of its GPU with 16-byte aligned data and
+   pitch go through mgpu's copy kernels (about 3x cuMemcpy2DAsync's speed on arrays),
+   anything else through cuMemcpy2DAsync. */
 MGPU_API mgpu_result mgpu_external_image_read_async(mgpu_external_image image, const mgpu_image *dst, mgpu_stream stream);
 MGPU_API mgpu_result mgpu_external_image_write_async(mgpu_external_image image, const mgpu_image *src, mgpu_stream stream);
 /* dst = src blurred (as mgpu_blur_async; src == dst: in place), both of the stream's GPU:
    src is copied to pitch-linear scratch from the device's pool, blurred into a second
    scratch buffer, which is copied to dst (three passes over the image where a buffer's
-   blur is one). */
+   blur is one; the copies as mgpu_external_image_read_async's). f32 RGBA at radius <= 2
+   between images of two imports, both with MGPU_EXTERNAL_IMAGE_STORAGE: one pass by an
+   image kernel. */
 MGPU_API mgpu_result mgpu_external_image_blur_async(mgpu_external_image src, mgpu_external_image dst,
                                                     const mgpu_blur_params *params, mgpu_stream stream);
 /* src[i] -> dst[i] for i < count, each on its image's GPU (the GPUs work at once); returns
@@ -12339,6 +12344,47 @@ MGPU_API mgpu_result mgpu_external_memory_destroy(mgpu_external_memory mem)
     return mgpu__xmem_free(m, fn);
 }
 
+/* The image copies (mgpu_kernels.cu's imgcopy: mgpu_img_read, mgpu_img_write): level 0 of
+   an image with a surface object <-> pitch-linear device memory of its GPU; mgpu__img_copy
+   is their argument (mgpu_blr::imgcopy). */
+#define MGPU__IMG_COPY_THREADS 256      /* = MGPU_IMG_COPY_THREADS */
+#define MGPU__IMG_CY 2                  /* = MGPU_IMG_CY */
+#define MGPU__IMG_WX(pb) ((pb) == 16 ? 8 : 4)   /* = MGPU_IMG_WX: a block moves 16 * WX bytes of CY * 256 / WX rows */
+typedef struct mgpu__img_copy {
+    unsigned long long surf, lin, pitch;
+    int width, height, px, tiles;
+} mgpu__img_copy;
+static const char *const mgpu__img_copy_names[2] = { "mgpu_img_read", "mgpu_img_write" };
+static struct { unsigned generation; mgpu__kernel_obj *kernel[2]; } mgpu__img_copy_k;
+static mgpu_result mgpu__ximage_copy_kernel(const char *fn, const mgpu__ximage_obj *o, unsigned long long lin, size_t pitch,
+                                            int to_image, mgpu__stream_obj *s)
+{
+    mgpu__img_copy g;
+    mgpu_launch_dims dims;
+    mgpu__kernel_obj *k = NULL;
+    void *params[1];
+    size_t groups, rows;
+    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__img_copy_names, to_image ? 1 : 0, mgpu__img_copy_k.kernel, 2,
+                                   &mgpu__img_copy_k.generation, &k));
+    memset(&g, 0, sizeof g);
+    g.surf = o->surf;
+    g.lin = lin;
+    g.pitch = pitch;
+    g.width = o->width;
+    g.height = o->height;
+    g.px = o->channels * (int)mgpu__pixel_size(o->format);
+    g.tiles = (int)(((size_t)o->width * (size_t)g.px + 16 * MGPU__IMG_WX(g.px) - 1) / (16 * MGPU__IMG_WX(g.px)));
+    rows = (size_t)MGPU__IMG_CY * MGPU__IMG_COPY_THREADS / MGPU__IMG_WX(g.px);
+    groups = ((size_t)o->height + rows - 1) / rows;
+    memset(&dims, 0, sizeof dims);
+    dims.grid[0] = (unsigned)((size_t)g.tiles * groups);
+    dims.grid[1] = dims.grid[2] = 1;
+    dims.block[0] = MGPU__IMG_COPY_THREADS;
+    dims.block[1] = dims.block[2] = 1;
+    params[0] = &g;
+    return mgpu__launch(fn, k, &dims, params, s);
+}
+
 /* Level 0 of an image to (to_image) or from linear memory, on a stream of its GPU. */
 static mgpu_result mgpu__ximage_copy(const char *fn, const mgpu__ximage_obj *o, const mgpu_image *lin, int to_image,
                                      mgpu__stream_obj *s)
@@ -12364,6 +12410,12 @@ static mgpu_result mgpu__ximage_copy(const char *fn, const mgpu__ximage_obj *o, 
     if (w.cuda && w.kind != MGPU__ALLOC_MANAGED && w.dev != o->dev)
         return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "the linear image is memory of device %d, the image is on device %d",
                           w.dev, o->dev);
+    /* An image with a surface and this GPU's device memory (16-byte aligned rows): the copy
+       kernels, about three times cuMemcpy2DAsync's speed on arrays. */
+    if (o->surf && mgpu__g.builtin && w.cuda && w.dev == o->dev && (w.kind == MGPU__ALLOC_DEVICE || w.kind == MGPU__ALLOC_POOL ||
+                                                                   w.kind == MGPU__ALLOC_EXTERNAL) &&
+        (mgpu__dptr(lin->data) & 15) == 0 && pitch % 16 == 0)
+        return mgpu__ximage_copy_kernel(fn, o, mgpu__dptr(lin->data), pitch, to_image, s);
     memset(&c, 0, sizeof c);
     if (to_image) {
         c.srcMemoryType = (mgpu__CUmemType)(w.cuda ? MGPU__MEMORYTYPE_DEVICE : MGPU__MEMORYTYPE_HOST);
@@ -12522,11 +12574,17 @@ MGPU_API mgpu_result mgpu_external_image_blur_async(mgpu_external_image src, mgp
     if (s->dev != a->dev)
         return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "the stream is on device %d, the images on device %d", s->dev, a->dev);
     /* Two images of two imports (images of one import may overlap: mgpu does not know the
-       driver's tiled extents), both surfaces, radius <= 16: the image kernels, one pass.
-       Otherwise, and in place, through pitch-linear scratch. In place the image kernels
-       would need the tiles' frames saved first (a block reads its neighbours' pixels); on an
-       H200 (8K RGBA, radius 2) that ran 0.83 ms, the copy path 0.74. */
-    if (a != b && a->mem != b->mem && a->surf && b->surf && pl.radius <= MGPU__BLUR_IMG_R)
+       driver's tiled extents), both surfaces, f32 RGBA (16-byte pixels), radius <= 2: the
+       image kernel, one pass. Otherwise, and in place, through pitch-linear scratch: the
+       copy kernels (mgpu_img_read / _write, where the image has a surface, else
+       cuMemcpy2DAsync), the buffer blur, the copy back. On an H200 (8K RGBA) the image
+       kernels took 0.69 / 1.40 / 2.40 ms at radius 2 / 8 / 16 for 8-bit pixels, the copy
+       path about 0.1 ms plus the buffer blur; for f32 the image kernel 0.74 ms at radius 2
+       against the copy path's 0.53 plus a 0.30 blur, at radius 8 1.46 against 0.91. In
+       place the image kernels would need the tiles' frames saved first (a block reads its
+       neighbours' pixels). */
+    if (a != b && a->mem != b->mem && a->surf && b->surf && a->format == MGPU_PIXEL_F32 && a->channels == 4 &&
+        pl.radius <= 2)
         return mgpu__ximage_blur_direct(fn, a, b, &pl, s);
     /* Rows of a multiple of 256 bytes: the blur's fast kernels want 16-byte aligned rows. */
     row = (size_t)a->width * (size_t)a->channels * mgpu__pixel_size(a->format);

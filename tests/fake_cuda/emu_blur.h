@@ -82,6 +82,22 @@ static void emu_blur_img_launch(emu_blur_img_fn fn, unsigned grid, unsigned bloc
     emu_launch(grid, block, true, [&]() { fn(args, im); });
 }
 
+/* The image copies (a surface object <-> pitch-linear memory), their argument checked
+   against mgpu.h's mgpu__img_copy. */
+static_assert(sizeof(mgpu_blr::imgcopy) == sizeof(mgpu__img_copy), "imgcopy layout");
+static_assert(offsetof(mgpu_blr::imgcopy, pitch) == offsetof(mgpu__img_copy, pitch) &&
+              offsetof(mgpu_blr::imgcopy, px) == offsetof(mgpu__img_copy, px) &&
+              offsetof(mgpu_blr::imgcopy, tiles) == offsetof(mgpu__img_copy, tiles), "imgcopy members");
+static_assert(MGPU_IMG_COPY_THREADS == MGPU__IMG_COPY_THREADS && MGPU_IMG_CY == MGPU__IMG_CY && MGPU_IMG_WX(1) == MGPU__IMG_WX(1) &&
+              MGPU_IMG_WX(2) == MGPU__IMG_WX(2) && MGPU_IMG_WX(4) == MGPU__IMG_WX(4) && MGPU_IMG_WX(8) == MGPU__IMG_WX(8) &&
+              MGPU_IMG_WX(16) == MGPU__IMG_WX(16), "image copy constants");
+static void emu_img_copy_launch(bool to_image, unsigned grid, const mgpu__img_copy &g)
+{
+    mgpu_blr::imgcopy c;
+    memcpy(&c, &g, sizeof c);
+    emu_launch(grid, MGPU_IMG_COPY_THREADS, false, [&]() { if (to_image) mgpu_img_write(c); else mgpu_img_read(c); });
+}
+
 /* The kernel of that name (a library kernel or a variant), or NULL. */
 static const emu_blur_kernel *emu_blur_find(const char *name)
 {
