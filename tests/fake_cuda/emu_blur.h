@@ -91,7 +91,7 @@ static_assert(offsetof(mgpu_blr::imgcopy, pitch) == offsetof(mgpu__img_copy, pit
 static_assert(MGPU_IMG_COPY_THREADS == MGPU__IMG_COPY_THREADS && MGPU_IMG_CY == MGPU__IMG_CY && MGPU_IMG_WX(1) == MGPU__IMG_WX(1) &&
               MGPU_IMG_WX(2) == MGPU__IMG_WX(2) && MGPU_IMG_WX(4) == MGPU__IMG_WX(4) && MGPU_IMG_WX(8) == MGPU__IMG_WX(8) &&
               MGPU_IMG_WX(16) == MGPU__IMG_WX(16), "image copy constants");
-static void emu_img_copy_launch(bool to_image, unsigned grid, const mgpu__img_copy &g)
+static inline void emu_img_copy_launch(bool to_image, unsigned grid, const mgpu__img_copy &g)
 {
     mgpu_blr::imgcopy c;
     memcpy(&c, &g, sizeof c);
