@@ -12487,9 +12487,9 @@ static mgpu_result mgpu__scratch_free(mgpu__stream_obj *s, void *p)
     return mgpu_free(p);
 }
 
-/* The image kernels (mgpu_kernels.cu's image: mgpu_blur_img_<u8|f32>c<C>), which read and
-   write the arrays through surface objects; mgpu__blur_img is their second argument
-   (mgpu_blr::img). */
+/* The image kernel (mgpu_kernels.cu's image, built for f32 RGBA only: mgpu_blur_img_f32c4),
+   which reads and writes the arrays through surface objects; mgpu__blur_img is its second
+   argument (mgpu_blr::img). */
 #define MGPU__BLUR_IMG_TX 64            /* = MGPU_BLUR_IMG_TX: pixels per tile row */
 #define MGPU__BLUR_IMG_THREADS 256      /* = MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B */
 #define MGPU__BLUR_IMG_B 4              /* = MGPU_BLUR_IMG_B: rows per batch */
@@ -12504,17 +12504,16 @@ static size_t mgpu__blur_img_shared(int C, int r, int rows)
 {
     return 4 * (size_t)(MGPU__BLUR_IMG_SW + C * (rows * (MGPU__BLUR_IMG_TX + 2 * r) + (2 * r + rows) * MGPU__BLUR_IMG_TX));
 }
-static const char *const mgpu__blur_img_names[6] = { "mgpu_blur_img_u8c1", "mgpu_blur_img_u8c2", "mgpu_blur_img_u8c4",
-                                                     "mgpu_blur_img_f32c1", "mgpu_blur_img_f32c2", "mgpu_blur_img_f32c4" };
-static struct { unsigned generation; mgpu__kernel_obj *kernel[6]; } mgpu__blur_img_k;
+static const char *const mgpu__blur_img_names[1] = { "mgpu_blur_img_f32c4" };   /* the one built (f32 RGBA) */
+static struct { unsigned generation; mgpu__kernel_obj *kernel[1]; } mgpu__blur_img_k;
 
-/* The blur of image a into image b (two arrays) by the image kernels, in one pass: a block
+/* The blur of f32 RGBA image a into image b (two arrays) by the image kernel, in one pass: a block
    per (tile of 64 pixels, strip: mgpu__blur_wave_strip's, at least 8r rows), staging the
    most rows per batch that fit 48 KiB of shared memory. */
 static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_obj *a, const mgpu__ximage_obj *b,
                                             const mgpu__blur_plan *pl, mgpu__stream_obj *s)
 {
-    const int C = a->channels, r = pl->radius, which = (a->format == MGPU_PIXEL_F32 ? 3 : 0) + (C == 4 ? 2 : C - 1);
+    const int C = a->channels, r = pl->radius;
     const size_t px = (size_t)C * mgpu__pixel_size(a->format);
     mgpu__blur_args ba;
     mgpu__blur_img g;
@@ -12523,7 +12522,10 @@ static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_o
     mgpu__kernel_obj *k = NULL;
     void *params[2];
     int per_mp, rows = 32;
-    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__blur_img_names, which, mgpu__blur_img_k.kernel, 6,
+    if (a->format != MGPU_PIXEL_F32 || C != 4)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no image kernel for %d channels of %s", C,
+                          a->format == MGPU_PIXEL_F32 ? "f32" : "8-bit");
+    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__blur_img_names, 0, mgpu__blur_img_k.kernel, 1,
                                    &mgpu__blur_img_k.generation, &k));
     memset(&im, 0, sizeof im);
     im.width = a->width;

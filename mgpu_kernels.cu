@@ -2345,9 +2345,10 @@ __device__ __forceinline__ void mma(const args &a)
 }
 
 
-/* ---- images: CUDA arrays through surface objects (mgpu_blur_img_<u8|f32>c<C>) -----------
-   mgpu_external_image_blur_async's kernels for optimal-tiled images (CUDA arrays mapped from
-   graphics memory, created with surface load/store), C = 1, 2, 4 channels, radius 0..16:
+/* ---- images: CUDA arrays through surface objects (mgpu_blur_img_f32c4) -------------------
+   mgpu_external_image_blur_async's one-pass kernel for optimal-tiled images (CUDA arrays
+   mapped from graphics memory, created with surface load/store), written for 8-bit and f32
+   values with C = 1, 2, 4 channels, radius 0..16, built only for f32 RGBA (below):
    wide<>'s scheme over pixels. A block owns a tile of IMG_TX pixels of a strip of rows
    (tile_item over pixels); its IMG_TX x IMG_B threads stage g.rows = B input rows at a time
    (IMG_TX + 2r pixels each, read by surf2Dread as one raw word of C values, under the border
@@ -2360,8 +2361,10 @@ __device__ __forceinline__ void mma(const args &a)
    (4 fits both for every C at radius 16).
    The arithmetic is tr<T>'s in fast<>'s order: the CPU device's bits. src and dst are two
    arrays (a block reads its neighbours' pixels, which in place they may have written).
-   On an H200 (8K RGBA, radius 2) it ran at the copy path's speed, 0.74 ms against the
-   buffer blur's 0.105 (mgpu.h keeps it for two images, and the copy path in place). */
+   On an H200 (8K RGBA, radius 2) it took 0.69 ms for 8-bit pixels and 0.74 for f32 (bound by
+   its instructions), the copy path (mgpu_img_read, a buffer blur, mgpu_img_write) 0.29 and
+   0.83; at radius 8 0.33 and 0.91 against its 1.40 and 1.46: mgpu.h takes it only for f32
+   RGBA at radius <= 2, the rest (in place too) through the copy path. */
 #define MGPU_BLUR_IMG_TX 64                 /* pixels per tile row */
 #define MGPU_BLUR_IMG_B 4                   /* rows per batch: IMG_TX * IMG_B threads */
 #define MGPU_BLUR_IMG_SW 20                 /* shared words of weights before the buffers */
@@ -2684,12 +2687,12 @@ MGPU_BLUR_MMA(1, 8, 4, 1) MGPU_BLUR_MMA(1, 16, 3, 2)
 MGPU_BLUR_MMA(3, 8, 4, 2) MGPU_BLUR_MMA(3, 16, 3, 2)
 MGPU_BLUR_MMA(4, 8, 4, 2) MGPU_BLUR_MMA(4, 16, 2, 2)
 #undef MGPU_BLUR_MMA
-/* The image kernels (see image): one block of MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B threads per (tile, strip). */
+/* The image kernel (see image): one block of MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B threads per (tile, strip);
+   f32 RGBA only (the other formats were slower than the copy path at every radius). */
 #define MGPU_BLUR_IMG(F, T, C) \
     extern "C" __global__ void __launch_bounds__(MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B, 4) \
     mgpu_blur_img_##F##c##C(const mgpu_blr::args a, const mgpu_blr::img g) { mgpu_blr::image<T, C>(a, g); }
-MGPU_BLUR_IMG(u8, unsigned char, 1) MGPU_BLUR_IMG(u8, unsigned char, 2) MGPU_BLUR_IMG(u8, unsigned char, 4)
-MGPU_BLUR_IMG(f32, float, 1) MGPU_BLUR_IMG(f32, float, 2) MGPU_BLUR_IMG(f32, float, 4)
+MGPU_BLUR_IMG(f32, float, 4)
 #undef MGPU_BLUR_IMG
 /* The image copies (see imgcopy): blocks of MGPU_IMG_COPY_THREADS, one per 16 * IMG_WX bytes of IMG_CY * 256 / IMG_WX rows. */
 extern "C" __global__ void __launch_bounds__(MGPU_IMG_COPY_THREADS) mgpu_img_read(const mgpu_blr::imgcopy g) { mgpu_blr::imgcopy_run<false>(g); }

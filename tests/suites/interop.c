@@ -455,11 +455,11 @@ static void test_images(int d)
     unmap(&e);
 }
 
-/* ---- the image kernels (surface objects) on GPU d: every format the images take, radius 0..16
-   and 17 (the copy path), every border, into an image of another import (the image
-   kernels) and in place (the copy path), on shapes whose last tile (64 pixels) or strip is
-   narrower than the radius; an image without MGPU_EXTERNAL_IMAGE_STORAGE (no surface: the
-   copy path). Each result is the CPU device's bit for bit; FAKE_CUDA_REPORT shows the
+/* ---- the tiled paths (surface objects) on GPU d: every format the images take, radius 0..16
+   and 17, every border, into an image of another import (f32 RGBA at radius <= 2: the image
+   kernel; the rest the copy path, by the copy kernels) and in place (the copy path), on
+   shapes whose last tile (64 pixels) or strip is narrower than the radius; an image without
+   MGPU_EXTERNAL_IMAGE_STORAGE (no surface: the copy path by cuMemcpy2DAsync). Each result is the CPU device's bit for bit; FAKE_CUDA_REPORT shows the
    kernels ran (tests/fake_run.sh). */
 static void test_image_kernels(int d)
 {
