@@ -278,7 +278,7 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
 # needs the Vulkan headers (Debian's libvulkan-dev; its OpenGL part libegl-dev and libgl-dev;
 # .ci/run installs them) and loads libvulkan.so.1 (libEGL.so.1) at run time; without the
 # headers it builds as a program that says so.
-FAKE_RUNS += interop,ran:mgpu_blur_img_=6 interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
+FAKE_RUNS += interop,ran:mgpu_blur_img_=1,ran:mgpu_img_=2 interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
 VULKAN_FOUND := $(wildcard /usr/include/vulkan/vulkan.h)
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
@@ -537,6 +537,15 @@ $(BUILD)/bench_imma_rate: bench/imma_rate.cu | $(BUILD)
 	$(NVCC) -O3 -std=c++17 $(if $(filter sm_90,$(PEER_ARCH)),-gencode arch=compute_90a$(comma)code=sm_90a -gencode arch=compute_90$(comma)code=compute_90 -DMGPU_WGMMA,-arch=$(if $(filter sm_7%,$(PEER_ARCH)),sm_80,$(PEER_ARCH))) -o $@ $<
 ifneq ($(HAVE_NVCC),)
 bench: $(BUILD)/bench_imma_rate
+endif
+
+# bench_image_copy: copies between a CUDA array (surface object) and pitch-linear memory in
+# the thread layouts of the image copy kernels, against cudaMemcpy2D (docs/interop.md section
+# 7), CUDA runtime; needs nvcc.
+$(BUILD)/bench_image_copy: bench/image_copy.cu | $(BUILD)
+	$(NVCC) -O3 -std=c++17 -arch=$(if $(filter sm_7%,$(PEER_ARCH)),sm_80,$(PEER_ARCH)) -o $@ $<
+ifneq ($(HAVE_NVCC),)
+bench: $(BUILD)/bench_image_copy
 endif
 
 $(BUILD)/bench_reduce: bench/reduce.c bench/bench_util.h bench/peers/peers.h $(BUILD)/mgpu.o \

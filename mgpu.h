@@ -1485,13 +1485,18 @@ MGPU_API mgpu_result mgpu_external_memory_image(mgpu_external_memory mem, const 
 MGPU_API mgpu_result mgpu_external_memory_destroy(mgpu_external_memory mem);
 /* The image's level 0 to or from linear memory (an mgpu_image of the same width, height,
    channels and format: the image's GPU's memory, or host memory), queued on a stream of
-   the image's GPU (NULL: the current device's default stream). */
+   the image's GPU (NULL: the current device's default stream). An image mapped with
+   MGPU_EXTERNAL_IMAGE_STORAGE and device memory of its GPU with 16-byte aligned data and
+   pitch go through mgpu's copy kernels (about 3x cuMemcpy2DAsync's speed on arrays),
+   anything else through cuMemcpy2DAsync. */
 MGPU_API mgpu_result mgpu_external_image_read_async(mgpu_external_image image, const mgpu_image *dst, mgpu_stream stream);
 MGPU_API mgpu_result mgpu_external_image_write_async(mgpu_external_image image, const mgpu_image *src, mgpu_stream stream);
 /* dst = src blurred (as mgpu_blur_async; src == dst: in place), both of the stream's GPU:
    src is copied to pitch-linear scratch from the device's pool, blurred into a second
    scratch buffer, which is copied to dst (three passes over the image where a buffer's
-   blur is one). */
+   blur is one; the copies as mgpu_external_image_read_async's). f32 RGBA at radius <= 2
+   between images of two imports, both with MGPU_EXTERNAL_IMAGE_STORAGE: one pass by an
+   image kernel. */
 MGPU_API mgpu_result mgpu_external_image_blur_async(mgpu_external_image src, mgpu_external_image dst,
                                                     const mgpu_blur_params *params, mgpu_stream stream);
 /* src[i] -> dst[i] for i < count, each on its image's GPU (the GPUs work at once); returns
@@ -12383,6 +12388,47 @@ MGPU_API mgpu_result mgpu_external_memory_destroy(mgpu_external_memory mem)
     return mgpu__xmem_free(m, fn);
 }
 
+/* The image copies (mgpu_kernels.cu's imgcopy: mgpu_img_read, mgpu_img_write): level 0 of
+   an image with a surface object <-> pitch-linear device memory of its GPU; mgpu__img_copy
+   is their argument (mgpu_blr::imgcopy). */
+#define MGPU__IMG_COPY_THREADS 256      /* = MGPU_IMG_COPY_THREADS */
+#define MGPU__IMG_CY 2                  /* = MGPU_IMG_CY */
+#define MGPU__IMG_WX(pb) ((pb) == 16 ? 8 : 4)   /* = MGPU_IMG_WX: a block moves 16 * WX bytes of CY * 256 / WX rows */
+typedef struct mgpu__img_copy {
+    unsigned long long surf, lin, pitch;
+    int width, height, px, tiles;
+} mgpu__img_copy;
+static const char *const mgpu__img_copy_names[2] = { "mgpu_img_read", "mgpu_img_write" };
+static struct { unsigned generation; mgpu__kernel_obj *kernel[2]; } mgpu__img_copy_k;
+static mgpu_result mgpu__ximage_copy_kernel(const char *fn, const mgpu__ximage_obj *o, unsigned long long lin, size_t pitch,
+                                            int to_image, mgpu__stream_obj *s)
+{
+    mgpu__img_copy g;
+    mgpu_launch_dims dims;
+    mgpu__kernel_obj *k = NULL;
+    void *params[1];
+    size_t groups, rows;
+    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__img_copy_names, to_image ? 1 : 0, mgpu__img_copy_k.kernel, 2,
+                                   &mgpu__img_copy_k.generation, &k));
+    memset(&g, 0, sizeof g);
+    g.surf = o->surf;
+    g.lin = lin;
+    g.pitch = pitch;
+    g.width = o->width;
+    g.height = o->height;
+    g.px = o->channels * (int)mgpu__pixel_size(o->format);
+    g.tiles = (int)(((size_t)o->width * (size_t)g.px + 16 * MGPU__IMG_WX(g.px) - 1) / (16 * MGPU__IMG_WX(g.px)));
+    rows = (size_t)MGPU__IMG_CY * MGPU__IMG_COPY_THREADS / MGPU__IMG_WX(g.px);
+    groups = ((size_t)o->height + rows - 1) / rows;
+    memset(&dims, 0, sizeof dims);
+    dims.grid[0] = (unsigned)((size_t)g.tiles * groups);
+    dims.grid[1] = dims.grid[2] = 1;
+    dims.block[0] = MGPU__IMG_COPY_THREADS;
+    dims.block[1] = dims.block[2] = 1;
+    params[0] = &g;
+    return mgpu__launch(fn, k, &dims, params, s);
+}
+
 /* Level 0 of an image to (to_image) or from linear memory, on a stream of its GPU. */
 static mgpu_result mgpu__ximage_copy(const char *fn, const mgpu__ximage_obj *o, const mgpu_image *lin, int to_image,
                                      mgpu__stream_obj *s)
@@ -12408,6 +12454,12 @@ static mgpu_result mgpu__ximage_copy(const char *fn, const mgpu__ximage_obj *o, 
     if (w.cuda && w.kind != MGPU__ALLOC_MANAGED && w.dev != o->dev)
         return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "the linear image is memory of device %d, the image is on device %d",
                           w.dev, o->dev);
+    /* An image with a surface and this GPU's device memory (16-byte aligned rows): the copy
+       kernels, about three times cuMemcpy2DAsync's speed on arrays. */
+    if (o->surf && mgpu__g.builtin && w.cuda && w.dev == o->dev && (w.kind == MGPU__ALLOC_DEVICE || w.kind == MGPU__ALLOC_POOL ||
+                                                                   w.kind == MGPU__ALLOC_EXTERNAL) &&
+        (mgpu__dptr(lin->data) & 15) == 0 && pitch % 16 == 0)
+        return mgpu__ximage_copy_kernel(fn, o, mgpu__dptr(lin->data), pitch, to_image, s);
     memset(&c, 0, sizeof c);
     if (to_image) {
         c.srcMemoryType = (mgpu__CUmemType)(w.cuda ? MGPU__MEMORYTYPE_DEVICE : MGPU__MEMORYTYPE_HOST);
@@ -12479,9 +12531,9 @@ static mgpu_result mgpu__scratch_free(mgpu__stream_obj *s, void *p)
     return mgpu_free(p);
 }
 
-/* The image kernels (mgpu_kernels.cu's image: mgpu_blur_img_<u8|f32>c<C>), which read and
-   write the arrays through surface objects; mgpu__blur_img is their second argument
-   (mgpu_blr::img). */
+/* The image kernel (mgpu_kernels.cu's image, built for f32 RGBA only: mgpu_blur_img_f32c4),
+   which reads and writes the arrays through surface objects; mgpu__blur_img is its second
+   argument (mgpu_blr::img). */
 #define MGPU__BLUR_IMG_TX 64            /* = MGPU_BLUR_IMG_TX: pixels per tile row */
 #define MGPU__BLUR_IMG_THREADS 256      /* = MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B */
 #define MGPU__BLUR_IMG_B 4              /* = MGPU_BLUR_IMG_B: rows per batch */
@@ -12496,17 +12548,16 @@ static size_t mgpu__blur_img_shared(int C, int r, int rows)
 {
     return 4 * (size_t)(MGPU__BLUR_IMG_SW + C * (rows * (MGPU__BLUR_IMG_TX + 2 * r) + (2 * r + rows) * MGPU__BLUR_IMG_TX));
 }
-static const char *const mgpu__blur_img_names[6] = { "mgpu_blur_img_u8c1", "mgpu_blur_img_u8c2", "mgpu_blur_img_u8c4",
-                                                     "mgpu_blur_img_f32c1", "mgpu_blur_img_f32c2", "mgpu_blur_img_f32c4" };
-static struct { unsigned generation; mgpu__kernel_obj *kernel[6]; } mgpu__blur_img_k;
+static const char *const mgpu__blur_img_names[1] = { "mgpu_blur_img_f32c4" };   /* the one built (f32 RGBA) */
+static struct { unsigned generation; mgpu__kernel_obj *kernel[1]; } mgpu__blur_img_k;
 
-/* The blur of image a into image b (two arrays) by the image kernels, in one pass: a block
+/* The blur of f32 RGBA image a into image b (two arrays) by the image kernel, in one pass: a block
    per (tile of 64 pixels, strip: mgpu__blur_wave_strip's, at least 8r rows), staging the
    most rows per batch that fit 48 KiB of shared memory. */
 static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_obj *a, const mgpu__ximage_obj *b,
                                             const mgpu__blur_plan *pl, mgpu__stream_obj *s)
 {
-    const int C = a->channels, r = pl->radius, which = (a->format == MGPU_PIXEL_F32 ? 3 : 0) + (C == 4 ? 2 : C - 1);
+    const int C = a->channels, r = pl->radius;
     const size_t px = (size_t)C * mgpu__pixel_size(a->format);
     mgpu__blur_args ba;
     mgpu__blur_img g;
@@ -12515,7 +12566,10 @@ static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_o
     mgpu__kernel_obj *k = NULL;
     void *params[2];
     int per_mp, rows = 32;
-    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__blur_img_names, which, mgpu__blur_img_k.kernel, 6,
+    if (a->format != MGPU_PIXEL_F32 || C != 4)
+        return mgpu__fail(MGPU_ERROR_NOT_SUPPORTED, fn, "no image kernel for %d channels of %s", C,
+                          a->format == MGPU_PIXEL_F32 ? "f32" : "8-bit");
+    MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__blur_img_names, 0, mgpu__blur_img_k.kernel, 1,
                                    &mgpu__blur_img_k.generation, &k));
     memset(&im, 0, sizeof im);
     im.width = a->width;
@@ -12566,11 +12620,17 @@ MGPU_API mgpu_result mgpu_external_image_blur_async(mgpu_external_image src, mgp
     if (s->dev != a->dev)
         return mgpu__fail(MGPU_ERROR_WRONG_DEVICE, fn, "the stream is on device %d, the images on device %d", s->dev, a->dev);
     /* Two images of two imports (images of one import may overlap: mgpu does not know the
-       driver's tiled extents), both surfaces, radius <= 16: the image kernels, one pass.
-       Otherwise, and in place, through pitch-linear scratch. In place the image kernels
-       would need the tiles' frames saved first (a block reads its neighbours' pixels); on an
-       H200 (8K RGBA, radius 2) that ran 0.83 ms, the copy path 0.74. */
-    if (a != b && a->mem != b->mem && a->surf && b->surf && pl.radius <= MGPU__BLUR_IMG_R)
+       driver's tiled extents), both surfaces, f32 RGBA (16-byte pixels), radius <= 2: the
+       image kernel, one pass. Otherwise, and in place, through pitch-linear scratch: the
+       copy kernels (mgpu_img_read / _write, where the image has a surface, else
+       cuMemcpy2DAsync), the buffer blur, the copy back. On an H200 (8K RGBA) the image
+       kernels took 0.69 / 1.40 / 2.40 ms at radius 2 / 8 / 16 for 8-bit pixels, the copy
+       path about 0.1 ms plus the buffer blur; for f32 the image kernel 0.74 ms at radius 2
+       against the copy path's 0.53 plus a 0.30 blur, at radius 8 1.46 against 0.91. In
+       place the image kernels would need the tiles' frames saved first (a block reads its
+       neighbours' pixels). */
+    if (a != b && a->mem != b->mem && a->surf && b->surf && a->format == MGPU_PIXEL_F32 && a->channels == 4 &&
+        pl.radius <= 2)
         return mgpu__ximage_blur_direct(fn, a, b, &pl, s);
     /* Rows of a multiple of 256 bytes: the blur's fast kernels want 16-byte aligned rows. */
     row = (size_t)a->width * (size_t)a->channels * mgpu__pixel_size(a->format);

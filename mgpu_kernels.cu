@@ -2345,9 +2345,10 @@ __device__ __forceinline__ void mma(const args &a)
 }
 
 
-/* ---- images: CUDA arrays through surface objects (mgpu_blur_img_<u8|f32>c<C>) -----------
-   mgpu_external_image_blur_async's kernels for optimal-tiled images (CUDA arrays mapped from
-   graphics memory, created with surface load/store), C = 1, 2, 4 channels, radius 0..16:
+/* ---- images: CUDA arrays through surface objects (mgpu_blur_img_f32c4) -------------------
+   mgpu_external_image_blur_async's one-pass kernel for optimal-tiled images (CUDA arrays
+   mapped from graphics memory, created with surface load/store), written for 8-bit and f32
+   values with C = 1, 2, 4 channels, radius 0..16, built only for f32 RGBA (below):
    wide<>'s scheme over pixels. A block owns a tile of IMG_TX pixels of a strip of rows
    (tile_item over pixels); its IMG_TX x IMG_B threads stage g.rows = B input rows at a time
    (IMG_TX + 2r pixels each, read by surf2Dread as one raw word of C values, under the border
@@ -2360,8 +2361,10 @@ __device__ __forceinline__ void mma(const args &a)
    (4 fits both for every C at radius 16).
    The arithmetic is tr<T>'s in fast<>'s order: the CPU device's bits. src and dst are two
    arrays (a block reads its neighbours' pixels, which in place they may have written).
-   On an H200 (8K RGBA, radius 2) it ran at the copy path's speed, 0.74 ms against the
-   buffer blur's 0.105 (mgpu.h keeps it for two images, and the copy path in place). */
+   On an H200 (8K RGBA, radius 2) it took 0.69 ms for 8-bit pixels and 0.74 for f32 (bound by
+   its instructions), the copy path (mgpu_img_read, a buffer blur, mgpu_img_write) 0.29 and
+   0.83; at radius 8 0.33 and 0.91 against its 1.40 and 1.46: mgpu.h takes it only for f32
+   RGBA at radius <= 2, the rest (in place too) through the copy path. */
 #define MGPU_BLUR_IMG_TX 64                 /* pixels per tile row */
 #define MGPU_BLUR_IMG_B 4                   /* rows per batch: IMG_TX * IMG_B threads */
 #define MGPU_BLUR_IMG_SW 20                 /* shared words of weights before the buffers */
@@ -2494,6 +2497,104 @@ __device__ __forceinline__ void image(const args &a, const img &g)
 #undef MGPU_BLUR_IMG_ISSUE
 }
 
+/* ---- image copies: a CUDA array <-> pitch-linear memory (mgpu_img_read, mgpu_img_write) ----
+   The copy path of mgpu_external_image_blur_async (and mgpu_external_image_read_async /
+   _write_async) for an image with a surface object, in place of cuMemcpy2DAsync, which moves
+   an array at about a third of the device's bandwidth (827 GB/s on an H200, 8K RGBA). Any
+   pixel size PB of 1, 2, 4, 8, 16 bytes: a thread moves 16 bytes (16 / PB pixels, read or
+   written by surf2Dread / surf2Dwrite one pixel at a time, the surface's element) of each of
+   IMG_CY rows, its 16 bytes of linear memory by one vector load or store (lin and pitch are
+   16-byte aligned: mgpu.h checks), all its loads issued before its stores. A block's 256
+   threads are IMG_WX(PB) across and 256 / IMG_WX down: for pixels below 16 bytes 4 across,
+   so that a warp covers 64 bytes of 8 rows, one of the array's 64 x 8 byte blocks (GOBs);
+   a warp over 512 bytes of one row wrote at 718 GB/s against 2971 (read 1943 against 3326;
+   bench: 8K RGBA8 on an H200); for 16-byte pixels 8 across (4025 GB/s written, 4 across
+   3865). Row group g of a block: rows g * IMG_CY * (256 / IMG_WX) ..; blockIdx.x = tile +
+   tiles * group. */
+#define MGPU_IMG_COPY_THREADS 256
+#define MGPU_IMG_CY 2                       /* rows a thread moves: 256 / IMG_WX apart */
+#define MGPU_IMG_WX(pb) ((pb) == 16 ? 8 : 4)    /* threads across a block: 16 bytes each */
+
+struct imgcopy {                            /* = mgpu__img_copy in mgpu.h (the argument) */
+    unsigned long long surf;                /* the array's surface object */
+    unsigned long long lin;                 /* pitch-linear memory, 16-byte aligned */
+    unsigned long long pitch;               /* its row pitch, a multiple of 16 */
+    int width, height, px;                  /* pixels, rows, bytes a pixel (1, 2, 4, 8, 16) */
+    int tiles;                              /* blocks across a row: ceil(width * px / (16 * IMG_WX(px))) */
+};
+
+template <int PB, bool TO_IMAGE>
+__device__ __forceinline__ void imgcopy_px(const imgcopy &g)
+{
+    typedef typename rawpx<PB>::t P;
+    enum { V = 16 / PB, CY = MGPU_IMG_CY, WX = MGPU_IMG_WX(PB), WY = MGPU_IMG_COPY_THREADS / WX };
+    const int t = (int)threadIdx.x, tile = (int)(blockIdx.x % (unsigned)g.tiles), grp = (int)(blockIdx.x / (unsigned)g.tiles);
+    const int x = (tile * WX + t % WX) * V, y0 = grp * WY * CY + t / WX;
+    if (x >= g.width) return;
+    const int n = min(V, g.width - x);              /* pixels of this thread's 16 bytes in the row */
+    unsigned char *const base = (unsigned char *)g.lin + (size_t)x * PB;
+    P v[CY][V];
+    if (TO_IMAGE) {
+#pragma unroll
+        for (int j = 0; j < CY; j++) {
+            const int y = y0 + WY * j;
+            const unsigned char *const p = base + (size_t)y * g.pitch;
+            if (y >= g.height) continue;
+            if (n == V) {
+                const uint4 q = *(const uint4 *)p;
+                memcpy(v[j], &q, 16);
+            } else {
+#pragma unroll
+                for (int k = 0; k < V; k++)
+                    if (k < n) memcpy(&v[j][k], p + k * PB, PB);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < CY; j++) {
+            const int y = y0 + WY * j;
+            if (y >= g.height) continue;
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (k < n) surf2Dwrite<P>(v[j][k], g.surf, (x + k) * PB, y);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < CY; j++) {
+            const int y = y0 + WY * j;
+            if (y >= g.height) continue;
+#pragma unroll
+            for (int k = 0; k < V; k++)
+                if (k < n) v[j][k] = surf2Dread<P>(g.surf, (x + k) * PB, y);
+        }
+#pragma unroll
+        for (int j = 0; j < CY; j++) {
+            const int y = y0 + WY * j;
+            unsigned char *const p = base + (size_t)y * g.pitch;
+            if (y >= g.height) continue;
+            if (n == V) {
+                uint4 q;
+                memcpy(&q, v[j], 16);
+                *(uint4 *)p = q;
+            } else {
+#pragma unroll
+                for (int k = 0; k < V; k++)
+                    if (k < n) memcpy(p + k * PB, &v[j][k], PB);
+            }
+        }
+    }
+}
+template <bool TO_IMAGE>
+__device__ __forceinline__ void imgcopy_run(const imgcopy &g)
+{
+    switch (g.px) {
+    case 1: imgcopy_px<1, TO_IMAGE>(g); break;
+    case 2: imgcopy_px<2, TO_IMAGE>(g); break;
+    case 4: imgcopy_px<4, TO_IMAGE>(g); break;
+    case 8: imgcopy_px<8, TO_IMAGE>(g); break;
+    default: imgcopy_px<16, TO_IMAGE>(g); break;
+    }
+}
+
 } /* namespace mgpu_blr */
 
 /* The second launch bound is the blocks per multiprocessor the register allocation must
@@ -2586,13 +2687,16 @@ MGPU_BLUR_MMA(1, 8, 4, 1) MGPU_BLUR_MMA(1, 16, 3, 2)
 MGPU_BLUR_MMA(3, 8, 4, 2) MGPU_BLUR_MMA(3, 16, 3, 2)
 MGPU_BLUR_MMA(4, 8, 4, 2) MGPU_BLUR_MMA(4, 16, 2, 2)
 #undef MGPU_BLUR_MMA
-/* The image kernels (see image): one block of MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B threads per (tile, strip). */
+/* The image kernel (see image): one block of MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B threads per (tile, strip);
+   f32 RGBA only (the other formats were slower than the copy path at every radius). */
 #define MGPU_BLUR_IMG(F, T, C) \
     extern "C" __global__ void __launch_bounds__(MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B, 4) \
     mgpu_blur_img_##F##c##C(const mgpu_blr::args a, const mgpu_blr::img g) { mgpu_blr::image<T, C>(a, g); }
-MGPU_BLUR_IMG(u8, unsigned char, 1) MGPU_BLUR_IMG(u8, unsigned char, 2) MGPU_BLUR_IMG(u8, unsigned char, 4)
-MGPU_BLUR_IMG(f32, float, 1) MGPU_BLUR_IMG(f32, float, 2) MGPU_BLUR_IMG(f32, float, 4)
+MGPU_BLUR_IMG(f32, float, 4)
 #undef MGPU_BLUR_IMG
+/* The image copies (see imgcopy): blocks of MGPU_IMG_COPY_THREADS, one per 16 * IMG_WX bytes of IMG_CY * 256 / IMG_WX rows. */
+extern "C" __global__ void __launch_bounds__(MGPU_IMG_COPY_THREADS) mgpu_img_read(const mgpu_blr::imgcopy g) { mgpu_blr::imgcopy_run<false>(g); }
+extern "C" __global__ void __launch_bounds__(MGPU_IMG_COPY_THREADS) mgpu_img_write(const mgpu_blr::imgcopy g) { mgpu_blr::imgcopy_run<true>(g); }
 /* ================================================================ Gaussian blur (END) */
 
 /* ================================================================ BN254 MSM (BEGIN)

@@ -50,7 +50,7 @@ static const emu_blur_kernel emu_blur_kernels[] = {
 #undef EMU_BK
 static const int emu_blur_nkernels = (int)(sizeof emu_blur_kernels / sizeof emu_blur_kernels[0]);
 
-/* The image kernels (surface objects; mgpu_external_image_blur_async), with their second
+/* The image kernel (surface objects; mgpu_external_image_blur_async), with its second
    argument checked against mgpu.h's mgpu__blur_img. */
 static_assert(sizeof(mgpu_blr::img) == sizeof(mgpu__blur_img), "img layout");
 static_assert(offsetof(mgpu_blr::img, dst) == offsetof(mgpu__blur_img, dst) &&
@@ -60,9 +60,7 @@ static_assert(MGPU_BLUR_IMG_TX * MGPU_BLUR_IMG_B == MGPU__BLUR_IMG_THREADS && MG
 typedef void (*emu_blur_img_fn)(const mgpu_blr::args, const mgpu_blr::img);
 struct emu_blur_img_kernel { const char *name; emu_blur_img_fn fn; int esize, c; };
 static const emu_blur_img_kernel emu_blur_img_kernels[] = {
-    { "mgpu_blur_img_u8c1", mgpu_blur_img_u8c1, 1, 1 }, { "mgpu_blur_img_u8c2", mgpu_blur_img_u8c2, 1, 2 },
-    { "mgpu_blur_img_u8c4", mgpu_blur_img_u8c4, 1, 4 }, { "mgpu_blur_img_f32c1", mgpu_blur_img_f32c1, 4, 1 },
-    { "mgpu_blur_img_f32c2", mgpu_blur_img_f32c2, 4, 2 }, { "mgpu_blur_img_f32c4", mgpu_blur_img_f32c4, 4, 4 },
+    { "mgpu_blur_img_f32c4", mgpu_blur_img_f32c4, 4, 4 },
 };
 static const emu_blur_img_kernel *emu_blur_img_find(const char *name)
 {
@@ -80,6 +78,22 @@ static void emu_blur_img_launch(emu_blur_img_fn fn, unsigned grid, unsigned bloc
     memcpy(&args, &a, sizeof args);
     memcpy(&im, &g, sizeof im);
     emu_launch(grid, block, true, [&]() { fn(args, im); });
+}
+
+/* The image copies (a surface object <-> pitch-linear memory), their argument checked
+   against mgpu.h's mgpu__img_copy. */
+static_assert(sizeof(mgpu_blr::imgcopy) == sizeof(mgpu__img_copy), "imgcopy layout");
+static_assert(offsetof(mgpu_blr::imgcopy, pitch) == offsetof(mgpu__img_copy, pitch) &&
+              offsetof(mgpu_blr::imgcopy, px) == offsetof(mgpu__img_copy, px) &&
+              offsetof(mgpu_blr::imgcopy, tiles) == offsetof(mgpu__img_copy, tiles), "imgcopy members");
+static_assert(MGPU_IMG_COPY_THREADS == MGPU__IMG_COPY_THREADS && MGPU_IMG_CY == MGPU__IMG_CY && MGPU_IMG_WX(1) == MGPU__IMG_WX(1) &&
+              MGPU_IMG_WX(2) == MGPU__IMG_WX(2) && MGPU_IMG_WX(4) == MGPU__IMG_WX(4) && MGPU_IMG_WX(8) == MGPU__IMG_WX(8) &&
+              MGPU_IMG_WX(16) == MGPU__IMG_WX(16), "image copy constants");
+static inline void emu_img_copy_launch(bool to_image, unsigned grid, const mgpu__img_copy &g)
+{
+    mgpu_blr::imgcopy c;
+    memcpy(&c, &g, sizeof c);
+    emu_launch(grid, MGPU_IMG_COPY_THREADS, false, [&]() { if (to_image) mgpu_img_write(c); else mgpu_img_read(c); });
 }
 
 /* The kernel of that name (a library kernel or a variant), or NULL. */

@@ -275,6 +275,38 @@ static R launch_blur_img(const emu_blur_img_kernel *k, unsigned grid, unsigned b
     return OK;
 }
 
+/* The image copies (mgpu_img_read, mgpu_img_write): the surface live, of this GPU, of the
+   argument's shape and pixel size; the linear rows in memory this GPU can use, 16-byte
+   aligned; the grid one block per MGPU__IMG_WX * 16 bytes of MGPU__IMG_CY * 256 / WX rows; at the run, the
+   surface still live. */
+static R launch_img_copy(bool to_image, unsigned grid, unsigned block, unsigned shared, const mgpu__img_copy &g, Stream *s)
+{
+    const int dev = s->dev;
+    Surf *f = (Surf *)(uintptr_t)g.surf;
+    const char *why = !surfs.count(f) ? "not a live surface object" : f->dev != dev ? "of another GPU"
+                    : f->w != g.width || f->h != g.height || f->px != g.px ? "not of the copy's shape and pixel size" : nullptr;
+    if (why) {
+        fprintf(stderr, "fake libcuda: image copy on GPU %d: surface %#llx is %s\n", dev, g.surf, why);
+        return ILLEGAL_ADDRESS;
+    }
+    const size_t row = (size_t)g.width * g.px, across = 16 * (size_t)MGPU__IMG_WX(g.px),
+                 rows = (size_t)MGPU__IMG_CY * MGPU__IMG_COPY_THREADS / MGPU__IMG_WX(g.px), groups = ((size_t)g.height + rows - 1) / rows;
+    if (block != MGPU__IMG_COPY_THREADS || shared || g.tiles != (int)((row + across - 1) / across) || grid != (size_t)g.tiles * groups)
+        return INVALID_VALUE;
+    if (g.lin % 16 || g.pitch % 16 || g.pitch < row || !usable(dev, (uintptr_t)g.lin, (size_t)(g.height - 1) * g.pitch + row,
+                                                              to_image ? "src" : "dst"))
+        return ILLEGAL_ADDRESS;
+    push(s, [=]() {
+        if (!surfs.count((Surf *)(uintptr_t)g.surf)) {
+            fprintf(stderr, "fake libcuda: %s on GPU %d ran after its surface was destroyed\n",
+                    to_image ? "mgpu_img_write" : "mgpu_img_read", dev);
+            abort();
+        }
+        emu_img_copy_launch(to_image, grid, g);
+    });
+    return OK;
+}
+
 /* BN254 kernels: the emulated kernel source, after checking every pointer it is given. */
 typedef void (*msm_kernel)(const mgpu_bn::args);
 static const struct { const char *name; msm_kernel fn; bool together; } msm_kernels[] = {
@@ -613,7 +645,8 @@ static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *na
 {
     G;
     const std::string nm(name);
-    if (nm != "mgpu_noop" && !emu_blur_find(name) && !emu_blur_img_find(name) && !msm_known(nm) && !emu_red_find(name))
+    if (nm != "mgpu_noop" && nm != "mgpu_img_read" && nm != "mgpu_img_write" && !emu_blur_find(name) && !emu_blur_img_find(name) &&
+        !msm_known(nm) && !emu_red_find(name))
         return NOT_FOUND;
     *f = (mgpu__CUfunction)(void *)&*names.insert(nm).first;   /* set nodes are stable */
     return OK;
@@ -632,6 +665,10 @@ static R cuLaunchKernel(mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned g
     if (const emu_red_kernel *k = emu_red_find(name.c_str())) {
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || shared) return INVALID_VALUE;
         return launch_red(k, gx, bx, params, stream_of(s));
+    }
+    if (name == "mgpu_img_read" || name == "mgpu_img_write") {
+        if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0) return INVALID_VALUE;
+        return launch_img_copy(name == "mgpu_img_write", gx, bx, shared, *(const mgpu__img_copy *)params[0], stream_of(s));
     }
     if (const emu_blur_img_kernel *k = emu_blur_img_find(name.c_str())) {
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || bx != MGPU__BLUR_IMG_THREADS) return INVALID_VALUE;

@@ -397,6 +397,33 @@ static void test_images(int d)
     CHECK_OK(mgpu_memcpy(lin, dev_lin, sizeof lin));
     REQUIRE_OK(cpu_blur(&h, &r, NULL));
     if (memcmp(lin, ref, sizeof lin)) fail_at(__FILE__, __LINE__, "image blur a -> b differs from the CPU device's");
+    /* read and write through device memory of a 16-byte multiple pitch (the copy kernels) and
+       4 bytes off that alignment (cuMemcpy2DAsync): the same rows */
+    {
+        enum { P = 160 };
+        static unsigned char rows[P * H + 16];
+        unsigned char *pd = NULL;
+        int off, y;
+        REQUIRE_OK(mgpu_malloc((void **)&pd, sizeof rows));
+        for (off = 0; off <= 4; off += 4) {
+            c = image(pd + off, W, H, 4, MGPU_PIXEL_U8);
+            c.pitch = P;
+            CHECK_OK(mgpu_memset(pd, 0, sizeof rows));
+            CHECK_OK(mgpu_external_image_write_async(a, &h, gpu_stream(d)));
+            CHECK_OK(mgpu_external_image_read_async(a, &c, gpu_stream(d)));     /* a -> device rows */
+            CHECK_OK(mgpu_external_image_write_async(b, &c, gpu_stream(d)));    /* device rows -> b */
+            CHECK_OK(mgpu_external_image_read_async(b, &r, gpu_stream(d)));     /* b -> host */
+            CHECK_OK(mgpu_stream_synchronize(gpu_stream(d)));
+            CHECK_OK(mgpu_memcpy(rows, pd, sizeof rows));
+            for (y = 0; y < H; y++)
+                if (memcmp(rows + off + (size_t)y * P, in + (size_t)y * W * 4, (size_t)W * 4)) {
+                    fail_at(__FILE__, __LINE__, "image -> device rows (offset %d, pitch %d): row %d differs", off, P, y);
+                    break;
+                }
+            if (memcmp(ref, in, sizeof in)) fail_at(__FILE__, __LINE__, "device rows (offset %d) -> image differ", off);
+        }
+        CHECK_OK(mgpu_free(pd));
+    }
     /* f32 */
     h = image(fin, W, H, 1, MGPU_PIXEL_F32);
     CHECK_OK(mgpu_external_image_write_async(f, &h, gpu_stream(d)));
@@ -428,11 +455,11 @@ static void test_images(int d)
     unmap(&e);
 }
 
-/* ---- the image kernels (surface objects) on GPU d: every format the images take, radius 0..16
-   and 17 (the copy path), every border, into an image of another import (the image
-   kernels) and in place (the copy path), on shapes whose last tile (64 pixels) or strip is
-   narrower than the radius; an image without MGPU_EXTERNAL_IMAGE_STORAGE (no surface: the
-   copy path). Each result is the CPU device's bit for bit; FAKE_CUDA_REPORT shows the
+/* ---- the tiled paths (surface objects) on GPU d: every format the images take, radius 0..16
+   and 17, every border, into an image of another import (f32 RGBA at radius <= 2: the image
+   kernel; the rest the copy path, by the copy kernels) and in place (the copy path), on
+   shapes whose last tile (64 pixels) or strip is narrower than the radius; an image without
+   MGPU_EXTERNAL_IMAGE_STORAGE (no surface: the copy path by cuMemcpy2DAsync). Each result is the CPU device's bit for bit; FAKE_CUDA_REPORT shows the
    kernels ran (tests/fake_run.sh). */
 static void test_image_kernels(int d)
 {
