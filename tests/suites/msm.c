@@ -1696,16 +1696,74 @@ static void test_curve_random(int g)
 }
 
 /* The edge cases, each against an MSM of fewer points or a negation. */
+/* On the curve, outside the subgroup of order r: BN254 G2, BLS12-381 G1, G2 (standard form). */
+static const uint64_t off_group[3][24] = {
+    { 3, 0, 0, 0, 1, 0, 0, 0, 0x512dc35743fa5543ull, 0xb87f54f50c1600e4ull, 0x0b87aca78e89515cull, 0x18317863a822ced6ull,
+      0xd7132ea39ab5ab0cull, 0x1e41899e5fd5bf84ull, 0x4eb9190bb391072cull, 0x16f36623ff7c6a39ull },
+    { 5, 0, 0, 0, 0, 0, 0x43ea7df67dbad60dull, 0x5df092c8a7ceb648ull, 0x506d2bb2185f5371ull, 0x9b180a8e59196825ull,
+      0x7bc0790f1e6e7d66ull, 0x0d3c6da1211ebe79ull },
+    { 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0x61f404376c72798cull, 0xf385ede267ba6fd1ull, 0x4f5ec4289d7a6a08ull,
+      0x3d8611014bc9ce16ull, 0x71ef389953a62233ull, 0x0938e4fbf018479eull, 0x79a5d9e568e3ca58ull, 0xfad4ae5d318506f6ull,
+      0xbb47a499b959882cull, 0xf0a522b38d1cc35eull, 0xb969f607e2ce74a7ull, 0x0246662e8fffe1bdull } };
+
+/* MGPU_MSM_CHECK_POINTS on dev (points in its memory on a GPU: the group's check kernel; on
+   the CPU device in host memory, checked on every core): n random points pass, in both
+   forms; a bad one at i1, and at i0 and i1, is found and the message names the first: off
+   the curve, a coordinate >= p, and in the groups with a cofactor outside the subgroup. */
+static void check_points_case(chk *c, int g, mgpu_device dev, int gpu, size_t n, size_t i0, size_t i1)
+{
+    const size_t E = 16 * (size_t)group_elem(g), W = E / 8;
+    uint64_t *p = (uint64_t *)xmalloc(n * E), *q = (uint64_t *)xmalloc(n * E), bad[3][24], got[24];
+    mgpu_bn254_scalar *k = make_scalars(n, 1);
+    void *dp = NULL;
+    int form, kind, two;
+    mgpu_curve_random_points(g, p, n, rnd());
+    memcpy(bad[0], p + 5 * W, E);
+    bad[0][W / 2] ^= 1;                                  /* off the curve (y changed) */
+    memcpy(bad[1], p + 5 * W, E);
+    memcpy(bad[1], group_limbs(g) == 4 ? P_MOD : P_BLS, 8 * (size_t)group_limbs(g));   /* x.c0 = p */
+    if (g) memcpy(bad[2], off_group[g - 1], E);
+    if (gpu && (mgpu_set_device(dev) != MGPU_SUCCESS || mgpu_malloc(&dp, n * E) != MGPU_SUCCESS)) {
+        chk_fail(c, "mgpu_malloc: %s", mgpu_last_error());
+        goto done;
+    }
+    for (form = 0; form < 2; form++) {
+        const unsigned flags = MGPU_MSM_CHECK_POINTS | (form ? MGPU_MSM_POINTS_MONTGOMERY : 0);
+        mgpu_result r;
+        memcpy(q, p, n * E);
+        if (form) mgpu_curve_convert_points(g, q, n, 1);
+        if (gpu) mgpu_memcpy(dp, q, n * E);
+        r = curve_msm(g, &dev, 1, k, gpu ? dp : q, n, flags, 0, got);
+        if (r != MGPU_SUCCESS) chk_fail(c, "CHECK_POINTS, n = %zu valid points, form %d: %s", n, form, mgpu_last_error());
+        for (kind = 0; kind < (g ? 3 : 2); kind++)
+            for (two = 0; two < 2; two++) {
+                const mgpu_result want = kind == 2 ? MGPU_ERROR_NOT_IN_SUBGROUP : MGPU_ERROR_NOT_ON_CURVE;
+                char at[32];
+                uint64_t b[24];
+                memcpy(b, bad[kind], E);
+                if (form && kind != 1) mgpu_curve_convert_points(g, b, 1, 1);   /* (>= p stays as given) */
+                memcpy(q + i1 * W, b, E);
+                if (two) memcpy(q + i0 * W, b, E);
+                if (gpu) mgpu_memcpy(dp, q, n * E);
+                r = curve_msm(g, &dev, 1, k, gpu ? dp : q, n, flags, 0, got);
+                snprintf(at, sizeof at, "points[%zu]", two ? i0 : i1);
+                if (r != want || !strstr(mgpu_last_error(), at))
+                    chk_fail(c, "CHECK_POINTS, n = %zu, bad kind %d at %s, form %d: %s (%s)", n, kind, at, form,
+                             mgpu_result_string(r), mgpu_last_error());
+                memcpy(q + i1 * W, p + i1 * W, E);   /* (the valid points back, in this form) */
+                memcpy(q + i0 * W, p + i0 * W, E);
+                if (form) { mgpu_curve_convert_points(g, q + i1 * W, 1, 1); mgpu_curve_convert_points(g, q + i0 * W, 1, 1); }
+            }
+    }
+done:
+    if (dp) mgpu_free(dp);
+    free(p);
+    free(q);
+    free(k);
+}
+
 static void test_curve_edges(int g, const mgpu_device *td, int nt, const char *label)
 {
-    static const uint64_t off_group[3][24] = {   /* on the curve, outside the subgroup of order r */
-        { 3, 0, 0, 0, 1, 0, 0, 0, 0x512dc35743fa5543ull, 0xb87f54f50c1600e4ull, 0x0b87aca78e89515cull, 0x18317863a822ced6ull,
-          0xd7132ea39ab5ab0cull, 0x1e41899e5fd5bf84ull, 0x4eb9190bb391072cull, 0x16f36623ff7c6a39ull },
-        { 5, 0, 0, 0, 0, 0, 0x43ea7df67dbad60dull, 0x5df092c8a7ceb648ull, 0x506d2bb2185f5371ull, 0x9b180a8e59196825ull,
-          0x7bc0790f1e6e7d66ull, 0x0d3c6da1211ebe79ull },
-        { 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0x61f404376c72798cull, 0xf385ede267ba6fd1ull, 0x4f5ec4289d7a6a08ull,
-          0x3d8611014bc9ce16ull, 0x71ef389953a62233ull, 0x0938e4fbf018479eull, 0x79a5d9e568e3ca58ull, 0xfad4ae5d318506f6ull,
-          0xbb47a499b959882cull, 0xf0a522b38d1cc35eull, 0xb969f607e2ce74a7ull, 0x0246662e8fffe1bdull } };
     const uint64_t *r = group_r(g);
     const size_t E = 16 * (size_t)group_elem(g), W = E / 8;
     uint64_t P[3 * 24], want[24], neg[24], inf[24], j[36];
@@ -1874,10 +1932,12 @@ static void test_curve_gpu(int g)
             free(p);
             free(pm);
         }
+        check_points_case(&c, g, gpu, 1, 37, 0, 29);
         report(c.good, "[gpu %d] [curves] %s: random MSMs of %s points against the CPU device (host and device "
-               "inputs, standard and Montgomery forms), a batch in pieces%s%s%s", i, group_names[g],
+               "inputs, standard and Montgomery forms), a batch in pieces%s; MGPU_MSM_CHECK_POINTS on 37 device points "
+               "(valid; bad at 29, at 0 and 29: off the curve, >= p%s; both forms)%s", i, group_names[g],
                quick ? "1, 3, 64, 1000" : "1, 2, 3, 100, 1001, 4097, 20011", ngpu > 1 && i == 0 ? ", split over 2" : "",
-               SEP(c));
+               g ? ", outside the subgroup" : "", SEP(c));
         {
             char label[32];
             snprintf(label, sizeof label, "gpu %d", i);
@@ -2930,6 +2990,14 @@ int main(int argc, char **argv)
         for (i = 0; i < 4; i++) {
             test_curve_random(i);
             test_curve_edges(i, cpus, 1, "cpu");
+            {
+                chk c;
+                chk_init(&c);
+                check_points_case(&c, i, cpus[0], 0, 300, 70, 290);
+                report(c.good, "[cpu] [curves] %s: MGPU_MSM_CHECK_POINTS on 300 host points over the cores (valid; bad "
+                       "at 290, at 70 and 290: off the curve, >= p%s; both forms)%s", group_names[i],
+                       i ? ", outside the subgroup" : "", SEP(c));
+            }
             test_curve_gpu(i);
             test_curve_precompute(i);
         }
