@@ -2101,6 +2101,34 @@ static void test_curve_subgroup(int g)
             if (mgpu_curve_on_curve(g, q, 0) != t_order_r(g, q)) chk_fail(&c, "k P (%zu): the tests disagree", i);
         }
     }
+    if (g && ngpu) {                        /* GPU 0's check kernel decides as r P = infinity, point by point */
+        uint64_t *all = (uint64_t *)xmalloc((NIN + NOUT + 1) * E);
+        mgpu_bn254_scalar one;
+        mgpu_device gpu = 0;
+        void *dp = NULL;
+        int same = 1;
+        memcpy(all, in, NIN * E);
+        memcpy(all + NIN * W, out, NOUT * E);
+        memset(all + (NIN + NOUT) * W, 0, E);
+        if (g == MGPU_MSM_BLS12_381_G1) all[(NIN + NOUT) * W + 6] = 2;   /* (0, 2), of order 3 */
+        else memcpy(all + (NIN + NOUT) * W, out, E);
+        set_u64(one.limb, 1);
+        if (mgpu_set_device(0) != MGPU_SUCCESS || mgpu_malloc(&dp, (NIN + NOUT + 1) * E) != MGPU_SUCCESS ||
+            mgpu_memcpy(dp, all, (NIN + NOUT + 1) * E) != MGPU_SUCCESS) {
+            chk_fail(&c, "gpu 0: %s", mgpu_last_error());
+        } else {
+            for (i = 0; i < NIN + NOUT + 1 && same; i++) {
+                const int ref = t_order_r(g, all + i * W);
+                const mgpu_result r = curve_msm(g, &gpu, 1, &one, (const uint64_t *)dp + i * W, 1, MGPU_MSM_CHECK_POINTS, 0, q);
+                if (r != (ref ? MGPU_SUCCESS : MGPU_ERROR_NOT_IN_SUBGROUP)) {
+                    chk_fail(&c, "gpu 0, point %zu: CHECK_POINTS says %s, r P = infinity says %d", i, mgpu_result_string(r), ref);
+                    same = 0;
+                }
+            }
+        }
+        mgpu_free(dp);
+        free(all);
+    }
     /* time per point: the endomorphism test and r P (the same points, in and outside) */
     t0 = t_now();
     for (i = 0; i < NIN + NOUT; i++) sink += mgpu_curve_on_curve(g, i < NIN ? in + i * W : out + (i - NIN) * W, 0);
@@ -2113,8 +2141,8 @@ static void test_curve_subgroup(int g)
                     t_ref / t_endo);
     else snprintf(timing, sizeof timing, " (no cofactor: the curve equation is the test)");
     report(c.good, "[curves] %s: subgroup test = (r P = infinity) on %d points of the subgroup, %d random points of the "
-           "curve (%d outside)%s%s%s%s", group_names[g], NIN, NOUT, outside, g == MGPU_MSM_BLS12_381_G1 ? ", (0, +-2)" : "",
-           timing, SEP(c));
+           "curve (%d outside)%s%s%s%s%s", group_names[g], NIN, NOUT, outside, g == MGPU_MSM_BLS12_381_G1 ? ", (0, +-2)" : "",
+           g && ngpu ? ", the same decisions by GPU 0's CHECK_POINTS kernel" : "", timing, SEP(c));
     free(in);
     free(out);
 }
