@@ -1041,11 +1041,12 @@ MGPU_API void mgpu_bn254_scalar_to_bytes(const mgpu_bn254_scalar *s, uint8_t byt
        MGPU_MSM_BLS12_381_G1  y^2 = x^3 + 4         255-bit  96 B   144 B
        MGPU_MSM_BLS12_381_G2  y^2 = x^3 + 4 (1 + u) 255-bit 192 B   288 B
    MGPU_MSM_CHECK_POINTS also rejects, in every group but BN254 G1, points outside the
-   subgroup of order r with MGPU_ERROR_NOT_IN_SUBGROUP (checked on the host, points in GPU
-   memory copied there first, by an endomorphism: one scalar multiplication by 64 or 128
-   bits per point instead of r's 255, see docs/curves.md). GPUs run the same algorithm as for BN254 G1 with the
-   group's arithmetic (every input kind, pieces within max_memory, batches, the split over
-   GPUs, precomputed bases from mgpu_msm_curve_precompute_bases). */
+   subgroup of order r with MGPU_ERROR_NOT_IN_SUBGROUP (by an endomorphism: one scalar
+   multiplication by 64 or 128 bits per point instead of r's 255, see docs/curves.md; by the
+   GPU for points it can read, on the host's cores for pageable host memory). GPUs run the
+   same algorithm as for BN254 G1 with the group's arithmetic (every input kind, pieces
+   within max_memory, batches, the split over GPUs, precomputed bases from
+   mgpu_msm_curve_precompute_bases). */
 #define MGPU_MSM_BN254_G1 0
 #define MGPU_MSM_BN254_G2 1
 #define MGPU_MSM_BLS12_381_G1 2
@@ -9098,21 +9099,68 @@ static mgpu_result mgpu__msm_check_input(const char *fn, const char *what, const
     return MGPU_SUCCESS;
 }
 
-/* Every point valid (MGPU_MSM_CHECK_POINTS on a CPU device): n points of group g. */
+/* The status and message of point i's check: why as mgpu__cv_affine_check's (1, 2 or 3). */
+static mgpu_result mgpu__msm_check_fail(const char *fn, const mgpu__cv_group *g, size_t i, int why)
+{
+    if (why == 1) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] has a coordinate >= p", i);
+    if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is not on %s", i, g->equation);
+    return mgpu__fail(MGPU_ERROR_NOT_IN_SUBGROUP, fn, "points[%zu] is on %s but not in %s (the subgroup of order r)",
+                      i, g->equation, g->name);
+}
+/* The host's check, in items of MGPU__MSM_CHECK_CHUNK points on every core: each item stops
+   at its first bad point (found[item]: its offset * 4 + why, else 0), and an item after one
+   known to hold a bad point (hint, only ever such an item) is skipped; the first item with a
+   bad point, in order, names the first bad index whatever the threads did. */
+#define MGPU__MSM_CHECK_CHUNK 64        /* points per item (some 20 ms of a core's work in a G2) */
+typedef struct mgpu__msm_check_job {
+    const mgpu__cv_group *g;
+    const uint64_t *points;
+    size_t n, hint;
+    uint32_t *found;
+    int montgomery;
+} mgpu__msm_check_job;
+static int mgpu__msm_check_item(void *arg, size_t item)
+{
+    mgpu__msm_check_job *j = (mgpu__msm_check_job *)arg;
+    const size_t first = item * MGPU__MSM_CHECK_CHUNK, step = 2 * (size_t)j->g->E;
+    size_t i;
+    j->found[item] = 0;
+    if (item > MGPU__LOAD_RELAXED(j->hint)) return 0;
+    for (i = first; i < j->n && i < first + MGPU__MSM_CHECK_CHUNK; i++) {
+        int why = mgpu__cv_affine_check(j->g, j->points + i * step, j->montgomery);
+        if (why) {
+            j->found[item] = (uint32_t)((i - first) * 4 + (size_t)why);
+            if (item < MGPU__LOAD_RELAXED(j->hint)) MGPU__STORE_RELAXED(j->hint, item);
+            return 0;
+        }
+    }
+    return 0;
+}
+/* Every point valid (MGPU_MSM_CHECK_POINTS on the host): n points of group g. */
 static mgpu_result mgpu__msm_check_points(const char *fn, const mgpu__cv_group *g, const void *points, size_t n,
                                           unsigned flags)
 {
+    mgpu__msm_check_job job;
+    const size_t items = (n + MGPU__MSM_CHECK_CHUNK - 1) / MGPU__MSM_CHECK_CHUNK;
+    uint32_t one = 0;
     size_t i;
-    for (i = 0; i < n; i++) {
-        int why = mgpu__cv_affine_check(g, (const uint64_t *)points + i * 2 * (size_t)g->E,
-                                        (flags & MGPU_MSM_POINTS_MONTGOMERY) != 0);
-        if (why == 1) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] has a coordinate >= p", i);
-        if (why == 2) return mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%zu] is not on %s", i, g->equation);
-        if (why == 3)
-            return mgpu__fail(MGPU_ERROR_NOT_IN_SUBGROUP, fn, "points[%zu] is on %s but not in %s (the subgroup of order r)",
-                              i, g->equation, g->name);
-    }
-    return MGPU_SUCCESS;
+    mgpu_result r;
+    if (!n) return MGPU_SUCCESS;
+    job.g = g;
+    job.points = (const uint64_t *)points;
+    job.n = n;
+    job.hint = items;
+    job.montgomery = (flags & MGPU_MSM_POINTS_MONTGOMERY) != 0;
+    job.found = items > 1 ? (uint32_t *)malloc(items * sizeof *job.found) : &one;
+    if (!job.found) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory to check %zu points", n);
+    r = items > 1 ? mgpu__bn_parallel(fn, items, mgpu__msm_check_item, &job) : (mgpu__msm_check_item(&job, 0), MGPU_SUCCESS);
+    for (i = 0; r == MGPU_SUCCESS && i < items; i++)
+        if (job.found[i]) {
+            r = mgpu__msm_check_fail(fn, g, i * MGPU__MSM_CHECK_CHUNK + job.found[i] / 4, (int)(job.found[i] % 4));
+            break;
+        }
+    if (job.found != &one) free(job.found);
+    return r;
 }
 
 /* count results (3 E limbs each) at infinity (an MSM of no points). */
@@ -10054,8 +10102,10 @@ enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__
    check points on the host: those entries are never launched). The other groups' fixup,
    fixup_long, segments, sums and windows are one kernel, msm_finish_<group>, which args.op
    (the MGPU__MK_* number) steers: one copy of the group's point sums instead of five. */
+   the point check, the sums and the precomputed bases are the group's (the other groups
+   convert scalars on the host: that entry is never launched). */
 #define MGPU__MSM_GROUP_KERNELS(sfx, digits)                                                               \
-    "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points", digits,            \
+    "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points_" sfx, digits,       \
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",             \
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate_" sfx,     \
     "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx,         \
@@ -10581,23 +10631,25 @@ static mgpu_result mgpu__msm_compute(mgpu__msm_work *r, mgpu__msm_args *a, mgpu_
 }
 
 /* MGPU_MSM_CHECK_POINTS on a GPU: n points, checked by s's device where it can read them
-   (then waiting for s), else on the host. */
+   (then waiting for s; the group's kernel, the same tests as the host's), else on the host.
+   The kernel leaves the lowest index * 4 + why of a bad point (mgpu__cv_affine_check's why)
+   in 8 bytes. */
 static mgpu_result mgpu__msm_check_gpu(const char *fn, int group, const void *points, size_t n, unsigned flags,
                                        mgpu__stream_obj *s)
 {
+    const mgpu__cv_group *g = &mgpu__cv_groups[group];
     mgpu__msm_input in = mgpu__msm_where(points, s->dev);
     mgpu__msm_args a;
-    uint32_t bad = 0xffffffffu;
+    unsigned long long bad = ~0ull;
     mgpu_result r;
-    if (in.pageable || (group != MGPU_MSM_BN254_G1 && !in.local && !in.peer))   /* host memory */
-        return mgpu__msm_check_points(fn, &mgpu__cv_groups[group], points, n, flags);
-    if (group != MGPU_MSM_BN254_G1) {  /* (their subgroup check is the host's: a copy there) */
+    if (in.pageable) return mgpu__msm_check_points(fn, g, points, n, flags);   /* host memory */
+    if (!in.readable && group != MGPU_MSM_BN254_G1) {  /* not 16-byte aligned: a copy on the host */
         const size_t bytes = n * MGPU__MSM_POINT(group);
         void *host = malloc(bytes ? bytes : 1);
         if (!host) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory to check %zu points", n);
         r = mgpu__copy_async(fn, host, points, bytes, 0, s);
         if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s->h);
-        if (r == MGPU_SUCCESS) r = mgpu__msm_check_points(fn, &mgpu__cv_groups[group], host, n, flags);
+        if (r == MGPU_SUCCESS) r = mgpu__msm_check_points(fn, g, host, n, flags);
         free(host);
         return r;
     }
@@ -10608,15 +10660,14 @@ static mgpu_result mgpu__msm_check_gpu(const char *fn, int group, const void *po
     a.points = (const uint32_t *)(const void *)points;
     a.n = n;
     a.flags = flags;
-    MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, 4, s, (void **)&a.status));
-    r = mgpu_memset_async(a.status, 0xff, 4, s->h);
-    if (r == MGPU_SUCCESS) r = mgpu__msm_launch(fn, MGPU__MK_CHECK, n, 256, &a, s);
-    if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, &bad, a.status, 4, 0, s);
+    a.group = (uint32_t)group;
+    MGPU__TRY(mgpu__allocate(fn, s->dev, MGPU__ALLOC_POOL, 8, s, (void **)&a.status));
+    r = mgpu_memset_async(a.status, 0xff, 8, s->h);
+    if (r == MGPU_SUCCESS) r = mgpu__msm_launch(fn, MGPU__MK_CHECK, n, group == MGPU_MSM_BN254_G1 ? 256 : 128, &a, s);
+    if (r == MGPU_SUCCESS) r = mgpu__copy_async(fn, &bad, a.status, 8, 0, s);
     (void)mgpu__free(fn, a.status, 0, s);
     if (r == MGPU_SUCCESS) r = mgpu_stream_synchronize(s->h);
-    if (r == MGPU_SUCCESS && bad != 0xffffffffu)
-        r = mgpu__fail(MGPU_ERROR_NOT_ON_CURVE, fn, "points[%u] is not on the curve or has a coordinate >= p",
-                       (unsigned)bad);
+    if (r == MGPU_SUCCESS && bad != ~0ull) r = mgpu__msm_check_fail(fn, g, (size_t)(bad / 4), (int)(bad % 4));
     return r;
 }
 

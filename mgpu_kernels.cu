@@ -3461,15 +3461,16 @@ extern "C" __global__ void mgpu_msm_convert_scalars(const mgpu_bn::args a)
     }
 }
 
-/* *status = the lowest index of a point with a coordinate >= p or off y^2 = x^3 + 3
-   ((0, 0) is infinity and fine). Points in the form a.flags says. */
+/* *(u64 *)status = the lowest index * 4 + 1 of a point with a coordinate >= p, or + 2 off
+   y^2 = x^3 + 3 ((0, 0) is infinity and fine). Points in the form a.flags says. */
 extern "C" __global__ void mgpu_msm_check_points(const mgpu_bn::args a)
 {
     for (u64 i = global_id(); i < a.n; i += (u64)gridDim.x * blockDim.x) {
         u32 x[8], y[8], l[8], r[8];
         load8(x, a.points + i * 16);
         load8(y, a.points + i * 16 + 8);
-        bool good = below_mod<FP>(x) && below_mod<FP>(y);
+        const bool field = below_mod<FP>(x) && below_mod<FP>(y);
+        bool good = field;
         if (good && !(is_zero(x) && is_zero(y))) {
             if (!(a.flags & POINTS_MONT)) { to_mont<FP>(x, x); to_mont<FP>(y, y); }
             mul<FP, false>(l, y, y);
@@ -3479,7 +3480,7 @@ extern "C" __global__ void mgpu_msm_check_points(const mgpu_bn::args a)
             reduce_once<FP>(r, r);
             good = equal(l, r);
         }
-        if (!good) atomicMin(a.status, (u32)(i < NONE ? i : NONE - 1));
+        if (!good) atomicMin((unsigned long long *)a.status, (unsigned long long)(i * 4 + (field ? 2 : 1)));
     }
 }
 
@@ -4323,6 +4324,7 @@ template <int W> __device__ __forceinline__ void storew(u32 *p, const u32 *v)
 /* ---- a group over elements E = ext<F, D>: XYZZ with mgpu_bn's formulas (a = 0) */
 template <class F, int D> struct gen {
     typedef ext<F, D> E;
+    typedef F field;
     /* ACC_BLOCKS: msm_accumulate's blocks an SM (F_p: 2, at most 128 registers; F_p2 needs
        255). FUSED_Y: the new Y as one a b - c d (mul_sub) in BN254 G2 (an H200 at 2^24,
        162.2 -> 152.6 ms: no spills left); in BLS12-381 the 24-word products it holds at once
@@ -4785,6 +4787,229 @@ MGPU_CV_KERNELS(mgpu_cv::bn254_g2, bn254_g2)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g1, bls12_381_g1)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g2, bls12_381_g2)
 #undef MGPU_CV_KERNELS
+
+/* ---- MGPU_MSM_CHECK_POINTS for the groups with a cofactor: mgpu.h's mgpu__cv_affine_check
+   and mgpu__cv_in_subgroup on the device, the same tests with the same constants (standard
+   form here, made Montgomery by each thread): coordinates below p, y^2 = x^3 + b, and the
+   endomorphism test of the subgroup of order r,
+     kind 1 (BLS12-381 G1, G2)  map(P) = -k P      map: (beta x, y) in G1, psi in G2
+     kind 2 (BN254 G2)          (k + 1) P + psi(k P) + psi^2(k P) = psi^3(2 k P)
+   k P by double-and-add from the top bit of the short k (63, 128 or 64 bits); the doubling,
+   the sum and the products are calls (one copy a kernel: 51 to 87 KB of sm_90 code a
+   kernel; with the sums' add, whose tuned products are inline, 182 to 508 KB). */
+namespace mgpu_cv {
+#define MGPU_CV_CONST(fn, n, ...)                                                                    \
+    static __device__ __forceinline__ void fn(u32 *o)                                               \
+    { const u32 w[n] = __VA_ARGS__; _Pragma("unroll") for (int j = 0; j < n; j++) o[j] = w[j]; }
+template <class G> struct endo;
+template <> struct endo<bn254_g2> {
+    enum { KIND = 2, KBITS = 63 };
+    static __device__ __forceinline__ u64 k_lo() { return 0x44e992b44a6909f1ull; }
+    static __device__ __forceinline__ u64 k_hi() { return 0; }
+    MGPU_CV_CONST(b, 16, { 0x24a138e5u, 0x3267e6dcu, 0x59dbefa3u, 0xb5b4c5e5u, 0x1be06ac3u, 0x81be1899u, 0xceb8aaaeu, 0x2b149d40u,
+                           0x85c315d2u, 0xe4a2bd06u, 0xe52d1852u, 0xa74fa084u, 0xeed8fdf4u, 0xcd2cafadu, 0x3af0fed4u, 0x009713b0u })
+    MGPU_CV_CONST(cx, 16, { 0x176f553du, 0x99e39557u, 0xc2c3330cu, 0xb78cc310u, 0xf559b143u, 0x4c0bec3cu, 0x4f7911f7u, 0x2fb34798u,
+                            0x640fcba2u, 0x1665d51cu, 0x0b7c9dceu, 0x32ae2a1du, 0xd75a0794u, 0x4ba4cc8bu, 0x61ebae20u, 0x16c9e550u })
+    MGPU_CV_CONST(cy, 16, { 0x71a0135au, 0xdc540146u, 0xa9c95998u, 0xdbaae0edu, 0xb6e2f9b9u, 0xdc5ec698u, 0x489af5dcu, 0x063cf305u,
+                            0x2623b0e3u, 0x82d37f63u, 0x8fa25bd2u, 0x21807dc9u, 0xec796f2bu, 0x0704b5a7u, 0xac41049au, 0x07c03cbcu })
+};
+template <> struct endo<bls12_381_g1> {
+    enum { KIND = 1, KBITS = 128 };
+    static __device__ __forceinline__ u64 k_lo() { return 0x0000000100000000ull; }
+    static __device__ __forceinline__ u64 k_hi() { return 0xac45a4010001a402ull; }
+    MGPU_CV_CONST(b, 12, { 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 })
+    MGPU_CV_CONST(cx, 12, { 0xfffefffeu, 0x2e01ffffu, 0x620a0002u, 0xde17d813u, 0xe6f89688u, 0xddb3a93bu, 0x6a0f77eau, 0xba69c607u,
+                            0xdf76ce51u, 0x5f19672fu, 0, 0 })    /* beta */
+    MGPU_CV_CONST(cy, 12, { 0 })                                 /* (unused) */
+};
+template <> struct endo<bls12_381_g2> {
+    enum { KIND = 1, KBITS = 64 };
+    static __device__ __forceinline__ u64 k_lo() { return 0xd201000000010000ull; }
+    static __device__ __forceinline__ u64 k_hi() { return 0; }
+    MGPU_CV_CONST(b, 24, { 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 })
+    MGPU_CV_CONST(cx, 24, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0000aaadu, 0x8bfd0000u, 0x4f49fffdu, 0x409427ebu, 0x0fb85f9bu, 0x897d2965u,
+                            0x89759ad4u, 0xaa0d857du, 0x63d4de85u, 0xec024086u, 0x397fe699u, 0x1a0111eau })
+    MGPU_CV_CONST(cy, 24, { 0x121bdea2u, 0xf1ee7b04u, 0x3e67fa0au, 0x304466cfu, 0xf61eb45eu, 0xef396489u, 0x30b1cf60u, 0x1c3dedd9u,
+                            0xd77a2cd9u, 0xe2e9c448u, 0x0180a68eu, 0x135203e6u, 0xede3cc09u, 0xc81084fbu, 0x72ec05f4u, 0xee67992fu,
+                            0x009241c5u, 0x77f76e17u, 0xc2d3435eu, 0x48395dabu, 0x6bd17ffeu, 0x6831e36du, 0x37ff400bu, 0x06af0e04u })
+};
+#undef MGPU_CV_CONST
+/* a < m, a canonical component */
+template <class F> __device__ __forceinline__ bool f_below(const u32 *a)
+{
+    u32 m[F::N];
+    F::mod(m);
+    (void)sub_cc(a[0], m[0]);
+#pragma unroll
+    for (int j = 1; j < F::N; j++) (void)subc_cc(a[j], m[j]);
+    return subc(0, 0) != 0;
+}
+/* o = a b in the group's elements as a call: the F_p2 product's Karatsuba around its three
+   F_p products, inlined at each of the forty-odd products here, was most of the code */
+template <class G> __device__ __noinline__ void mul_call(u32 *o, const u32 *a, const u32 *b) { G::E::mul(o, a, b); }
+/* a -> conj(a) (F_p2: the second component negated; F_p: a) */
+template <class G> __device__ __forceinline__ void conj(u32 *a)
+{
+    enum { N = G::field::N };
+    if (G::W == 2 * N) {
+        u32 z[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) z[j] = 0;
+        f_sub<typename G::field>(a + N, z, a + N);
+    }
+}
+/* psi of an XYZZ point (cx, cy Montgomery): X -> conj(X) cx, ZZ -> conj(ZZ), Y, ZZZ alike */
+template <class G> __device__ __forceinline__ void psi(typename G::pt &p, const u32 *cx, const u32 *cy)
+{
+    conj<G>(p.x); mul_call<G>(p.x, p.x, cx);
+    conj<G>(p.y); mul_call<G>(p.y, p.y, cy);
+    conj<G>(p.zz);
+    conj<G>(p.zzz);
+}
+/* 2p: gen::dbl with the products as calls */
+template <class G> __device__ __noinline__ void dbl_small(typename G::pt &p)
+{
+    typedef typename G::E E;
+    u32 u[G::W], v[G::W], w[G::W], s[G::W], m[G::W];
+    if (G::is_inf(p)) return;
+    E::add(u, p.y, p.y);
+    mul_call<G>(v, u, u);
+    mul_call<G>(w, u, v);
+    mul_call<G>(s, p.x, v);
+    mul_call<G>(m, p.x, p.x);
+    E::add(u, m, m);
+    E::add(m, u, m);
+    mul_call<G>(p.x, m, m);
+    E::sub(p.x, p.x, s);
+    E::sub(p.x, p.x, s);
+    E::sub(s, s, p.x);
+    mul_call<G>(s, m, s);
+    mul_call<G>(u, w, p.y);
+    E::sub(p.y, s, u);
+    mul_call<G>(p.zz, p.zz, v);
+    mul_call<G>(p.zzz, p.zzz, w);
+}
+/* p += q: gen::add with the products as calls (its inlined tuned products would multiply
+   the kernel's code several times over) */
+template <class G> __device__ __noinline__ void add_small(typename G::pt &p, const typename G::pt &q)
+{
+    typedef typename G::E E;
+    u32 u1[G::W], u2[G::W], s1[G::W], s2[G::W], t[G::W];
+    if (G::is_inf(q)) return;
+    if (G::is_inf(p)) { p = q; return; }
+    mul_call<G>(u1, p.x, q.zz);
+    mul_call<G>(u2, q.x, p.zz);
+    mul_call<G>(s1, p.y, q.zzz);
+    mul_call<G>(s2, q.y, p.zzz);
+    E::sub(u2, u2, u1);
+    E::sub(s2, s2, s1);
+    if (E::zero_mod(u2)) {
+        if (E::zero_mod(s2)) dbl_small<G>(p); else G::set_inf(p);
+        return;
+    }
+    mul_call<G>(t, u2, u2);                            /* PP */
+    mul_call<G>(p.zz, p.zz, q.zz);
+    mul_call<G>(p.zz, p.zz, t);
+    mul_call<G>(u1, u1, t);                            /* Q = U1 PP */
+    mul_call<G>(t, u2, t);                             /* PPP */
+    mul_call<G>(p.zzz, p.zzz, q.zzz);
+    mul_call<G>(p.zzz, p.zzz, t);
+    mul_call<G>(u2, s2, s2);
+    E::sub(u2, u2, t);
+    E::sub(u2, u2, u1);
+    E::sub(p.x, u2, u1);
+    E::sub(u1, u1, p.x);
+    mul_call<G>(u1, s2, u1);
+    mul_call<G>(t, s1, t);
+    E::sub(p.y, u1, t);
+}
+template <class G> __device__ __forceinline__ bool same(const typename G::pt &p, const typename G::pt &q)
+{
+    u32 a[G::W], b[G::W];
+    const bool pi = G::is_inf(p), qi = G::is_inf(q);
+    if (pi || qi) return pi && qi;
+    mul_call<G>(a, p.x, q.zz);
+    mul_call<G>(b, q.x, p.zz);
+    G::E::sub(a, a, b);
+    if (!G::E::zero_mod(a)) return false;
+    mul_call<G>(a, p.y, q.zzz);
+    mul_call<G>(b, q.y, p.zzz);
+    G::E::sub(a, a, b);
+    return G::E::zero_mod(a);
+}
+/* 0: fine (or infinity); 1: a coordinate >= p; 2: off the curve; 3: outside the subgroup */
+template <class G> __device__ __forceinline__ u32 check_point(u32 *x, u32 *y, bool montgomery)
+{
+    typedef typename G::field F;
+    typedef typename G::E E;
+    typedef endo<G> C;
+    enum { W = G::W, N = F::N };
+    u32 l[W], r[W];
+#pragma unroll
+    for (int c = 0; c < W; c += N)
+        if (!f_below<F>(x + c) || !f_below<F>(y + c)) return 1;
+    if (G::affine_inf(x, y)) return 0;
+    if (!montgomery) { G::convert(x, true); G::convert(y, true); }
+    C::b(l);
+    G::convert(l, true);
+    mul_call<G>(r, x, x);
+    mul_call<G>(r, r, x);
+    E::add(r, r, l);
+    mul_call<G>(l, y, y);
+    E::sub(l, l, r);
+    if (!E::zero_mod(l)) return 2;
+    typename G::pt q, k, m;
+    u32 cx[W], cy[W];
+    C::cx(cx);
+    G::convert(cx, true);
+    C::cy(cy);
+    G::convert(cy, true);
+    G::set_affine(q, x, y, false);
+    k = q;
+#pragma unroll 1
+    for (int j = C::KBITS - 2; j >= 0; j--) {           /* k = |k| P */
+        dbl_small<G>(k);
+        if ((j >= 64 ? C::k_hi() >> (j - 64) : C::k_lo() >> j) & 1) add_small<G>(k, q);
+    }
+    if constexpr (C::KIND == 2) {                        /* (k + 1) P + psi(k P) + psi^2(k P) */
+        typename G::pt t = k;
+        m = k;
+        add_small<G>(m, q);
+#pragma unroll 1
+        for (int i = 0; i < 2; i++) {
+            psi<G>(t, cx, cy);
+            add_small<G>(m, t);
+        }
+        dbl_small<G>(k);                                 /* psi^3(2 k P) */
+#pragma unroll 1
+        for (int i = 0; i < 3; i++) psi<G>(k, cx, cy);
+        return same<G>(m, k) ? 0 : 3;
+    } else {                                             /* kind 1: map(P) against -k P */
+        u32 z[W];
+        m = q;
+        if constexpr (W == 2 * N) psi<G>(m, cx, cy);
+        else mul_call<G>(m.x, m.x, cx);
+#pragma unroll
+        for (int j = 0; j < W; j++) z[j] = 0;
+        E::sub(m.y, z, m.y);
+        return same<G>(m, k) ? 0 : 3;
+    }
+}
+} /* namespace mgpu_cv */
+/* *(u64 *)status = min over the bad points of index * 4 + kind (check_point's). */
+template <class G> __device__ __forceinline__ void check_points(const args &a)
+{
+    for (u64 i = global_id(); i < a.n; i += (u64)gridDim.x * blockDim.x) {
+        u32 x[G::W], y[G::W];
+        mgpu_cv::loadw<G::W>(x, a.points + i * 2 * G::W);
+        mgpu_cv::loadw<G::W>(y, a.points + i * 2 * G::W + G::W);
+        const u32 why = mgpu_cv::check_point<G>(x, y, (a.flags & POINTS_MONT) != 0);
+        if (why) atomicMin((unsigned long long *)a.status, (unsigned long long)(i * 4 + why));
+    }
+}
+extern "C" __global__ void __launch_bounds__(128) mgpu_msm_check_points_bn254_g2(const mgpu_bn::args a) { check_points<mgpu_cv::bn254_g2>(a); }
+extern "C" __global__ void __launch_bounds__(128) mgpu_msm_check_points_bls12_381_g1(const mgpu_bn::args a) { check_points<mgpu_cv::bls12_381_g1>(a); }
+extern "C" __global__ void __launch_bounds__(128) mgpu_msm_check_points_bls12_381_g2(const mgpu_bn::args a) { check_points<mgpu_cv::bls12_381_g2>(a); }
 
 /* BLS12-381's digits: msm_digits with its r (k < 2^256 < 3r: two conditional subtractions;
    a Montgomery k is multiplied by 1), 256 bits of signed digits. */

@@ -205,6 +205,8 @@ static inline unsigned atomicAdd(unsigned *p, unsigned v) { const unsigned o = *
 static inline unsigned atomicInc(unsigned *p, unsigned v) { const unsigned o = *p; *p = o >= v ? 0u : o + 1u; return o; }
 static inline unsigned atomicSub(unsigned *p, unsigned v) { const unsigned o = *p; *p = o - v; return o; }
 static inline unsigned atomicMin(unsigned *p, unsigned v) { const unsigned o = *p; if (v < o) *p = v; return o; }
+static inline unsigned long long atomicMin(unsigned long long *p, unsigned long long v)
+{ const unsigned long long o = *p; if (v < o) *p = v; return o; }
 
 /* ---- coroutines: one per CUDA thread of a `together` block */
 enum { EMU_MAX_THREADS = 1024, EMU_STACK = 256 << 10 };

@@ -331,6 +331,7 @@ static const struct { const char *name; msm_kernel fn; bool together; } msm_kern
     { "mgpu_msm_digits_bls12_381", mgpu_msm_digits_bls12_381, false },
 #define FAKE_MSM_GROUP(sfx)                                                                   \
     { "mgpu_msm_convert_points_" #sfx, mgpu_msm_convert_points_##sfx, false },              \
+    { "mgpu_msm_check_points_" #sfx, mgpu_msm_check_points_##sfx, false },                  \
     { "mgpu_msm_accumulate_" #sfx, mgpu_msm_accumulate_##sfx, false },                      \
     { "mgpu_msm_finish_" #sfx, mgpu_msm_finish_##sfx, true },                               \
     { "mgpu_msm_precompute_" #sfx, mgpu_msm_precompute_##sfx, false },

@@ -1724,16 +1724,74 @@ static void test_curve_random(int g)
 }
 
 /* The edge cases, each against an MSM of fewer points or a negation. */
+/* On the curve, outside the subgroup of order r: BN254 G2, BLS12-381 G1, G2 (standard form). */
+static const uint64_t off_group[3][24] = {
+    { 3, 0, 0, 0, 1, 0, 0, 0, 0x512dc35743fa5543ull, 0xb87f54f50c1600e4ull, 0x0b87aca78e89515cull, 0x18317863a822ced6ull,
+      0xd7132ea39ab5ab0cull, 0x1e41899e5fd5bf84ull, 0x4eb9190bb391072cull, 0x16f36623ff7c6a39ull },
+    { 5, 0, 0, 0, 0, 0, 0x43ea7df67dbad60dull, 0x5df092c8a7ceb648ull, 0x506d2bb2185f5371ull, 0x9b180a8e59196825ull,
+      0x7bc0790f1e6e7d66ull, 0x0d3c6da1211ebe79ull },
+    { 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0x61f404376c72798cull, 0xf385ede267ba6fd1ull, 0x4f5ec4289d7a6a08ull,
+      0x3d8611014bc9ce16ull, 0x71ef389953a62233ull, 0x0938e4fbf018479eull, 0x79a5d9e568e3ca58ull, 0xfad4ae5d318506f6ull,
+      0xbb47a499b959882cull, 0xf0a522b38d1cc35eull, 0xb969f607e2ce74a7ull, 0x0246662e8fffe1bdull } };
+
+/* MGPU_MSM_CHECK_POINTS on dev (points in its memory on a GPU: the group's check kernel; on
+   the CPU device in host memory, checked on every core): n random points pass, in both
+   forms; a bad one at i1, and at i0 and i1, is found and the message names the first: off
+   the curve, a coordinate >= p, and in the groups with a cofactor outside the subgroup. */
+static void check_points_case(chk *c, int g, mgpu_device dev, int gpu, size_t n, size_t i0, size_t i1)
+{
+    const size_t E = 16 * (size_t)group_elem(g), W = E / 8;
+    uint64_t *p = (uint64_t *)xmalloc(n * E), *q = (uint64_t *)xmalloc(n * E), bad[3][24], got[24];
+    mgpu_bn254_scalar *k = make_scalars(n, 1);
+    void *dp = NULL;
+    int form, kind, two;
+    mgpu_curve_random_points(g, p, n, rnd());
+    memcpy(bad[0], p + 5 * W, E);
+    bad[0][W / 2] ^= 1;                                  /* off the curve (y changed) */
+    memcpy(bad[1], p + 5 * W, E);
+    memcpy(bad[1], group_limbs(g) == 4 ? P_MOD : P_BLS, 8 * (size_t)group_limbs(g));   /* x.c0 = p */
+    if (g) memcpy(bad[2], off_group[g - 1], E);
+    if (gpu && (mgpu_set_device(dev) != MGPU_SUCCESS || mgpu_malloc(&dp, n * E) != MGPU_SUCCESS)) {
+        chk_fail(c, "mgpu_malloc: %s", mgpu_last_error());
+        goto done;
+    }
+    for (form = 0; form < 2; form++) {
+        const unsigned flags = MGPU_MSM_CHECK_POINTS | (form ? MGPU_MSM_POINTS_MONTGOMERY : 0);
+        mgpu_result r;
+        memcpy(q, p, n * E);
+        if (form) mgpu_curve_convert_points(g, q, n, 1);
+        if (gpu) mgpu_memcpy(dp, q, n * E);
+        r = curve_msm(g, &dev, 1, k, gpu ? dp : q, n, flags, 0, got);
+        if (r != MGPU_SUCCESS) chk_fail(c, "CHECK_POINTS, n = %zu valid points, form %d: %s", n, form, mgpu_last_error());
+        for (kind = 0; kind < (g ? 3 : 2); kind++)
+            for (two = 0; two < 2; two++) {
+                const mgpu_result want = kind == 2 ? MGPU_ERROR_NOT_IN_SUBGROUP : MGPU_ERROR_NOT_ON_CURVE;
+                char at[32];
+                uint64_t b[24];
+                memcpy(b, bad[kind], E);
+                if (form && kind != 1) mgpu_curve_convert_points(g, b, 1, 1);   /* (>= p stays as given) */
+                memcpy(q + i1 * W, b, E);
+                if (two) memcpy(q + i0 * W, b, E);
+                if (gpu) mgpu_memcpy(dp, q, n * E);
+                r = curve_msm(g, &dev, 1, k, gpu ? dp : q, n, flags, 0, got);
+                snprintf(at, sizeof at, "points[%zu]", two ? i0 : i1);
+                if (r != want || !strstr(mgpu_last_error(), at))
+                    chk_fail(c, "CHECK_POINTS, n = %zu, bad kind %d at %s, form %d: %s (%s)", n, kind, at, form,
+                             mgpu_result_string(r), mgpu_last_error());
+                memcpy(q + i1 * W, p + i1 * W, E);   /* (the valid points back, in this form) */
+                memcpy(q + i0 * W, p + i0 * W, E);
+                if (form) { mgpu_curve_convert_points(g, q + i1 * W, 1, 1); mgpu_curve_convert_points(g, q + i0 * W, 1, 1); }
+            }
+    }
+done:
+    if (dp) mgpu_free(dp);
+    free(p);
+    free(q);
+    free(k);
+}
+
 static void test_curve_edges(int g, const mgpu_device *td, int nt, const char *label)
 {
-    static const uint64_t off_group[3][24] = {   /* on the curve, outside the subgroup of order r */
-        { 3, 0, 0, 0, 1, 0, 0, 0, 0x512dc35743fa5543ull, 0xb87f54f50c1600e4ull, 0x0b87aca78e89515cull, 0x18317863a822ced6ull,
-          0xd7132ea39ab5ab0cull, 0x1e41899e5fd5bf84ull, 0x4eb9190bb391072cull, 0x16f36623ff7c6a39ull },
-        { 5, 0, 0, 0, 0, 0, 0x43ea7df67dbad60dull, 0x5df092c8a7ceb648ull, 0x506d2bb2185f5371ull, 0x9b180a8e59196825ull,
-          0x7bc0790f1e6e7d66ull, 0x0d3c6da1211ebe79ull },
-        { 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0x61f404376c72798cull, 0xf385ede267ba6fd1ull, 0x4f5ec4289d7a6a08ull,
-          0x3d8611014bc9ce16ull, 0x71ef389953a62233ull, 0x0938e4fbf018479eull, 0x79a5d9e568e3ca58ull, 0xfad4ae5d318506f6ull,
-          0xbb47a499b959882cull, 0xf0a522b38d1cc35eull, 0xb969f607e2ce74a7ull, 0x0246662e8fffe1bdull } };
     const uint64_t *r = group_r(g);
     const size_t E = 16 * (size_t)group_elem(g), W = E / 8;
     uint64_t P[3 * 24], want[24], neg[24], inf[24], j[36];
@@ -1902,10 +1960,12 @@ static void test_curve_gpu(int g)
             free(p);
             free(pm);
         }
+        check_points_case(&c, g, gpu, 1, 37, 0, 29);
         report(c.good, "[gpu %d] [curves] %s: random MSMs of %s points against the CPU device (host and device "
-               "inputs, standard and Montgomery forms), a batch in pieces%s%s%s", i, group_names[g],
+               "inputs, standard and Montgomery forms), a batch in pieces%s; MGPU_MSM_CHECK_POINTS on 37 device points "
+               "(valid; bad at 29, at 0 and 29: off the curve, >= p%s; both forms)%s", i, group_names[g],
                quick ? "1, 3, 64, 1000" : "1, 2, 3, 100, 1001, 4097, 20011", ngpu > 1 && i == 0 ? ", split over 2" : "",
-               SEP(c));
+               g ? ", outside the subgroup" : "", SEP(c));
         {
             char label[32];
             snprintf(label, sizeof label, "gpu %d", i);
@@ -2069,6 +2129,34 @@ static void test_curve_subgroup(int g)
             if (mgpu_curve_on_curve(g, q, 0) != t_order_r(g, q)) chk_fail(&c, "k P (%zu): the tests disagree", i);
         }
     }
+    if (g && ngpu) {                        /* GPU 0's check kernel decides as r P = infinity, point by point */
+        uint64_t *all = (uint64_t *)xmalloc((NIN + NOUT + 1) * E);
+        mgpu_bn254_scalar one;
+        mgpu_device gpu = 0;
+        void *dp = NULL;
+        int same = 1;
+        memcpy(all, in, NIN * E);
+        memcpy(all + NIN * W, out, NOUT * E);
+        memset(all + (NIN + NOUT) * W, 0, E);
+        if (g == MGPU_MSM_BLS12_381_G1) all[(NIN + NOUT) * W + 6] = 2;   /* (0, 2), of order 3 */
+        else memcpy(all + (NIN + NOUT) * W, out, E);
+        set_u64(one.limb, 1);
+        if (mgpu_set_device(0) != MGPU_SUCCESS || mgpu_malloc(&dp, (NIN + NOUT + 1) * E) != MGPU_SUCCESS ||
+            mgpu_memcpy(dp, all, (NIN + NOUT + 1) * E) != MGPU_SUCCESS) {
+            chk_fail(&c, "gpu 0: %s", mgpu_last_error());
+        } else {
+            for (i = 0; i < NIN + NOUT + 1 && same; i++) {
+                const int ref = t_order_r(g, all + i * W);
+                const mgpu_result r = curve_msm(g, &gpu, 1, &one, (const uint64_t *)dp + i * W, 1, MGPU_MSM_CHECK_POINTS, 0, q);
+                if (r != (ref ? MGPU_SUCCESS : MGPU_ERROR_NOT_IN_SUBGROUP)) {
+                    chk_fail(&c, "gpu 0, point %zu: CHECK_POINTS says %s, r P = infinity says %d", i, mgpu_result_string(r), ref);
+                    same = 0;
+                }
+            }
+        }
+        mgpu_free(dp);
+        free(all);
+    }
     /* time per point: the endomorphism test and r P (the same points, in and outside) */
     t0 = t_now();
     for (i = 0; i < NIN + NOUT; i++) sink += mgpu_curve_on_curve(g, i < NIN ? in + i * W : out + (i - NIN) * W, 0);
@@ -2081,8 +2169,8 @@ static void test_curve_subgroup(int g)
                     t_ref / t_endo);
     else snprintf(timing, sizeof timing, " (no cofactor: the curve equation is the test)");
     report(c.good, "[curves] %s: subgroup test = (r P = infinity) on %d points of the subgroup, %d random points of the "
-           "curve (%d outside)%s%s%s%s", group_names[g], NIN, NOUT, outside, g == MGPU_MSM_BLS12_381_G1 ? ", (0, +-2)" : "",
-           timing, SEP(c));
+           "curve (%d outside)%s%s%s%s%s", group_names[g], NIN, NOUT, outside, g == MGPU_MSM_BLS12_381_G1 ? ", (0, +-2)" : "",
+           g && ngpu ? ", the same decisions by GPU 0's CHECK_POINTS kernel" : "", timing, SEP(c));
     free(in);
     free(out);
 }
@@ -2960,6 +3048,14 @@ int main(int argc, char **argv)
         for (i = 0; i < 4; i++) {
             test_curve_random(i);
             test_curve_edges(i, cpus, 1, "cpu");
+            {
+                chk c;
+                chk_init(&c);
+                check_points_case(&c, i, cpus[0], 0, 300, 70, 290);
+                report(c.good, "[cpu] [curves] %s: MGPU_MSM_CHECK_POINTS on 300 host points over the cores (valid; bad "
+                       "at 290, at 70 and 290: off the curve, >= p%s; both forms)%s", group_names[i],
+                       i ? ", outside the subgroup" : "", SEP(c));
+            }
             test_curve_gpu(i);
             test_curve_precompute(i);
         }
