@@ -10098,12 +10098,10 @@ enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__
        MGPU__MK_PLACE_WRITE, MGPU__MK_ACCUMULATE, MGPU__MK_FIXUP,
        MGPU__MK_FIXUP_LONG, MGPU__MK_SEGMENTS, MGPU__MK_SUMS, MGPU__MK_WINDOWS, MGPU__MK_PRECOMPUTE, MGPU__MK_COUNT };
 /* Per group: the sort is the same; digits are r's (BN254 G2 shares BN254 G1's); conversion,
-   the sums and the precomputed bases are the group's (the other groups convert scalars and
-   check points on the host: those entries are never launched). The other groups' fixup,
+   the point check, the sums and the precomputed bases are the group's (the other groups
+   convert scalars on the host: that entry is never launched). The other groups' fixup,
    fixup_long, segments, sums and windows are one kernel, msm_finish_<group>, which args.op
    (the MGPU__MK_* number) steers: one copy of the group's point sums instead of five. */
-   the point check, the sums and the precomputed bases are the group's (the other groups
-   convert scalars on the host: that entry is never launched). */
 #define MGPU__MSM_GROUP_KERNELS(sfx, digits)                                                               \
     "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points_" sfx, digits,       \
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",             \
