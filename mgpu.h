@@ -10102,11 +10102,11 @@ enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__
    convert scalars on the host: that entry is never launched). The other groups' fixup,
    fixup_long, segments, sums and windows are one kernel, msm_finish_<group>, which args.op
    (the MGPU__MK_* number) steers: one copy of the group's point sums instead of five. */
-#define MGPU__MSM_GROUP_KERNELS(sfx, digits)                                                               \
+#define MGPU__MSM_GROUP_KERNELS(sfx, digits, segments)                                                     \
     "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points_" sfx, digits,       \
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",             \
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate_" sfx,     \
-    "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx,         \
+    "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, segments, "mgpu_msm_finish_" sfx,                       \
     "mgpu_msm_finish_" sfx, "mgpu_msm_precompute_" sfx
 static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
@@ -10114,9 +10114,9 @@ static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate",
     "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
     "mgpu_msm_precompute",
-    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits"),
-    MGPU__MSM_GROUP_KERNELS("bls12_381_g1", "mgpu_msm_digits_bls12_381"),
-    MGPU__MSM_GROUP_KERNELS("bls12_381_g2", "mgpu_msm_digits_bls12_381") };
+    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits", "mgpu_msm_finish_bn254_g2"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g1", "mgpu_msm_digits_bls12_381", "mgpu_msm_finish_bls12_381_g1"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g2", "mgpu_msm_digits_bls12_381", "mgpu_msm_segments_bls12_381_g2") };
 #undef MGPU__MSM_GROUP_KERNELS
 static struct { unsigned generation; mgpu__kernel_obj *kernel[4 * MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
@@ -10140,6 +10140,8 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[4 * MGPU__MK_COUNT
                                            of 16, 11.0 -> 10.6 ms; 2^24, 4 -> 8: 34.7 -> 34.2, 16:
                                            34.1 but the longer fixup costs more) */
 #define MGPU__MSM_ACC_BLOCK 256u        /* its block (mgpu_kernels.cu: MGPU_MSM_ACC_BLOCK) */
+/* its threads a piece (and msm_segments' a segment): BLS12-381 G2's hold a point in two lanes */
+#define MGPU__MSM_ACC_LANES(group) ((group) == MGPU_MSM_BLS12_381_G2 ? 2u : 1u)
 #ifndef MGPU__MSM_PIECE_MIN            /* (suite_msm makes it 64: pieces, growing, at its sizes) */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 18) /* host inputs: pieces of at least this many points, */
 #endif
@@ -10573,7 +10575,8 @@ static mgpu_result mgpu__msm_add(mgpu__msm_work *r, mgpu__msm_args *a, size_t q,
     size_t long_blocks;
     if (q == 0 && r->sh.pieces > 1)                    /* infinity everywhere: ZZ = 0 */
         MGPU__TRY(mgpu_memset_async(a->buckets, 0, (size_t)r->sh.G * MGPU__MSM_PART(a->group), s->h));
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, a->chunks, MGPU__MSM_ACC_BLOCK, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_ACCUMULATE, (size_t)a->chunks * MGPU__MSM_ACC_LANES(a->group),
+                               MGPU__MSM_ACC_BLOCK, a, s));
     MGPU__TRY(mgpu_memset_async(a->status, 0, 8, s->h));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP, a->chunks, 256, a, s));
     /* msm_fixup_long: a group for each bucket that could be queued, at most 16 blocks an SM
@@ -10584,7 +10587,8 @@ static mgpu_result mgpu__msm_add(mgpu__msm_work *r, mgpu__msm_args *a, size_t q,
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, long_blocks * MGPU__MSM_FIXUP_LONG_THREADS,
                                MGPU__MSM_FIXUP_LONG_THREADS, a, s));
     if (q + 1 < r->sh.pieces) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count, 128, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count * MGPU__MSM_ACC_LANES(a->group),
+                               MGPU__MSM_ACC_LANES(a->group) > 1 ? MGPU__MSM_ACC_BLOCK : 128, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SUMS, (size_t)r->plan->wf * (2 + r->sh.seg_bits) * MGPU__MSM_SUMS_THREADS,
                                 MGPU__MSM_SUMS_THREADS, a, s));
     a->out = (uint32_t *)(void *)(r->ws + r->sh.off_windows);

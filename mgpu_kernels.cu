@@ -4302,6 +4302,81 @@ template <class F, int D, bool FAST = false> struct ext {
     }
 };
 
+/* ---- F_p2 a component a lane: lanes 2i and 2i + 1 hold one element, lane k its c_k. With
+   whole elements BLS12-381 G2's mixed addition holds 255 registers a thread (one block of
+   256 an SM, spilling); with half an element a lane, 128 (a little spilled), and twice the
+   warps an SM hide the carry chains' latency, though a product costs a fifth more (two wide
+   products and one reduction a lane, against Karatsuba's three and two for both): an H200
+   at 2^24, the accumulation 405.6 -> 321.1 ms. The pair's operands cross by shuffles (a
+   product: 24, a square: 12); tests on the whole element (zero, infinity) are the two
+   lanes' together, so both take every branch alike. Only for BLS12-381 (a0 b0 + a1 b1 below
+   8p^2 < p R); BN254 G2 fits 250 registers unspilled with whole elements. */
+#ifdef __CUDA_ARCH__
+__device__ __forceinline__ u32 lane_swap(u32 v) { return __shfl_xor_sync(3u << (threadIdx.x & 30u), v, 1); }
+#else
+static inline u32 lane_swap(u32 v) { return emu_pair_swap(v); }
+#endif
+template <class F> struct lane2 {
+    enum { N = F::N, W = F::N };
+    static_assert(F::N == 12, "a b + c d below 8p^2 < p R: BLS12-381 (8p < R)");
+    static __device__ __forceinline__ bool odd() { return threadIdx.x & 1u; }
+    static __device__ __forceinline__ bool both(bool z) { return (z & lane_swap(z)) != 0; }   /* both lanes swap */
+    static __device__ __forceinline__ void add(u32 *o, const u32 *a, const u32 *b) { f_add<F>(o, a, b); }
+    static __device__ __forceinline__ void sub(u32 *o, const u32 *a, const u32 *b) { f_sub<F>(o, a, b); }
+    /* lane 0: a0 b0 + (-a1) b1, lane 1: a1 b0 + a0 b1; each sum below 8p^2, one reduction */
+    static __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b)
+    {
+        u32 a2[N], b2[N], z[N], w[2 * N], v[2 * N];
+        const bool k = odd();
+#pragma unroll
+        for (int j = 0; j < N; j++) { a2[j] = lane_swap(a[j]); b2[j] = lane_swap(b[j]); z[j] = 0; }
+        {
+            u32 b0[N];
+#pragma unroll
+            for (int j = 0; j < N; j++) b0[j] = k ? b2[j] : b[j];
+            mul_wide_n<N>(w, a, b0);
+        }
+        if (!k) f_sub<F>(a2, z, a2);
+#pragma unroll
+        for (int j = 0; j < N; j++) b2[j] = k ? b[j] : b2[j];
+        mul_wide_n<N>(v, a2, b2);
+        add_nc<2 * N>(w, w, v);
+        redc_f<F>(o, w);
+    }
+    /* lane 0: (a0 + a1)(a0 - a1), lane 1: (a1 + a1) a0 */
+    static __device__ __forceinline__ void sqr(u32 *o, const u32 *a)
+    {
+        u32 a2[N], s[N], d[N];
+        const bool k = odd();
+#pragma unroll
+        for (int j = 0; j < N; j++) a2[j] = lane_swap(a[j]);
+#pragma unroll
+        for (int j = 0; j < N; j++) s[j] = k ? a[j] : a2[j];
+        f_add<F>(s, a, s);
+        f_sub<F>(d, a, a2);
+#pragma unroll
+        for (int j = 0; j < N; j++) d[j] = k ? a2[j] : d[j];
+        f_mulf<F>(o, s, d);
+    }
+    static __device__ __forceinline__ void mul_sub(u32 *o, const u32 *a, const u32 *b, const u32 *c, const u32 *d)
+    {
+        u32 s[N], t[N];
+        mul(s, a, b);
+        mul(t, c, d);
+        sub(o, s, t);
+    }
+    static __device__ __forceinline__ bool zero_mod(const u32 *a) { return both(f_zero_mod<F>(a)); }
+    static __device__ __forceinline__ void canon(u32 *a) { f_canon<F>(a, a); }
+    static __device__ __forceinline__ void one(u32 *a)
+    {
+        F::one(a);
+        if (odd()) {
+#pragma unroll
+            for (int j = 0; j < N; j++) a[j] = 0;
+        }
+    }
+};
+
 /* Memory: W words as 16-byte vectors (W is a multiple of 4). */
 template <int W> __device__ __forceinline__ void loadw(u32 *o, const u32 *p)
 {
@@ -4322,28 +4397,41 @@ template <int W> __device__ __forceinline__ void storew(u32 *p, const u32 *v)
 }
 
 /* ---- a group over elements E = ext<F, D>: XYZZ with mgpu_bn's formulas (a = 0) */
-template <class F, int D> struct gen {
-    typedef ext<F, D> E;
+template <bool C, class A, class B> struct pick { typedef A type; };
+template <class A, class B> struct pick<false, A, B> { typedef B type; };
+template <class F, int D, int L = 1> struct gen {
+    typedef typename pick<L == 1, ext<F, D>, lane2<F>>::type E;
+    typedef typename pick<L == 1, ext<F, D, true>, lane2<F>>::type EF;   /* the tuned products */
     typedef F field;
     /* ACC_BLOCKS: msm_accumulate's blocks an SM (F_p: 2, at most 128 registers; F_p2 needs
        255). FUSED_Y: the new Y as one a b - c d (mul_sub) in BN254 G2 (an H200 at 2^24,
        162.2 -> 152.6 ms: no spills left); in BLS12-381 the 24-word products it holds at once
        made the accumulation spill more (G1 104.2 -> 107.8 ms, G2 443.9 -> 448.5). */
-    enum { W = E::W, P = 4 * E::W, ACC_BLOCKS = D == 1 ? 2 : 1, FUSED_Y = F::N == 8 };
+    /* W: a thread's words of a coordinate, CW a coordinate's, P a point's in memory; L lanes
+       a point (2: lane2, its component's words from `lane_off` on). */
+    enum { W = E::W, CW = D * F::N, P = 4 * CW, LANES = L, ACC_BLOCKS = D == 1 || L == 2 ? 2 : 1,
+           FUSED_Y = F::N == 8 };
     struct pt { u32 x[W], y[W], zz[W], zzz[W]; };
+    static __device__ __forceinline__ u32 lane_off() { return L == 1 ? 0 : (threadIdx.x & 1u) * F::N; }
+    static __device__ __forceinline__ bool all(bool z)
+    {
+        if constexpr (L == 1) return z; else return E::both(z);
+    }
     static __device__ __forceinline__ void set_inf(pt &p)
     {
 #pragma unroll
         for (int j = 0; j < W; j++) p.zz[j] = p.zzz[j] = 0;
     }
-    static __device__ __forceinline__ bool is_inf(const pt &p) { return !nz<W>(p.zz); }
+    static __device__ __forceinline__ bool is_inf(const pt &p) { return all(!nz<W>(p.zz)); }
     static __device__ __forceinline__ void load(pt &p, const u32 *m)
     {
-        loadw<W>(p.x, m); loadw<W>(p.y, m + W); loadw<W>(p.zz, m + 2 * W); loadw<W>(p.zzz, m + 3 * W);
+        m += lane_off();
+        loadw<W>(p.x, m); loadw<W>(p.y, m + CW); loadw<W>(p.zz, m + 2 * CW); loadw<W>(p.zzz, m + 3 * CW);
     }
     static __device__ __forceinline__ void store(u32 *m, const pt &p)
     {
-        storew<W>(m, p.x); storew<W>(m + W, p.y); storew<W>(m + 2 * W, p.zz); storew<W>(m + 3 * W, p.zzz);
+        m += lane_off();
+        storew<W>(m, p.x); storew<W>(m + CW, p.y); storew<W>(m + 2 * CW, p.zz); storew<W>(m + 3 * CW, p.zzz);
     }
     /* dbl and add: calls, one copy a kernel (the sums' kernels call add two or three times,
        and dbl is on the rare paths of both sums); add_affine, the accumulation's, inline. */
@@ -4378,7 +4466,7 @@ template <class F, int D> struct gen {
     }
     static __device__ __forceinline__ void add_affine(pt &p, const u32 *x, const u32 *y, bool none)
     {
-        typedef ext<F, D, true> E;                     /* the tuned products, inline */
+        typedef EF E;                                  /* the tuned products, inline */
         u32 u2[W], s2[W], pp[W], ppp[W], q[W];
         if (none) return;
         if (is_inf(p)) { set_affine(p, x, y, false); return; }
@@ -4410,7 +4498,7 @@ template <class F, int D> struct gen {
     }
     static __device__ __noinline__ void add(pt &p, const pt &q)
     {
-        typedef ext<F, D, true> E;
+        typedef EF E;
         u32 u1[W], u2[W], s1[W], s2[W], t[W];
         if (is_inf(q)) return;
         if (is_inf(p)) { p = q; return; }
@@ -4452,8 +4540,8 @@ template <class F, int D> struct gen {
             const u64 cp = idx / a.n;
             idx = cp * a.copy_stride + (idx - cp * a.n);
         }
-        loadw<W>(x, a.points + idx * 2 * W);
-        loadw<W>(y, a.points + idx * 2 * W + W);
+        loadw<W>(x, a.points + idx * 2 * CW + lane_off());
+        loadw<W>(y, a.points + idx * 2 * CW + CW + lane_off());
     }
     /* -y for bit 31: m - c per component (c < m; 0 gives m, which is lazy 0) */
     static __device__ __forceinline__ void entry_sign(u32 e, u32 *y)
@@ -4462,7 +4550,7 @@ template <class F, int D> struct gen {
             u32 m[F::N];
             F::mod(m);
 #pragma unroll
-            for (int c = 0; c < D; c++) {
+            for (int c = 0; c < W / F::N; c++) {
                 u32 *v = y + c * F::N;
                 v[0] = sub_cc(m[0], v[0]);
 #pragma unroll
@@ -4471,7 +4559,7 @@ template <class F, int D> struct gen {
             }
         }
     }
-    static __device__ __forceinline__ bool affine_inf(const u32 *x, const u32 *y) { return !nz<W>(x) && !nz<W>(y); }
+    static __device__ __forceinline__ bool affine_inf(const u32 *x, const u32 *y) { return all(!nz<W>(x) && !nz<W>(y)); }
     /* A coordinate array (W words) to or from Montgomery form; input below m. */
     static __device__ __forceinline__ void convert(u32 *v, bool to_mont)
     {
@@ -4491,12 +4579,13 @@ template <class F, int D> struct gen {
 typedef gen<bn_p, 2> bn254_g2;
 typedef gen<bls_p, 1> bls12_381_g1;
 typedef gen<bls_p, 2> bls12_381_g2;
+typedef gen<bls_p, 2, 2> bls12_381_g2_lanes;          /* its accumulation */
 
 } /* namespace mgpu_cv */
 
 /* BN254 G1 as a group for the templates: the code above. */
 struct g1 {
-    enum { W = 8, P = 32 };
+    enum { W = 8, P = 32, LANES = 1 };
     typedef xyzz pt;
     static __device__ __forceinline__ void set_inf(pt &p) { mgpu_bn::set_inf(p); }
     static __device__ __forceinline__ void load(pt &p, const u32 *m) { load_xyzz(p, m); }
@@ -4521,7 +4610,7 @@ template <class G> __device__ __forceinline__ u64 slot_at(const args &a, u32 g, 
 #define MGPU_MSM_ACC_BLOCK 256          /* msm_accumulate's block (mgpu.h: MGPU__MSM_ACC_BLOCK) */
 template <class G> __device__ __forceinline__ void accumulate(const args &a)
 {
-    const u64 tid = global_id();
+    const u64 tid = global_id() / G::LANES;            /* a piece a point's lanes */
     if (tid >= a.chunks) return;
     const u32 M = a.offsets[a.G];
     const u64 s64 = tid * a.chunk_len;
@@ -4662,7 +4751,7 @@ template <class G> __device__ __forceinline__ void fixup_long(const args &a)
 /* One thread per (window, segment of seg_len buckets). */
 template <class G> __device__ __forceinline__ void segments(const args &a)
 {
-    const u64 idx = global_id();
+    const u64 idx = global_id() / G::LANES;
     if (idx >= (u64)a.wf * a.seg_count) return;
     const u32 w = (u32)(idx / a.seg_count), s = (u32)(idx - (u64)w * a.seg_count);
     const u32 base = w * a.nbuckets + s * a.seg_len;
@@ -4769,7 +4858,7 @@ extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_
 extern "C" __global__ void __launch_bounds__(128, 3) mgpu_msm_segments(const mgpu_bn::args a) { segments<g1>(a); }
 extern "C" __global__ void __launch_bounds__(SUMS_THREADS, 2) mgpu_msm_sums(const mgpu_bn::args a) { sums<g1>(a); }
 extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn::args a) { windows<g1>(a); }
-#define MGPU_CV_KERNELS(G, suffix)                                                                                  \
+#define MGPU_CV_KERNELS(G, GA, suffix)                                                                                  \
     extern "C" __global__ void mgpu_msm_convert_points_##suffix(const mgpu_bn::args a)                            \
     {                                                                                                               \
         for (u64 i = global_id(); i < a.n; i += (u64)gridDim.x * blockDim.x) {                                     \
@@ -4781,12 +4870,15 @@ extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn:
             }                                                                                                       \
         }                                                                                                           \
     }                                                                                                               \
-    extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, G::ACC_BLOCKS) mgpu_msm_accumulate_##suffix(const mgpu_bn::args a) { accumulate<G>(a); } \
+    extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, GA::ACC_BLOCKS) mgpu_msm_accumulate_##suffix(const mgpu_bn::args a) { accumulate<GA>(a); } \
     extern "C" __global__ void __launch_bounds__(256) mgpu_msm_finish_##suffix(const mgpu_bn::args a) { finish<G>(a); }
-MGPU_CV_KERNELS(mgpu_cv::bn254_g2, bn254_g2)
-MGPU_CV_KERNELS(mgpu_cv::bls12_381_g1, bls12_381_g1)
-MGPU_CV_KERNELS(mgpu_cv::bls12_381_g2, bls12_381_g2)
+MGPU_CV_KERNELS(mgpu_cv::bn254_g2, mgpu_cv::bn254_g2, bn254_g2)
+MGPU_CV_KERNELS(mgpu_cv::bls12_381_g1, mgpu_cv::bls12_381_g1, bls12_381_g1)
+MGPU_CV_KERNELS(mgpu_cv::bls12_381_g2, mgpu_cv::bls12_381_g2_lanes, bls12_381_g2)
 #undef MGPU_CV_KERNELS
+/* BLS12-381 G2's segments in lanes too, a kernel of their own (an H200, the segments with
+   the other finishing parts: 2^16 3.87 -> 3.85 ms, 2^20 7.30 -> 6.82, 2^24 57.1 -> 54.1). */
+extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 2) mgpu_msm_segments_bls12_381_g2(const mgpu_bn::args a) { segments<mgpu_cv::bls12_381_g2_lanes>(a); }
 
 /* ---- MGPU_MSM_CHECK_POINTS for the groups with a cofactor: mgpu.h's mgpu__cv_affine_check
    and mgpu__cv_in_subgroup on the device, the same tests with the same constants (standard

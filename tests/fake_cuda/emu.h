@@ -374,6 +374,19 @@ template <typename T> static inline T __shfl_down_sync(unsigned, T v, int d)
 {
     return emu_warp(v, [=](const uint64_t *x, unsigned lane) { return lane + (unsigned)d < 32 ? x[lane + d] : x[lane]; });
 }
+/* Lanes 2i and 2i + 1 swap a word (the MSM's lane2 elements): a barrier of the pair, so
+   only the two lanes must reach it. */
+static emu_barrier emu_pair_bar[EMU_MAX_THREADS / 2];
+static uint32_t emu_pair_val[EMU_MAX_THREADS];
+static inline uint32_t emu_pair_swap(uint32_t v)
+{
+    const unsigned t = threadIdx.x;
+    emu_pair_val[t] = v;
+    emu_wait(emu_pair_bar[t >> 1]);
+    const uint32_t r = emu_pair_val[t ^ 1u];
+    emu_wait(emu_pair_bar[t >> 1]);
+    return r;
+}
 static inline unsigned __match_any_sync(unsigned, unsigned v)
 {
     return emu_warp(v, [](const uint64_t *x, unsigned lane) {
@@ -558,6 +571,7 @@ static void emu_launch(unsigned grid, unsigned block, bool together, const std::
         unsigned left = block;
         emu_block_bar = emu_barrier{ block, 0, 0 };
         for (unsigned w = 0; w < block / 32; w++) emu_warp_bar[w] = emu_barrier{ 32, 0, 0 };
+        for (unsigned q = 0; q < block / 2; q++) emu_pair_bar[q] = emu_barrier{ 2, 0, 0 };
         for (unsigned t = 0; t < block; t++) emu_make(t);
         while (left) {
             const unsigned long before = emu_events;

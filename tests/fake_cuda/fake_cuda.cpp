@@ -329,16 +329,17 @@ static const struct { const char *name; msm_kernel fn; bool together; } msm_kern
     { "mgpu_msm_windows", mgpu_msm_windows, true },
     { "mgpu_msm_precompute", mgpu_msm_precompute, false },
     { "mgpu_msm_digits_bls12_381", mgpu_msm_digits_bls12_381, false },
-#define FAKE_MSM_GROUP(sfx)                                                                   \
+#define FAKE_MSM_GROUP(sfx, lanes)                                                            \
     { "mgpu_msm_convert_points_" #sfx, mgpu_msm_convert_points_##sfx, false },              \
     { "mgpu_msm_check_points_" #sfx, mgpu_msm_check_points_##sfx, false },                  \
-    { "mgpu_msm_accumulate_" #sfx, mgpu_msm_accumulate_##sfx, false },                      \
+    { "mgpu_msm_accumulate_" #sfx, mgpu_msm_accumulate_##sfx, lanes },                      \
     { "mgpu_msm_finish_" #sfx, mgpu_msm_finish_##sfx, true },                               \
     { "mgpu_msm_precompute_" #sfx, mgpu_msm_precompute_##sfx, false },
-    FAKE_MSM_GROUP(bn254_g2)
-    FAKE_MSM_GROUP(bls12_381_g1)
-    FAKE_MSM_GROUP(bls12_381_g2)
+    FAKE_MSM_GROUP(bn254_g2, false)
+    FAKE_MSM_GROUP(bls12_381_g1, false)
+    FAKE_MSM_GROUP(bls12_381_g2, true)                 /* lane2: the pair's lanes swap words */
 #undef FAKE_MSM_GROUP
+    { "mgpu_msm_segments_bls12_381_g2", mgpu_msm_segments_bls12_381_g2, true },
 };
 static_assert(sizeof(mgpu_bn::args) == sizeof(mgpu__msm_args), "msm args layout");
 static bool msm_known(const std::string &name)
