@@ -278,7 +278,7 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
 # needs the Vulkan headers (Debian's libvulkan-dev; its OpenGL part libegl-dev and libgl-dev;
 # .ci/run installs them) and loads libvulkan.so.1 (libEGL.so.1) at run time; without the
 # headers it builds as a program that says so.
-FAKE_RUNS += interop,ran:mgpu_blur_img_=1,ran:mgpu_img_=2 interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
+FAKE_RUNS += interop,ran:mgpu_blur_img_=1,ran:mgpu_img_=3,ran:mgpu_blur_imgp_=3 interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
 VULKAN_FOUND := $(wildcard /usr/include/vulkan/vulkan.h)
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,

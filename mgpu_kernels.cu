@@ -2364,7 +2364,8 @@ __device__ __forceinline__ void mma(const args &a)
    On an H200 (8K RGBA, radius 2) it took 0.69 ms for 8-bit pixels and 0.74 for f32 (bound by
    its instructions), the copy path (mgpu_img_read, a buffer blur, mgpu_img_write) 0.29 and
    0.83; at radius 8 0.33 and 0.91 against its 1.40 and 1.46: mgpu.h takes it only for f32
-   RGBA at radius <= 2, the rest (in place too) through the copy path. */
+   RGBA at radius <= 2 (8-bit images at radius <= 2 take imgpipe below), the rest (in place
+   too) through the copy path. */
 #define MGPU_BLUR_IMG_TX 64                 /* pixels per tile row */
 #define MGPU_BLUR_IMG_B 4                   /* rows per batch: IMG_TX * IMG_B threads */
 #define MGPU_BLUR_IMG_SW 20                 /* shared words of weights before the buffers */
