@@ -547,6 +547,15 @@ $(BUILD)/bench_image_copy: bench/image_copy.cu | $(BUILD)
 ifneq ($(HAVE_NVCC),)
 bench: $(BUILD)/bench_image_copy
 endif
+# bench_image_blur: the 8-bit one-pass image kernel (mgpu_kernels.cu's imgpipe) and its in-place
+# frame against the copy path and the buffer blur on surface arrays, every result checked
+# against a CPU blur (docs/interop.md section 7); `bench_image_blur surftest` first, then
+# `bench_image_blur sop16`. CUDA runtime; needs nvcc.
+$(BUILD)/bench_image_blur: bench/image_blur.cu $(BUILD)/blur_section.cu | $(BUILD)
+	$(NVCC) -O3 -std=c++17 -arch=$(if $(filter sm_7%,$(PEER_ARCH)),sm_80,$(PEER_ARCH)) -I$(BUILD) -o $@ $<
+ifneq ($(HAVE_NVCC),)
+bench: $(BUILD)/bench_image_blur
+endif
 
 $(BUILD)/bench_reduce: bench/reduce.c bench/bench_util.h bench/peers/peers.h $(BUILD)/mgpu.o \
                        $(BUILD)/peers/cub_reduce.o | $(BUILD)
