@@ -278,7 +278,7 @@ FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18
 # needs the Vulkan headers (Debian's libvulkan-dev; its OpenGL part libegl-dev and libgl-dev;
 # .ci/run installs them) and loads libvulkan.so.1 (libEGL.so.1) at run time; without the
 # headers it builds as a program that says so.
-FAKE_RUNS += interop,ran:mgpu_blur_img_=1,ran:mgpu_img_=2 interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
+FAKE_RUNS += interop,ran:mgpu_blur_img_=1,ran:mgpu_img_=3,ran:mgpu_blur_imgp_=3 interop,FAKE_CUDA_P2P=0 asan_interop asan_faults,interop
 VULKAN_FOUND := $(wildcard /usr/include/vulkan/vulkan.h)
 FAKE_IDS  = $(shell seq 1 $(words $(FAKE_RUNS)))
 comma    := ,
@@ -546,6 +546,15 @@ $(BUILD)/bench_image_copy: bench/image_copy.cu | $(BUILD)
 	$(NVCC) -O3 -std=c++17 -arch=$(if $(filter sm_7%,$(PEER_ARCH)),sm_80,$(PEER_ARCH)) -o $@ $<
 ifneq ($(HAVE_NVCC),)
 bench: $(BUILD)/bench_image_copy
+endif
+# bench_image_blur: the 8-bit one-pass image kernel (mgpu_kernels.cu's imgpipe) and its in-place
+# frame against the copy path and the buffer blur on surface arrays, every result checked
+# against a CPU blur (docs/interop.md section 7); `bench_image_blur surftest` first, then
+# `bench_image_blur sop16`. CUDA runtime; needs nvcc.
+$(BUILD)/bench_image_blur: bench/image_blur.cu $(BUILD)/blur_section.cu | $(BUILD)
+	$(NVCC) -O3 -std=c++17 -arch=$(if $(filter sm_7%,$(PEER_ARCH)),sm_80,$(PEER_ARCH)) -I$(BUILD) -o $@ $<
+ifneq ($(HAVE_NVCC),)
+bench: $(BUILD)/bench_image_blur
 endif
 
 $(BUILD)/bench_reduce: bench/reduce.c bench/bench_util.h bench/peers/peers.h $(BUILD)/mgpu.o \

@@ -2364,7 +2364,8 @@ __device__ __forceinline__ void mma(const args &a)
    On an H200 (8K RGBA, radius 2) it took 0.69 ms for 8-bit pixels and 0.74 for f32 (bound by
    its instructions), the copy path (mgpu_img_read, a buffer blur, mgpu_img_write) 0.29 and
    0.83; at radius 8 0.33 and 0.91 against its 1.40 and 1.46: mgpu.h takes it only for f32
-   RGBA at radius <= 2, the rest (in place too) through the copy path. */
+   RGBA at radius <= 2 (8-bit images at radius <= 2 take imgpipe below), the rest (in place
+   too) through the copy path. */
 #define MGPU_BLUR_IMG_TX 64                 /* pixels per tile row */
 #define MGPU_BLUR_IMG_B 4                   /* rows per batch: IMG_TX * IMG_B threads */
 #define MGPU_BLUR_IMG_SW 20                 /* shared words of weights before the buffers */
@@ -2595,6 +2596,227 @@ __device__ __forceinline__ void imgcopy_run(const imgcopy &g)
     }
 }
 
+/* ---- 8-bit images in one pass (mgpu_blur_imgp_u8c<C>, C = 1, 2, 4; radius <= 2; mgpu_img_frame) ----
+   mgpu_external_image_blur_async's kernel for 8-bit optimal-tiled images (CUDA arrays with a
+   surface object) whose rows are whole 16-byte chunks: pipe<>'s arithmetic (the register
+   ring of horizontal rows, dp2a for 1 and 4 channels) over a warp's (segment, strip) item,
+   the rows reaching the warp through the surface in the array's own order. The array is
+   block-linear (64-byte x 8-row blocks, 32-byte sectors of 16 bytes x 2 rows): a surface
+   access of a warp along one row fills half-sectors and runs at a quarter of the speed, so
+   every surface load and store here is 16 bytes of one lane (SOP = 16: one surf2Dread of a
+   uint4; SOP = the pixel size: 16 / SOP surface words) with the warp's lanes on 16 chunks x
+   2 rows, whole sectors. A unit = one such load: chunks k*16 .. k*16+15 of the segment's
+   32, rows 2q and 2q+1 of the strip's input rows (unit 2q + k); the warp keeps NR = 5
+   units in flight in registers, moves each into a shared stage of two row pairs (a lane
+   then reads its own chunk and the 8 halo bytes each side, as in pipe<>), and the output
+   rows go out by pairs through a shared stage too, as whole sectors. A segment is 32
+   chunks of which the first and last are only read (its halo): 30 output chunks, 480 bytes.
+   Strips start at even rows (a->strip is even) so that pairs are sectors.
+   In place (g.frame != 0, src == dst), a warp must not read what another warp has already
+   written: mgpu_img_frame first saves every item's out-of-item input, the 4 rows around each
+   strip (rows ys-2, ys-1, ye, ye+1 under the border rule; frame row 4 * strip + j) and the
+   two halo chunks of each segment over every row (g.cols: chunk 30s-1 and 30s+30 of row y at
+   ((2s + side) * height + y) * 16), and the kernel reads those from there; its own rows it
+   reads before it writes them. */
+#define MGPU_BLUR_IMGP_WARPS 4
+#define MGPU_BLUR_IMGP_SEG 30               /* output chunks of a segment */
+#define MGPU_IMG_FRAME_THREADS 256
+
+struct imgp {                               /* = mgpu__blur_imgp in mgpu.h (the second argument) */
+    unsigned long long src, dst;            /* surface objects (equal in place) */
+    unsigned long long frame;               /* in place: the saved rows (else 0) */
+    unsigned long long fpitch;              /* their pitch, a multiple of 16 */
+    unsigned long long cols;                /* in place: the saved halo chunks */
+    int nsegs, nstrips;                     /* segments per row, strips */
+};
+
+/* 16 bytes at byte x of row y of a surface: one uint4, or 16 / SOP words of SOP bytes */
+template <int SOP>
+__device__ __forceinline__ uint4 surf_ld16(unsigned long long s, int x, int y)
+{
+    uint4 v;
+    if (SOP == 16) v = surf2Dread<uint4>(s, x, y);
+    else {
+        typedef typename rawpx<SOP>::t W;
+        W w[16 / SOP];
+#pragma unroll
+        for (int k = 0; k < 16 / SOP; k++) w[k] = surf2Dread<W>(s, x + k * SOP, y);
+        memcpy(&v, w, 16);
+    }
+    return v;
+}
+template <int SOP>
+__device__ __forceinline__ void surf_st16(uint4 v, unsigned long long s, int x, int y)
+{
+    if (SOP == 16) surf2Dwrite<uint4>(v, s, x, y);
+    else {
+        typedef typename rawpx<SOP>::t W;
+        W w[16 / SOP];
+        memcpy(w, &v, 16);
+#pragma unroll
+        for (int k = 0; k < 16 / SOP; k++) surf2Dwrite<W>(w[k], s, x + k * SOP, y);
+    }
+}
+
+template <int C, int SOP, int WARPS>
+__device__ __forceinline__ void imgpipe(const args &a, const imgp &g)
+{
+    typedef tr<unsigned char> TR;
+    enum { V = 16, EPW = 4, RC = 2, P = 2 * RC + 1, NR = 5, SEG = MGPU_BLUR_IMGP_SEG };
+    static_assert(C == 1 || C == 2 || C == 4, "imgpipe: 1, 2 or 4 channels");
+    __shared__ uint4 stage[WARPS][2][2][34];    /* [pair % 2][row of the pair][chunk + 1] */
+    __shared__ uint4 ostage[WARPS][2][2][32];   /* [output pair % 2][row of the pair][chunk] */
+    __shared__ unsigned hsel[WARPS][2][2][3];
+    const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    const long long gw = (long long)blockIdx.x * WARPS + wib;
+    const int rowlen = a.width * C, nch = rowlen / V, height = a.height, border = a.border;
+    const int nsegs = g.nsegs;
+    if (gw >= (long long)nsegs * g.nstrips) return; /* whole warps only */
+    const int seg = (int)(gw % nsegs), sk = (int)(gw / nsegs);
+    const int ys = sk * a.strip, ye = min(ys + a.strip, height);
+    const int c0 = seg * SEG - 1;                   /* the segment's chunk 0 (the left halo) */
+    /* compute layout: lane = chunk of one row */
+    const int gc = c0 + lane;
+    const bool out_lane = lane >= 1 && lane <= SEG && gc < nch;
+    const bool left = out_lane && gc == 0, right = out_lane && gc == nch - 1;
+    const bool edge = seg == 0 || seg == nsegs - 1;     /* warp-uniform */
+    /* load layout: lane = (chunk lc + 16k, row lp of a pair) */
+    const int lp = lane & 1, lc = lane >> 1;
+    const int niter = ye - ys + 2 * RC;             /* input rows ys-2 .. ye+1: row i is ys-2+i */
+    const int nunits = 2 * ((niter + 1) >> 1);
+    const unsigned cword = TR::cword(a);
+    const bool inplace = g.frame != 0ull;
+    enum { DP2A = C == 1 || C == 4 };
+    const unsigned a21 = a.wi[2] | a.wi[1] << 16, a01 = a.wi[0] | a.wi[1] << 16, a20 = a.wi[2];
+    uint4 pre[NR];
+    unsigned ring[P][V];
+
+    if (left) {
+        halo_selectors<C>(a, -8, 0, rowlen, hsel[wib][0][0]);
+        halo_selectors<C>(a, -4, 0, rowlen, hsel[wib][0][1]);
+    }
+    if (right) {
+        halo_selectors<C>(a, rowlen, rowlen - V, rowlen, hsel[wib][1][0]);
+        halo_selectors<C>(a, rowlen + 4, rowlen - V, rowlen, hsel[wib][1][1]);
+    }
+    /* unit n: 16 bytes of chunk lc + 16 (n & 1), input row 2 (n >> 1) + lp */
+#define MGPU_BLUR_IMGP_LOAD(n, dstv) do {                                                       \
+        const int n_ = (n), ck_ = lc + 16 * (n_ & 1), ri_ = 2 * (n_ >> 1) + lp;                 \
+        const int c_ = c0 + ck_, yi_ = ys - RC + ri_;                                           \
+        uint4 v_ = make_uint4(0u, 0u, 0u, 0u);                                                  \
+        if (ri_ < niter && (unsigned)c_ < (unsigned)nch) {                                      \
+            if (inplace && (yi_ < ys || yi_ >= ye)) {                                           \
+                const int j_ = yi_ < ys ? yi_ - (ys - RC) : RC + yi_ - ye;                      \
+                v_ = __ldg((const uint4 *)(g.frame + (unsigned long long)(4 * sk + j_) * g.fpitch) + c_); \
+            } else if (inplace && (ck_ == 0 || ck_ == 31)) {                                    \
+                v_ = __ldg((const uint4 *)g.cols + ((long long)(2 * seg + (ck_ == 31)) * height + yi_)); \
+            } else {                                                                            \
+                const int m_ = map(yi_, height, border);                                        \
+                if (m_ < 0) v_ = make_uint4(cword, cword, cword, cword);                        \
+                else v_ = surf_ld16<SOP>(g.src, c_ * V, m_);                                    \
+            }                                                                                   \
+        }                                                                                       \
+        dstv = v_;                                                                              \
+    } while (0)
+#define MGPU_BLUR_IMGP_STAGE(n, v) do {                                                         \
+        const int n_ = (n);                                                                     \
+        stage[wib][(n_ >> 1) & 1][lp][lc + 16 * (n_ & 1) + 1] = (v);                            \
+    } while (0)
+    /* output pair p: rows ys + 2p + lp, from ostage[p % 2], whole sectors */
+#define MGPU_BLUR_IMGP_FLUSH(p) do {                                                            \
+        const int p_ = (p), o_ = ys + 2 * p_ + lp;                                              \
+        _Pragma("unroll")                                                                       \
+        for (int k_ = 0; k_ < 2; k_++) {                                                        \
+            const int ck_ = lc + 16 * k_, c_ = c0 + ck_;                                        \
+            if (ck_ >= 1 && ck_ <= SEG && c_ < nch && o_ < ye)                                  \
+                surf_st16<SOP>(ostage[wib][p_ & 1][lp][ck_], g.dst, c_ * V, o_);                \
+        }                                                                                       \
+    } while (0)
+#pragma unroll
+    for (int u = 0; u < NR; u++) MGPU_BLUR_IMGP_LOAD(u, pre[u]);
+    MGPU_BLUR_IMGP_STAGE(0, pre[0]);
+    MGPU_BLUR_IMGP_LOAD(NR, pre[0]);
+    for (int base = 0; base < niter; base += P) {
+#pragma unroll
+        for (int j = 0; j < P; j++) {
+            const int i = base + j;
+            if (i < niter) {                        /* warp-uniform */
+                /* unit i + 1 into the stage (units 0 .. i + 1 are there), unit i + 6 issued */
+                if (i + 1 < nunits) MGPU_BLUR_IMGP_STAGE(i + 1, pre[(j + 1) % NR]);
+                __syncwarp();
+                MGPU_BLUR_IMGP_LOAD(i + 1 + NR, pre[(j + 1) % NR]);
+                if ((i & 1) == 0 && i >= 6) MGPU_BLUR_IMGP_FLUSH((i >> 1) - 3);
+                unsigned cur[4], lw[1][4], rw[1][4];
+                {
+                    const uint4 *const s = &stage[wib][(i >> 1) & 1][i & 1][lane + 1];
+                    const uint4 v = *s;
+                    const uint2 l = *((const uint2 *)s - 1), r = *(const uint2 *)(s + 1);
+                    cur[0] = v.x; cur[1] = v.y; cur[2] = v.z; cur[3] = v.w;
+                    lw[0][0] = lw[0][1] = 0u; lw[0][2] = l.x; lw[0][3] = l.y;
+                    rw[0][0] = r.x; rw[0][1] = r.y; rw[0][2] = rw[0][3] = 0u;
+                }
+                if (edge) {
+                    if (left) { lw[0][2] = halo_word(cur, hsel[wib][0][0], cword); lw[0][3] = halo_word(cur, hsel[wib][0][1], cword); }
+                    if (right) { rw[0][0] = halo_word(cur, hsel[wib][1][0], cword); rw[0][1] = halo_word(cur, hsel[wib][1][1], cword); }
+                }
+                if (DP2A) hpass_dp2a<C>(cur, lw[0], rw[0], a21, a01, a20, ring[j]);
+                else hpass<TR, V, EPW, C, RC, unsigned>(a, RC, cur, lw, rw, ring[j]);
+                if (i >= 2 * RC) {                  /* output row ys + i - 2RC */
+                    const int c = (j + P - RC) % P, o = i - 2 * RC;
+                    unsigned u[4];
+#pragma unroll
+                    for (int q4 = 0; q4 < 4; q4++) {
+                        unsigned ov[4];
+#pragma unroll
+                        for (int b = 0; b < 4; b++) {
+                            const int q = 4 * q4 + b;
+                            unsigned acc = TR::vfirst(TR::weight(a, 0), ring[c][q]);
+#pragma unroll
+                            for (int k = 1; k <= RC; k++)
+                                acc = TR::pair(acc, TR::weight(a, k), ring[(c + P - k) % P][q], ring[(c + k) % P][q]);
+                            ov[b] = acc;
+                        }
+                        u[q4] = __byte_perm(__byte_perm(ov[0], ov[1], 0x0073), __byte_perm(ov[2], ov[3], 0x0073), 0x5410);
+                    }
+                    ostage[wib][(o >> 1) & 1][o & 1][lane] = make_uint4(u[0], u[1], u[2], u[3]);
+                }
+            }
+        }
+    }
+    __syncwarp();
+    MGPU_BLUR_IMGP_FLUSH((niter - 2 * RC - 1) >> 1);
+#undef MGPU_BLUR_IMGP_LOAD
+#undef MGPU_BLUR_IMGP_STAGE
+#undef MGPU_BLUR_IMGP_FLUSH
+}
+
+/* The in-place frame (see imgpipe): thread t saves 16 bytes; the rows first (strip, row pair
+   of j, chunk, row: a warp over 16 chunks x 2 rows), then the halo chunks (segment, side,
+   row: a warp down 32 rows of one chunk). */
+template <int SOP>
+__device__ __forceinline__ void imgframe(const args &a, const imgp &g)
+{
+    enum { V = 16, SEG = MGPU_BLUR_IMGP_SEG };
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int rowlen = a.width * a.channels, nch = rowlen / V, height = a.height;
+    const long long nrow = (long long)g.nstrips * 4 * nch, ncol = (long long)g.nsegs * 2 * height;
+    if (t < nrow) {
+        const int p = (int)(t & 1), c = (int)((t >> 1) % nch);
+        const long long rest = (t >> 1) / nch;
+        const int jp = (int)(rest & 1), sk = (int)(rest >> 1), j = 2 * jp + p;
+        const int ys = sk * a.strip, ye = min(ys + a.strip, height);
+        const int yi = j < 2 ? ys - 2 + j : ye + j - 2, m = map(yi, height, a.border);
+        const unsigned cw = tr<unsigned char>::cword(a);
+        const uint4 v = m < 0 ? make_uint4(cw, cw, cw, cw) : surf_ld16<SOP>(g.src, c * V, m);
+        *((uint4 *)(g.frame + (unsigned long long)(4 * sk + j) * g.fpitch) + c) = v;
+    } else if (t < nrow + ncol) {
+        const long long u = t - nrow;
+        const int y = (int)(u % height), side = (int)((u / height) & 1), seg = (int)((u / height) >> 1);
+        const int c = side ? seg * SEG + SEG : seg * SEG - 1;
+        if ((unsigned)c < (unsigned)nch) *((uint4 *)g.cols + u) = surf_ld16<SOP>(g.src, c * V, y);
+    }
+}
+
 } /* namespace mgpu_blr */
 
 /* The second launch bound is the blocks per multiprocessor the register allocation must
@@ -2697,6 +2919,16 @@ MGPU_BLUR_IMG(f32, float, 4)
 /* The image copies (see imgcopy): blocks of MGPU_IMG_COPY_THREADS, one per 16 * IMG_WX bytes of IMG_CY * 256 / IMG_WX rows. */
 extern "C" __global__ void __launch_bounds__(MGPU_IMG_COPY_THREADS) mgpu_img_read(const mgpu_blr::imgcopy g) { mgpu_blr::imgcopy_run<false>(g); }
 extern "C" __global__ void __launch_bounds__(MGPU_IMG_COPY_THREADS) mgpu_img_write(const mgpu_blr::imgcopy g) { mgpu_blr::imgcopy_run<true>(g); }
+/* The 8-bit one-pass image kernels (see imgpipe): 16-byte surface accesses; blocks of
+   MGPU_BLUR_IMGP_WARPS warps, a warp per (segment, strip); the in-place frame before them. */
+#define MGPU_BLUR_IMGP(C) \
+    extern "C" __global__ void __launch_bounds__(MGPU_BLUR_IMGP_WARPS * 32, 4) \
+    mgpu_blur_imgp_u8c##C(const mgpu_blr::args a, const mgpu_blr::imgp g) { mgpu_blr::imgpipe<C, 16, MGPU_BLUR_IMGP_WARPS>(a, g); }
+MGPU_BLUR_IMGP(1)
+MGPU_BLUR_IMGP(2)
+MGPU_BLUR_IMGP(4)
+#undef MGPU_BLUR_IMGP
+extern "C" __global__ void __launch_bounds__(MGPU_IMG_FRAME_THREADS) mgpu_img_frame(const mgpu_blr::args a, const mgpu_blr::imgp g) { mgpu_blr::imgframe<16>(a, g); }
 /* ================================================================ Gaussian blur (END) */
 
 /* ================================================================ BN254 MSM (BEGIN)

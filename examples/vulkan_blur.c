@@ -589,11 +589,12 @@ static int check(void)
 /* ---- the tiled path on every format mgpu maps: optimal-tiled images of 8-bit and f32
    values with 1, 2 and 4 channels, W x H, written and read by mgpu (only mgpu touches them),
    blurred with every border into a second image (f32 RGBA at radius 0..2: the image
-   kernel; the rest through pitch-linear copies) and in place (pitch-linear copies), each
-   result the CPU device's bits. */
-static int sweep(void)
+   kernel; 8-bit at radius 0..2 with rows of whole 16 bytes: the one-pass kernel; the rest
+   through pitch-linear copies) and in place (8-bit at radius 0..2 with such rows: the
+   one-pass kernel; the rest pitch-linear copies), each result the CPU device's bits. 517 x
+   333: rows of no 16-byte multiple; 528 x 331: every 8-bit format's rows are. */
+static int sweep_at(const int W, const int H)
 {
-    enum { W = 517, H = 333 };
     static const struct { VkFormat vk; mgpu_pixel_format f; int c; } fmts[] = {
         { VK_FORMAT_R8_UNORM, MGPU_PIXEL_U8, 1 }, { VK_FORMAT_R8G8_UNORM, MGPU_PIXEL_U8, 2 },
         { VK_FORMAT_R8G8B8A8_UNORM, MGPU_PIXEL_U8, 4 }, { VK_FORMAT_R32_SFLOAT, MGPU_PIXEL_F32, 1 },
@@ -665,6 +666,11 @@ static int sweep(void)
     free(ref);
     free(out);
     return !bad;
+}
+static int sweep(void)
+{
+    const int a = sweep_at(517, 333), b = sweep_at(528, 331);
+    return a && b;
 }
 
 /* ---- the measurements */

@@ -145,31 +145,37 @@ template <typename T> static inline void __stcg(T *p, T v)
 }
 /* Surface objects (the blur's image kernels): a handle is an emu_surface the driver made
    (fake_cuda.cpp: its arrays, stored in 8x8-pixel tiles; `at` gives a pixel's bytes). A read
-   or write moves one raw word of the array's pixel size at byte x of row y; a word of another
-   size, an x that is not a pixel's start, and a pixel outside the array (the GPU's
-   cudaBoundaryModeTrap) are reported and abort. */
+   or write moves one raw word of the array's pixel size at byte x of row y, or (the 8-bit
+   one-pass kernels) 16 bytes at a multiple of 16 within the row, which the GPU moves as the
+   16 / px pixels there; a word of another size, a misaligned x, and a pixel outside the
+   array (the GPU's cudaBoundaryModeTrap) are reported and abort. */
 typedef unsigned long long cudaSurfaceObject_t;
 struct emu_surface { unsigned char *(*at)(const void *array, int x, int y); const void *array; int w, h, px; };
-static unsigned char *emu_surface_at(cudaSurfaceObject_t s, int x, int y, size_t n, const char *what)
+static void emu_surface_rw(cudaSurfaceObject_t s, int x, int y, unsigned char *v, size_t n, bool write, const char *what)
 {
     const emu_surface *f = (const emu_surface *)(uintptr_t)s;
-    if (!f || (size_t)f->px != n || x < 0 || x % f->px || x / f->px >= f->w || y < 0 || y >= f->h) {
+    const bool size_ok = f && ((size_t)f->px == n || (n == 16 && f->px < 16 && x % 16 == 0));
+    if (!size_ok || x < 0 || x % f->px || (long long)x + (long long)n > (long long)f->w * f->px || y < 0 || y >= f->h) {
         fprintf(stderr, "emu: %s of %zu bytes at byte %d of row %d of surface %#llx (%s; block %u thread %u)\n", what, n, x, y,
-                s, !f ? "no surface" : (size_t)f->px != n ? "another pixel size" : "outside the array or not a pixel's start",
-                blockIdx.x, threadIdx.x);
+                s, !f ? "no surface" : !size_ok ? "another pixel size, or 16 bytes not at a multiple of 16"
+                : "outside the array or not a pixel's start", blockIdx.x, threadIdx.x);
         abort();
     }
-    return f->at(f->array, x / f->px, y);
+    for (size_t o = 0; o < n; o += (size_t)f->px) {
+        unsigned char *const p = f->at(f->array, (x + (int)o) / f->px, y);
+        if (write) memcpy(p, v + o, (size_t)f->px);
+        else memcpy(v + o, p, (size_t)f->px);
+    }
 }
 template <typename T> static inline T surf2Dread(cudaSurfaceObject_t s, int x, int y)
 {
     T v;
-    memcpy(&v, emu_surface_at(s, x, y, sizeof v, "surf2Dread"), sizeof v);
+    emu_surface_rw(s, x, y, (unsigned char *)&v, sizeof v, false, "surf2Dread");
     return v;
 }
 template <typename T> static inline void surf2Dwrite(T v, cudaSurfaceObject_t s, int x, int y)
 {
-    memcpy(emu_surface_at(s, x, y, sizeof v, "surf2Dwrite"), &v, sizeof v);
+    emu_surface_rw(s, x, y, (unsigned char *)&v, sizeof v, true, "surf2Dwrite");
 }
 static inline void __threadfence() {}          /* one thread runs at a time */
 template <typename A, typename B> static inline A emu_bits(B b) { A a; memcpy(&a, &b, sizeof a); return a; }

@@ -96,6 +96,37 @@ static inline void emu_img_copy_launch(bool to_image, unsigned grid, const mgpu_
     emu_launch(grid, MGPU_IMG_COPY_THREADS, false, [&]() { if (to_image) mgpu_img_write(c); else mgpu_img_read(c); });
 }
 
+/* The 8-bit one-pass image kernels and their in-place frame (surface objects; 16-byte surface
+   words), their second argument checked against mgpu.h's mgpu__blur_imgp. */
+static_assert(sizeof(mgpu_blr::imgp) == sizeof(mgpu__blur_imgp), "imgp layout");
+static_assert(offsetof(mgpu_blr::imgp, frame) == offsetof(mgpu__blur_imgp, frame) &&
+              offsetof(mgpu_blr::imgp, cols) == offsetof(mgpu__blur_imgp, cols) &&
+              offsetof(mgpu_blr::imgp, nsegs) == offsetof(mgpu__blur_imgp, nsegs) &&
+              offsetof(mgpu_blr::imgp, nstrips) == offsetof(mgpu__blur_imgp, nstrips), "imgp members");
+static_assert(MGPU_BLUR_IMGP_WARPS == MGPU__BLUR_IMGP_WARPS && MGPU_BLUR_IMGP_SEG == MGPU__BLUR_IMGP_SEG &&
+              MGPU_IMG_FRAME_THREADS == MGPU__IMG_FRAME_THREADS, "one-pass image kernel constants");
+typedef void (*emu_blur_imgp_fn)(const mgpu_blr::args, const mgpu_blr::imgp);
+struct emu_blur_imgp_kernel { const char *name; emu_blur_imgp_fn fn; int c; };    /* c 0: the frame */
+static const emu_blur_imgp_kernel emu_blur_imgp_kernels[] = {
+    { "mgpu_blur_imgp_u8c1", mgpu_blur_imgp_u8c1, 1 }, { "mgpu_blur_imgp_u8c2", mgpu_blur_imgp_u8c2, 2 },
+    { "mgpu_blur_imgp_u8c4", mgpu_blur_imgp_u8c4, 4 }, { "mgpu_img_frame", mgpu_img_frame, 0 },
+};
+static const emu_blur_imgp_kernel *emu_blur_imgp_find(const char *name)
+{
+    for (const emu_blur_imgp_kernel &k : emu_blur_imgp_kernels)
+        if (!strcmp(k.name, name)) return &k;
+    return nullptr;
+}
+static void emu_blur_imgp_launch(emu_blur_imgp_fn fn, bool together, unsigned grid, unsigned block, const mgpu__blur_args &a,
+                                 const mgpu__blur_imgp &g)
+{
+    mgpu_blr::args args;
+    mgpu_blr::imgp im;
+    memcpy(&args, &a, sizeof args);
+    memcpy(&im, &g, sizeof im);
+    emu_launch(grid, block, together, [&]() { fn(args, im); });
+}
+
 /* The kernel of that name (a library kernel or a variant), or NULL. */
 static const emu_blur_kernel *emu_blur_find(const char *name)
 {

@@ -307,6 +307,48 @@ static R launch_img_copy(bool to_image, unsigned grid, unsigned block, unsigned 
     return OK;
 }
 
+/* The 8-bit one-pass image kernels and the in-place frame (mgpu_blur_imgp_u8c<C>, mgpu_img_frame):
+   the surfaces live, of this GPU, of the image's shape and 8-bit pixels of C channels, rows of
+   whole 16-byte chunks, an even strip, the items' grid (the frame's: one thread per 16 bytes
+   saved); in place the one surface, the frame in memory this GPU can use (its rows and halo
+   chunks), otherwise two arrays; at the run, the surfaces still live. */
+static R launch_blur_imgp(const emu_blur_imgp_kernel *k, unsigned grid, unsigned block, unsigned shared, const mgpu__blur_args &a,
+                          const mgpu__blur_imgp &g, Stream *s)
+{
+    const int dev = s->dev, C = a.channels;
+    const size_t rowlen = (size_t)a.width * (size_t)C;
+    if ((k->c && C != k->c) || (C != 1 && C != 2 && C != 4) || !surface_ok(dev, g.src, a, C, "src") || !surface_ok(dev, g.dst, a, C, "dst") ||
+        rowlen % 16 || a.strip <= 0 || a.strip % 2 || a.y_begin != 0 || a.y_end != a.height || a.radius > 2 ||
+        g.nstrips != (a.height + a.strip - 1) / a.strip ||
+        g.nsegs != (int)((rowlen / 16 + MGPU__BLUR_IMGP_SEG - 1) / MGPU__BLUR_IMGP_SEG))
+        return ILLEGAL_ADDRESS;
+    const bool inplace = g.frame != 0;
+    const bool same = ((Surf *)(uintptr_t)g.src)->arr == ((Surf *)(uintptr_t)g.dst)->arr;
+    if (inplace != same) return ILLEGAL_ADDRESS;      /* one array needs the frame; two must not overlap */
+    if (inplace && (g.fpitch < rowlen || g.fpitch % 16 || g.frame % 16 || g.cols % 16 ||
+                    !usable(dev, (uintptr_t)g.frame, (size_t)(4 * (size_t)g.nstrips - 1) * g.fpitch + rowlen, "frame") ||
+                    !usable(dev, (uintptr_t)g.cols, (size_t)g.nsegs * 2 * (size_t)a.height * 16, "frame columns") ||
+                    (g.cols < g.frame + 4 * (size_t)g.nstrips * g.fpitch && g.frame < g.cols + (size_t)g.nsegs * 2 * a.height * 16)))
+        return ILLEGAL_ADDRESS;
+    if (!k->c && !inplace) return ILLEGAL_ADDRESS;
+    const long long items = (long long)g.nsegs * g.nstrips,
+                    saved = (long long)g.nstrips * 4 * (long long)(rowlen / 16) + (long long)g.nsegs * 2 * a.height;
+    if (shared || (k->c ? block != 32 * MGPU__BLUR_IMGP_WARPS || grid != (items + MGPU__BLUR_IMGP_WARPS - 1) / MGPU__BLUR_IMGP_WARPS
+                        : block != MGPU__IMG_FRAME_THREADS || grid != (saved + MGPU__IMG_FRAME_THREADS - 1) / MGPU__IMG_FRAME_THREADS))
+        return INVALID_VALUE;
+    const emu_blur_imgp_fn fn = k->fn;
+    const std::string name = k->name;
+    const bool together = k->c != 0;
+    push(s, [=]() {
+        if (!surfs.count((Surf *)(uintptr_t)g.src) || !surfs.count((Surf *)(uintptr_t)g.dst)) {
+            fprintf(stderr, "fake libcuda: %s on GPU %d ran after its surface was destroyed\n", name.c_str(), dev);
+            abort();
+        }
+        emu_blur_imgp_launch(fn, together, grid, block, a, g);
+    });
+    return OK;
+}
+
 /* BN254 kernels: the emulated kernel source, after checking every pointer it is given. */
 typedef void (*msm_kernel)(const mgpu_bn::args);
 static const struct { const char *name; msm_kernel fn; bool together; } msm_kernels[] = {
@@ -648,6 +690,7 @@ static R cuModuleGetFunction(mgpu__CUfunction *f, mgpu__CUmodule, const char *na
     G;
     const std::string nm(name);
     if (nm != "mgpu_noop" && nm != "mgpu_img_read" && nm != "mgpu_img_write" && !emu_blur_find(name) && !emu_blur_img_find(name) &&
+        !emu_blur_imgp_find(name) &&
         !msm_known(nm) && !emu_red_find(name))
         return NOT_FOUND;
     *f = (mgpu__CUfunction)(void *)&*names.insert(nm).first;   /* set nodes are stable */
@@ -671,6 +714,11 @@ static R cuLaunchKernel(mgpu__CUfunction f, unsigned gx, unsigned gy, unsigned g
     if (name == "mgpu_img_read" || name == "mgpu_img_write") {
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0) return INVALID_VALUE;
         return launch_img_copy(name == "mgpu_img_write", gx, bx, shared, *(const mgpu__img_copy *)params[0], stream_of(s));
+    }
+    if (const emu_blur_imgp_kernel *k = emu_blur_imgp_find(name.c_str())) {
+        if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0) return INVALID_VALUE;
+        return launch_blur_imgp(k, gx, bx, shared, *(const mgpu__blur_args *)params[0], *(const mgpu__blur_imgp *)params[1],
+                                stream_of(s));
     }
     if (const emu_blur_img_kernel *k = emu_blur_img_find(name.c_str())) {
         if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || bx != MGPU__BLUR_IMG_THREADS) return INVALID_VALUE;

@@ -457,13 +457,15 @@ static void test_images(int d)
 
 /* ---- the tiled paths (surface objects) on GPU d: every format the images take, radius 0..16
    and 17, every border, into an image of another import (f32 RGBA at radius <= 2: the image
-   kernel; the rest the copy path, by the copy kernels) and in place (the copy path), on
-   shapes whose last tile (64 pixels) or strip is narrower than the radius; an image without
+   kernel; 8-bit at radius <= 2 with rows of whole 16 bytes (128 x 61, 32 x 3): the one-pass
+   kernel; the rest the copy path, by the copy kernels) and in place (the same, the one-pass
+   kernel after its frame; f32 the copy path), on shapes whose last tile (64 pixels) or
+   strip is narrower than the radius; an image without
    MGPU_EXTERNAL_IMAGE_STORAGE (no surface: the copy path by cuMemcpy2DAsync). Each result is the CPU device's bit for bit; FAKE_CUDA_REPORT shows the
    kernels ran (tests/fake_run.sh). */
 static void test_image_kernels(int d)
 {
-    static const int shapes[][2] = { { 131, 83 }, { 1, 37 }, { 70, 1 }, { 67, 170 } };
+    static const int shapes[][2] = { { 131, 83 }, { 1, 37 }, { 70, 1 }, { 67, 170 }, { 128, 61 }, { 32, 3 } };
     static const int radii[] = { 0, 1, 2, 5, 16, 17 };
     static const struct { mgpu_pixel_format f; int c; } fmts[] = {
         { MGPU_PIXEL_U8, 1 }, { MGPU_PIXEL_U8, 2 }, { MGPU_PIXEL_U8, 4 }, { MGPU_PIXEL_F32, 1 }, { MGPU_PIXEL_F32, 2 },
@@ -528,7 +530,7 @@ static void test_image_kernels(int d)
         unmap(&es);
         unmap(&ed);
     }
-    CHECK(cases == 4 * 7 * 6 * 2);
+    CHECK(cases == 6 * 7 * 6 * 2);
 }
 
 /* ---- threads: each imports its own memory (GPU id % ngpu) and a semaphore, maps an image with
