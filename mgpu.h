@@ -12604,6 +12604,19 @@ static size_t mgpu__blur_img_shared(int C, int r, int rows)
 static const char *const mgpu__blur_img_names[1] = { "mgpu_blur_img_f32c4" };   /* the one built (f32 RGBA) */
 static struct { unsigned generation; mgpu__kernel_obj *kernel[1]; } mgpu__blur_img_k;
 
+/* The blur kernels' arguments for image a's size and format (the image kernels address the
+   arrays through their surfaces, not these pointers). */
+static void mgpu__ximage_blur_fill(mgpu__blur_args *ba, const mgpu__blur_plan *pl, const mgpu__ximage_obj *a)
+{
+    mgpu_image im;
+    memset(&im, 0, sizeof im);
+    im.width = a->width;
+    im.height = a->height;
+    im.channels = a->channels;
+    im.format = a->format;
+    mgpu__blur_fill(ba, pl, &im, NULL, 0, 0, NULL, 0, 0, a->height);
+}
+
 /* The blur of f32 RGBA image a into image b (two arrays) by the image kernel, in one pass: a block
    per (tile of 64 pixels, strip: mgpu__blur_wave_strip's, at least 8r rows), staging the
    most rows per batch that fit 48 KiB of shared memory. */
@@ -12615,7 +12628,6 @@ static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_o
     mgpu__blur_args ba;
     mgpu__blur_img g;
     mgpu_launch_dims dims;
-    mgpu_image im;
     mgpu__kernel_obj *k = NULL;
     void *params[2];
     int per_mp, rows = 32;
@@ -12624,12 +12636,7 @@ static mgpu_result mgpu__ximage_blur_direct(const char *fn, const mgpu__ximage_o
                           a->format == MGPU_PIXEL_F32 ? "f32" : "8-bit");
     MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__blur_img_names, 0, mgpu__blur_img_k.kernel, 1,
                                    &mgpu__blur_img_k.generation, &k));
-    memset(&im, 0, sizeof im);
-    im.width = a->width;
-    im.height = a->height;
-    im.channels = C;
-    im.format = a->format;
-    mgpu__blur_fill(&ba, pl, &im, NULL, 0, 0, NULL, 0, 0, a->height);
+    mgpu__ximage_blur_fill(&ba, pl, a);
     memset(&dims, 0, sizeof dims);
     /* a batch within 48 KiB of shared memory, its pixels <= K (= MGPU_BLUR_IMG's: 4 for 8- and
        16-byte pixels, else 8) per thread */
@@ -12698,7 +12705,6 @@ static mgpu_result mgpu__ximage_blur_onepass(const char *fn, const mgpu__ximage_
     mgpu__blur_args ba;
     mgpu__blur_imgp g;
     mgpu_launch_dims dims;
-    mgpu_image im;
     mgpu__kernel_obj *k = NULL, *kf = NULL;
     void *params[2], *frame = NULL;
     long long items;
@@ -12708,12 +12714,7 @@ static mgpu_result mgpu__ximage_blur_onepass(const char *fn, const mgpu__ximage_
     if (inplace)
         MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__blur_imgp_names, 3, mgpu__blur_imgp_k.kernel, 4,
                                        &mgpu__blur_imgp_k.generation, &kf));
-    memset(&im, 0, sizeof im);
-    im.width = a->width;
-    im.height = a->height;
-    im.channels = C;
-    im.format = a->format;
-    mgpu__blur_fill(&ba, pl, &im, NULL, 0, 0, NULL, 0, 0, a->height);
+    mgpu__ximage_blur_fill(&ba, pl, a);
     memset(&g, 0, sizeof g);
     g.src = a->surf;
     g.dst = b->surf;
