@@ -12576,12 +12576,22 @@ static mgpu_result mgpu__scratch(mgpu__stream_obj *s, size_t bytes, void **p)
     if (mgpu__g.dev[s->dev].info.memory_pools) return mgpu_malloc_async(p, bytes, s->h);
     return mgpu__allocate("mgpu_external_image_blur_async", s->dev, MGPU__ALLOC_DEVICE, bytes, NULL, p);
 }
-static mgpu_result mgpu__scratch_free(mgpu__stream_obj *s, void *p)
+/* Frees p (NULL: nothing) in stream order, after the work r is the status of: r where it
+   failed (its message kept), else the free's status. */
+static mgpu_result mgpu__scratch_free(mgpu__stream_obj *s, void *p, mgpu_result r)
 {
-    if (!p) return MGPU_SUCCESS;
-    if (mgpu__g.dev[s->dev].info.memory_pools) return mgpu_free_async(p, s->h);
-    MGPU__TRY(mgpu_stream_synchronize(s->h));
-    return mgpu_free(p);
+    char why[sizeof mgpu__tls_error];
+    mgpu_result f;
+    if (!p) return r;
+    snprintf(why, sizeof why, "%s", mgpu__tls_error);
+    if (mgpu__g.dev[s->dev].info.memory_pools) f = mgpu_free_async(p, s->h);
+    else {
+        f = mgpu_stream_synchronize(s->h);
+        if (f == MGPU_SUCCESS) f = mgpu_free(p);
+    }
+    if (r == MGPU_SUCCESS) return f;
+    snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", why);
+    return r;
 }
 
 /* The image kernel (mgpu_kernels.cu's image, built for f32 RGBA only: mgpu_blur_img_f32c4),
@@ -12708,7 +12718,7 @@ static mgpu_result mgpu__ximage_blur_onepass(const char *fn, const mgpu__ximage_
     mgpu__kernel_obj *k = NULL, *kf = NULL;
     void *params[2], *frame = NULL;
     long long items;
-    mgpu_result r, f;
+    mgpu_result r;
     MGPU__TRY(mgpu__builtin_kernel(fn, mgpu__blur_imgp_names, C == 1 ? 0 : C == 2 ? 1 : 2, mgpu__blur_imgp_k.kernel, 4,
                                    &mgpu__blur_imgp_k.generation, &k));
     if (inplace)
@@ -12742,14 +12752,7 @@ static mgpu_result mgpu__ximage_blur_onepass(const char *fn, const mgpu__ximage_
         dims.block[0] = 32 * MGPU__BLUR_IMGP_WARPS;
         r = mgpu__launch(fn, k, &dims, params, s);
     }
-    if (frame) {
-        char why[sizeof mgpu__tls_error];
-        snprintf(why, sizeof why, "%s", mgpu__tls_error);
-        f = mgpu__scratch_free(s, frame);
-        if (r != MGPU_SUCCESS) snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", why);
-        else r = f;
-    }
-    return r;
+    return mgpu__scratch_free(s, frame, r);
 }
 
 MGPU_API mgpu_result mgpu_external_image_blur_async(mgpu_external_image src, mgpu_external_image dst,
@@ -12761,7 +12764,7 @@ MGPU_API mgpu_result mgpu_external_image_blur_async(mgpu_external_image src, mgp
     mgpu__blur_plan pl;
     mgpu_image lin[2];
     size_t row, pitch;
-    mgpu_result r, f;
+    mgpu_result r;
     int i;
     MGPU__REQUIRE_INIT(fn);
     MGPU__TRY(mgpu__ximage_pair(fn, src, dst, -1, &a, &b));
@@ -12804,13 +12807,7 @@ MGPU_API mgpu_result mgpu_external_image_blur_async(mgpu_external_image src, mgp
     if (r == MGPU_SUCCESS) r = mgpu_blur_async(&lin[0], &lin[1], params, s->h);
     if (r == MGPU_SUCCESS) r = mgpu__ximage_copy(fn, b, &lin[1], 1, s);
     /* Freed in stream order, after what was queued on them. */
-    for (i = 0; i < 2; i++) {
-        char why[sizeof mgpu__tls_error];
-        snprintf(why, sizeof why, "%s", mgpu__tls_error);
-        f = mgpu__scratch_free(s, lin[i].data);
-        if (r != MGPU_SUCCESS) snprintf(mgpu__tls_error, sizeof mgpu__tls_error, "%s", why);
-        else r = f;
-    }
+    for (i = 0; i < 2; i++) r = mgpu__scratch_free(s, lin[i].data, r);
     return r;
 }
 
