@@ -380,6 +380,14 @@ template <typename T> static inline T __shfl_down_sync(unsigned, T v, int d)
 {
     return emu_warp(v, [=](const uint64_t *x, unsigned lane) { return lane + (unsigned)d < 32 ? x[lane + d] : x[lane]; });
 }
+/* The entry named `name` of a table of kernels (structs whose first member is `name`), or NULL. */
+template <class K, size_t N> static const K *emu_named(const K (&table)[N], const char *name)
+{
+    for (const K &k : table)
+        if (!strcmp(k.name, name)) return &k;
+    return nullptr;
+}
+
 /* Lanes 2i and 2i + 1 swap a word (the MSM's lane2 elements): a barrier of the pair, so
    only the two lanes must reach it. */
 static emu_barrier emu_pair_bar[EMU_MAX_THREADS / 2];

@@ -62,12 +62,7 @@ struct emu_blur_img_kernel { const char *name; emu_blur_img_fn fn; int esize, c;
 static const emu_blur_img_kernel emu_blur_img_kernels[] = {
     { "mgpu_blur_img_f32c4", mgpu_blur_img_f32c4, 4, 4 },
 };
-static const emu_blur_img_kernel *emu_blur_img_find(const char *name)
-{
-    for (const emu_blur_img_kernel &k : emu_blur_img_kernels)
-        if (!strcmp(k.name, name)) return &k;
-    return nullptr;
-}
+static const emu_blur_img_kernel *emu_blur_img_find(const char *name) { return emu_named(emu_blur_img_kernels, name); }
 static void emu_blur_img_launch(emu_blur_img_fn fn, unsigned grid, unsigned block, size_t shared_bytes, const mgpu__blur_args &a,
                                 const mgpu__blur_img &g)
 {
@@ -111,12 +106,7 @@ static const emu_blur_imgp_kernel emu_blur_imgp_kernels[] = {
     { "mgpu_blur_imgp_u8c1", mgpu_blur_imgp_u8c1, 1 }, { "mgpu_blur_imgp_u8c2", mgpu_blur_imgp_u8c2, 2 },
     { "mgpu_blur_imgp_u8c4", mgpu_blur_imgp_u8c4, 4 }, { "mgpu_img_frame", mgpu_img_frame, 0 },
 };
-static const emu_blur_imgp_kernel *emu_blur_imgp_find(const char *name)
-{
-    for (const emu_blur_imgp_kernel &k : emu_blur_imgp_kernels)
-        if (!strcmp(k.name, name)) return &k;
-    return nullptr;
-}
+static const emu_blur_imgp_kernel *emu_blur_imgp_find(const char *name) { return emu_named(emu_blur_imgp_kernels, name); }
 static void emu_blur_imgp_launch(emu_blur_imgp_fn fn, bool together, unsigned grid, unsigned block, const mgpu__blur_args &a,
                                  const mgpu__blur_imgp &g)
 {

@@ -54,9 +54,4 @@ static const emu_red_kernel emu_red_kernels[] = {
 #undef EMU_RK
 
 /* The kernel of that name, or NULL. */
-static const emu_red_kernel *emu_red_find(const char *name)
-{
-    for (const emu_red_kernel &k : emu_red_kernels)
-        if (!strcmp(k.name, name)) return &k;
-    return nullptr;
-}
+static const emu_red_kernel *emu_red_find(const char *name) { return emu_named(emu_red_kernels, name); }
