@@ -1100,6 +1100,16 @@ MGPU_API mgpu_result mgpu_msm_pair_async(const void *scalars, const void *g1_poi
 MGPU_API mgpu_result mgpu_msm_pair(const void *scalars, const void *g1_points, const void *g2_points, size_t n,
                                    int count, const mgpu_msm_config *config, void *g1_results, void *g2_results,
                                    mgpu_stream stream);
+/* mgpu_msm_pair on several devices, as mgpu_msm_curve_multi is mgpu_msm_curve on several:
+   with fewer MSMs than devices each pair is split, every device computing both groups' MSMs
+   of its range of points (a GPU through the pair's one sort) and the partial sums added on
+   the host per group; otherwise whole pairs go to the devices as mgpu_msm_multi shares out
+   MSMs. A CPU device runs the two MSMs one after the other. Inputs (the scalars and both
+   point sets) as mgpu_msm_multi's, results in host memory. Errors as mgpu_msm_pair's and
+   mgpu_msm_multi's (no result written). */
+MGPU_API mgpu_result mgpu_msm_pair_multi(const void *scalars, const void *g1_points, const void *g2_points, size_t n,
+                                         int count, const mgpu_msm_config *config, void *g1_results,
+                                         void *g2_results, const mgpu_device *devs, int ndevs);
 /* The helpers of BN254 G1 above for any group (host memory, at once). to_affine: p and
    out both in Montgomery form or both standard. on_curve: 1 if p is infinity or a point of
    the group's subgroup of order r with coordinates below p. convert_*: in place (host
@@ -7649,10 +7659,12 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
                                  size_t n, size_t stride, int count, const mgpu__msm_plan *plan,
                                  void *results, mgpu__stream_obj *s, int wait);
 /* The same for mgpu_msm_pair: plan->group's MSMs of points into results and plan->pair's of
-   points2 into results2, over the same scalars, sorted once. */
+   points2 into results2, over the same scalars, sorted once (stride: both sets'; more than n
+   for a device's share in mgpu_msm_pair_multi). */
 static mgpu_result mgpu__msm_gpu_pair(const char *fn, const mgpu_bn254_scalar *scalars, const void *points,
-                                      const void *points2, size_t n, int count, const mgpu__msm_plan *plan,
-                                      void *results, void *results2, mgpu__stream_obj *s, int wait);
+                                      const void *points2, size_t n, size_t stride, int count,
+                                      const mgpu__msm_plan *plan, void *results, void *results2,
+                                      mgpu__stream_obj *s, int wait);
 static mgpu_result mgpu__msm_gpu_precompute(const char *fn, const void *points, size_t n,
                                             const mgpu__msm_plan *plan, void *bases, mgpu__stream_obj *s);
 static mgpu_result mgpu__bn254_gpu_convert(const char *fn, void *data, size_t n, int points, int to_montgomery,
@@ -9248,6 +9260,18 @@ static mgpu_result mgpu__msm_run(const char *fn, const void *scalars, const void
     return MGPU_SUCCESS;
 }
 
+/* A check's failure again, its message naming the point set (the pair calls: "points[i]"
+   alone does not say which); fn once. */
+static mgpu_result mgpu__msm_name_set(const char *fn, mgpu_result r, const char *set)
+{
+    char why[sizeof mgpu__tls_error];
+    const size_t k = strlen(fn);
+    const char *msg = mgpu_last_error();
+    if (!strncmp(msg, fn, k) && msg[k] == ':' && msg[k + 1] == ' ') msg += k + 2;
+    snprintf(why, sizeof why, "%s", msg);
+    return mgpu__fail(r, fn, "%s: %s", set, why);
+}
+
 /* mgpu_msm_pair / mgpu_msm_pair_async: the checks of mgpu__msm_run for both point sets. */
 static mgpu_result mgpu__msm_pair_run(const char *fn, const void *scalars, const void *g1_points, const void *g2_points,
                                       size_t n, int count, const mgpu_msm_config *config, void *g1_results,
@@ -9305,18 +9329,14 @@ static mgpu_result mgpu__msm_pair_run(const char *fn, const void *scalars, const
         return MGPU_SUCCESS;
     }
     if (mgpu__is_cuda(s->dev)) {
-        MGPU__TRY(mgpu__msm_gpu_pair(fn, (const mgpu_bn254_scalar *)scalars, g2_points, g1_points, n, count, &plan,
-                                     g2_results, g1_results, s, wait));
+        MGPU__TRY(mgpu__msm_gpu_pair(fn, (const mgpu_bn254_scalar *)scalars, g2_points, g1_points, n, n, count,
+                                     &plan, g2_results, g1_results, s, wait));
         return wait ? mgpu_stream_synchronize(s->h) : MGPU_SUCCESS;
     }
     if (plan.flags & MGPU_MSM_CHECK_POINTS)
         for (i = 0; i < 2; i++) {
             mgpu_result r = mgpu__msm_check_points(fn, gs[i], points[i], point_bytes[i] / (16 * (size_t)gs[i]->E), plan.flags);
-            if (r != MGPU_SUCCESS) {                   /* the message names the set */
-                char why[1024];
-                snprintf(why, sizeof why, "%s", mgpu_last_error());
-                return mgpu__fail(r, fn, "%s: %s", i ? "g2_points" : "g1_points", why);
-            }
+            if (r != MGPU_SUCCESS) return mgpu__msm_name_set(fn, r, i ? "g2_points" : "g1_points");
         }
     for (b = 0; b < count; b++)                        /* the CPU device: the two MSMs, one after the other */
         for (i = 0; i < 2; i++)
@@ -9376,69 +9396,81 @@ MGPU_API mgpu_result mgpu_msm_pair(const void *scalars, const void *g1_points, c
 /* ---- several devices: one thread per device (mgpu_run_on_devices) */
 typedef struct mgpu__msm_multi {
     const char *fn;
-    const mgpu__cv_group *g;
-    const unsigned char *scalars, *points;
-    size_t pt_size, res_size;          /* bytes of a point, of a result */
+    const unsigned char *scalars;
+    int sets;                          /* point sets: 1; mgpu_msm_pair_multi: 2 (G1, G2) */
+    const mgpu__cv_group *g[2];
+    const unsigned char *points[2];
+    size_t pt_size[2], res_size[2];    /* bytes of a point, of a result */
     size_t n;                          /* points per MSM */
     int count, split, workers;         /* split: each MSM over the devices; else whole MSMs, taken in turn */
     int next;                          /* batch: the first MSM no worker has taken */
     mgpu_msm_config config;            /* as given, without MGPU_MSM_CHECK_POINTS (checked once, up front) */
     mgpu_range ranges[MGPU_MAX_DEVICES];
-    unsigned char *out;                /* split: count partial sums per device (Montgomery); else the results */
+    unsigned char *out[2];             /* split: count partial sums per device (Montgomery); else the results */
 } mgpu__msm_multi;
 
-/* MSMs b..b+k-1 restricted to points [first, first + len), on dev, into out[0..k). */
+/* MSMs b..b+k-1 restricted to points [first, first + len), on dev, into results
+   slot..slot+k-1 of every set's out. */
 static mgpu_result mgpu__msm_part(const mgpu__msm_multi *m, mgpu_device dev, int b, int k, size_t first, size_t len,
-                                  unsigned char *out)
+                                  size_t slot)
 {
     const unsigned char *scalars = m->scalars + ((size_t)b * m->n + first) * sizeof(mgpu_bn254_scalar);
-    const unsigned char *points;
+    const unsigned char *points[2] = { NULL, NULL };
+    unsigned char *out[2] = { NULL, NULL };
     mgpu__msm_plan plan;
-    unsigned char *gathered = NULL;
-    mgpu_result r;
+    mgpu_result r = MGPU_SUCCESS;
     size_t i, j;
+    int t;
     MGPU__TRY(mgpu__msm_plan_make(m->fn, &m->config, m->n, &plan));
-    points = m->points + (((plan.flags & MGPU_MSM_SHARED_POINTS) ? 0 : (size_t)b * plan.factor * m->n) + first) * m->pt_size;
+    if (m->sets == 2) {                /* as mgpu_msm_pair: the curve's G2 leads, its G1 the pair */
+        plan.pair = plan.group & ~1;
+        plan.group = plan.pair + 1;
+    }
+    for (t = 0; t < m->sets; t++) {
+        points[t] = m->points[t] +
+                    (((plan.flags & MGPU_MSM_SHARED_POINTS) ? 0 : (size_t)b * plan.factor * m->n) + first) * m->pt_size[t];
+        out[t] = m->out[t] + slot * m->res_size[t];
+    }
     if (plan.chosen && plan.factor == 1) mgpu__msm_plan_window(&plan, mgpu_msm_curve_window_bits(plan.group, len, 1));
     if (mgpu__is_cuda(dev)) {
         mgpu__stream_obj *s = &mgpu__g.dev[dev].default_stream;
-        MGPU__TRY(mgpu__msm_gpu(m->fn, (const mgpu_bn254_scalar *)(const void *)scalars,
-                                (const mgpu_bn254_affine *)(const void *)points, len, m->n, k, &plan, out, s, 1));
+        if (m->sets == 2)
+            MGPU__TRY(mgpu__msm_gpu_pair(m->fn, (const mgpu_bn254_scalar *)(const void *)scalars, points[1], points[0],
+                                         len, m->n, k, &plan, out[1], out[0], s, 1));
+        else
+            MGPU__TRY(mgpu__msm_gpu(m->fn, (const mgpu_bn254_scalar *)(const void *)scalars,
+                                    (const mgpu_bn254_affine *)(const void *)points[0], len, m->n, k, &plan, out[0], s, 1));
         return mgpu_stream_synchronize(s->h);
     }
     if (k > 1) {                               /* the CPU: one at a time */
-        for (i = 0; i < (size_t)k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + (int)i, 1, first, len, out + i * m->res_size));
+        for (i = 0; i < (size_t)k; i++) MGPU__TRY(mgpu__msm_part(m, dev, b + (int)i, 1, first, len, slot + i));
         return MGPU_SUCCESS;
     }
-    if (plan.factor > 1 && len != m->n) {   /* the CPU takes its bases [copy][point] packed */
-        gathered = (unsigned char *)malloc((size_t)plan.factor * len * m->pt_size);
-        if (!gathered) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, m->fn, "out of host memory");
-        for (j = 0; j < (size_t)plan.factor; j++)
-            for (i = 0; i < len; i++)
-                memcpy(gathered + (j * len + i) * m->pt_size, points + (j * m->n + i) * m->pt_size, m->pt_size);
-        points = gathered;
+    for (t = 0; t < m->sets && r == MGPU_SUCCESS; t++) {   /* a pair: the two MSMs one after the other */
+        const size_t pt = m->pt_size[t];
+        unsigned char *gathered = NULL;
+        if (plan.factor > 1 && len != m->n) {   /* the CPU takes its bases [copy][point] packed */
+            gathered = (unsigned char *)malloc((size_t)plan.factor * len * pt);
+            if (!gathered) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, m->fn, "out of host memory");
+            for (j = 0; j < (size_t)plan.factor; j++)
+                for (i = 0; i < len; i++) memcpy(gathered + (j * len + i) * pt, points[t] + (j * m->n + i) * pt, pt);
+        }
+        r = mgpu__msm_cpu_one(m->g[t], &plan, scalars, gathered ? gathered : points[t], len, out[t]);
+        free(gathered);
     }
-    if (m->g != &mgpu__cv_groups[MGPU_MSM_BN254_G1])
-        r = mgpu__cv_msm_cpu(m->g, (const uint64_t *)(const void *)scalars, (const uint64_t *)(const void *)points,
-                             len, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor,
-                             (uint64_t *)(void *)out);
-    else
-        r = mgpu__msm_cpu((const mgpu_bn254_scalar *)(const void *)scalars, (const mgpu_bn254_affine *)(const void *)points,
-                          len, plan.flags, !plan.chosen || plan.factor > 1 ? plan.c : 0, plan.factor,
-                          (mgpu_bn254_jacobian *)(void *)out);
-    free(gathered);
     return r;
 }
 
 static mgpu_result mgpu__msm_multi_worker(mgpu_device dev, int index, void *arg)
 {
     mgpu__msm_multi *m = (mgpu__msm_multi *)arg;
-    int b;
+    int b, t;
     if (m->split) {
         for (b = 0; b < m->count; b++) {
-            unsigned char *out = m->out + ((size_t)index * m->count + b) * m->res_size;
-            if (m->ranges[index].count == 0) mgpu__msm_infinity(m->g, out, 1, 1);
-            else MGPU__TRY(mgpu__msm_part(m, dev, b, 1, m->ranges[index].offset, m->ranges[index].count, out));
+            const size_t slot = (size_t)index * (size_t)m->count + (size_t)b;
+            if (m->ranges[index].count == 0)
+                for (t = 0; t < m->sets; t++) mgpu__msm_infinity(m->g[t], m->out[t] + slot * m->res_size[t], 1, 1);
+            else MGPU__TRY(mgpu__msm_part(m, dev, b, 1, m->ranges[index].offset, m->ranges[index].count, slot));
         }
         return MGPU_SUCCESS;
     }
@@ -9452,7 +9484,7 @@ static mgpu_result mgpu__msm_multi_worker(mgpu_device dev, int index, void *arg)
             if (b >= m->count) return MGPU_SUCCESS;
             k = (m->count - b + 2 * m->workers - 1) / (2 * m->workers);
         } while (!MGPU__CAS(m->next, b, b + k));
-        MGPU__TRY(mgpu__msm_part(m, dev, b, k, 0, m->n, m->out + (size_t)b * m->res_size));
+        MGPU__TRY(mgpu__msm_part(m, dev, b, k, 0, m->n, (size_t)b));
     }
 }
 
@@ -9474,84 +9506,111 @@ static mgpu_result mgpu__msm_multi_input(const char *fn, const char *what, const
     return MGPU_SUCCESS;
 }
 
-static mgpu_result mgpu__msm_multi_run(const char *fn, const void *scalars, const void *points, size_t n, int count,
-                                       const mgpu_msm_config *config, void *results, const mgpu_device *devs,
-                                       int ndevs, int typed)
+/* mgpu_msm_multi / mgpu_msm_curve_multi (sets 1: points, results) and mgpu_msm_pair_multi
+   (sets 2: points[0] and results[0] G1's, [1] G2's of the curve config->group names). */
+static mgpu_result mgpu__msm_multi_run(const char *fn, const void *scalars, const void *const *points, size_t n,
+                                       int count, const mgpu_msm_config *config, void *const *results,
+                                       const mgpu_device *devs, int ndevs, int typed, int sets)
 {
+    static const char *const pnames[2][2] = { { "points", "" }, { "g1_points", "g2_points" } };
+    static const char *const rnames[2][2] = { { "results", "" }, { "g1_results", "g2_results" } };
+    const char *const *pname = pnames[sets - 1], *const *rname = rnames[sets - 1];
     mgpu_device list[MGPU_MAX_DEVICES];
     const mgpu__cv_group *g = NULL;
     mgpu__msm_multi m;
     mgpu__msm_plan plan;
-    mgpu__where wr;
-    size_t scalar_bytes = 0, point_bytes = 0, result_bytes = 0, pt_size, res_size;
-    int nd = 0, owner = -1, b, i;
+    size_t scalar_bytes = 0, point_bytes[2] = { 0, 0 }, result_bytes[2] = { 0, 0 }, partials = 0;
+    int nd = 0, owner[2] = { -1, -1 }, sc_owner = -1, b, i, t;
     mgpu_result r;
     MGPU__TRY(mgpu__coll_devices(fn, devs, ndevs, list, &nd));
     if (count < 0) return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "count = %d is negative", count);
-    MGPU__REQUIRE(results || !count, fn, "results is NULL");
-    MGPU__REQUIRE((scalars && points) || !n || !count, fn, "scalars or points is NULL and n > 0");
+    if (sets == 2) {
+        MGPU__REQUIRE((results[0] && results[1]) || !count, fn, "g1_results or g2_results is NULL");
+        MGPU__REQUIRE((scalars && points[0] && points[1]) || !n || !count, fn,
+                      "scalars, g1_points or g2_points is NULL and n > 0");
+    } else {
+        MGPU__REQUIRE(results[0] || !count, fn, "results is NULL");
+        MGPU__REQUIRE((scalars && points[0]) || !n || !count, fn, "scalars or points is NULL and n > 0");
+    }
     MGPU__TRY(mgpu__msm_group(fn, config, typed, &g));
     MGPU__TRY(mgpu__msm_plan_make(fn, config, n, &plan));
-    pt_size = 16 * (size_t)g->E;
-    res_size = 24 * (size_t)g->E;
+    memset(&m, 0, sizeof m);
+    m.sets = sets;
+    m.g[0] = sets == 2 ? &mgpu__cv_groups[plan.group & ~1] : g;   /* a pair: the curve's G1, then its G2 */
+    m.g[1] = sets == 2 ? m.g[0] + 1 : NULL;
     MGPU__TRY(mgpu__msm_bytes(fn, "scalars", (size_t)count, n, sizeof(mgpu_bn254_scalar), &scalar_bytes));
-    MGPU__TRY(mgpu__msm_bytes(fn, "points", (plan.flags & MGPU_MSM_SHARED_POINTS) ? 1 : (size_t)count,
-                              (size_t)plan.factor * n, pt_size, &point_bytes));
-    MGPU__TRY(mgpu__msm_bytes(fn, "results", (size_t)count, 1, res_size, &result_bytes));
-    wr = mgpu__locate(results);
-    if (wr.cuda)
-        return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "results is memory of CUDA device %d: results go to host "
-                          "memory", wr.dev);
-    MGPU__TRY(mgpu__check_range(fn, "results", &wr, results, result_bytes));
+    for (t = 0; t < sets; t++) {
+        m.pt_size[t] = 16 * (size_t)m.g[t]->E;
+        m.res_size[t] = 24 * (size_t)m.g[t]->E;
+        MGPU__TRY(mgpu__msm_bytes(fn, pname[t], (plan.flags & MGPU_MSM_SHARED_POINTS) ? 1 : (size_t)count,
+                                  (size_t)plan.factor * n, m.pt_size[t], &point_bytes[t]));
+        MGPU__TRY(mgpu__msm_bytes(fn, rname[t], (size_t)count, 1, m.res_size[t], &result_bytes[t]));
+    }
+    for (t = 0; t < sets; t++) {
+        mgpu__where wr = mgpu__locate(results[t]);
+        if (wr.cuda)
+            return mgpu__fail(MGPU_ERROR_INVALID_POINTER, fn, "%s is memory of CUDA device %d: results go to host "
+                              "memory", rname[t], wr.dev);
+        MGPU__TRY(mgpu__check_range(fn, rname[t], &wr, results[t], result_bytes[t]));
+    }
+    if (sets == 2 && (uintptr_t)results[0] < (uintptr_t)results[1] + result_bytes[1] &&
+        (uintptr_t)results[1] < (uintptr_t)results[0] + result_bytes[0])
+        return mgpu__fail(MGPU_ERROR_INVALID_ARGUMENT, fn, "g1_results overlaps g2_results");
     if (!count) return MGPU_SUCCESS;
     if (n) {
-        MGPU__TRY(mgpu__msm_multi_input(fn, "scalars", scalars, scalar_bytes, list, nd, &owner));
-        MGPU__TRY(mgpu__msm_multi_input(fn, "points", points, point_bytes, list, nd, &owner));
+        MGPU__TRY(mgpu__msm_multi_input(fn, "scalars", scalars, scalar_bytes, list, nd, &sc_owner));
+        for (t = 0; t < sets; t++) MGPU__TRY(mgpu__msm_multi_input(fn, pname[t], points[t], point_bytes[t], list, nd, &owner[t]));
     }
     if (!n) {
-        mgpu__msm_infinity(g, results, count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
+        for (t = 0; t < sets; t++) mgpu__msm_infinity(m.g[t], results[t], count, (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
         return MGPU_SUCCESS;
     }
-    if (owner >= 0)                    /* the other GPUs read the arrays in place where they can */
-        for (i = 0; i < nd; i++) if (list[i] != owner) (void)mgpu__coll_can_load(list[i], owner, fn);
+    for (t = 0; t < sets; t++)         /* the other GPUs read the points in place where they can */
+        if (owner[t] >= 0)
+            for (i = 0; i < nd; i++) if (list[i] != owner[t]) (void)mgpu__coll_can_load(list[i], owner[t], fn);
     if (plan.flags & MGPU_MSM_CHECK_POINTS)
-        MGPU__TRY(owner >= 0 ? mgpu__msm_check_gpu(fn, plan.group, points, point_bytes / pt_size,
-                                                   plan.flags, &mgpu__g.dev[owner].default_stream)
-                             : mgpu__msm_check_points(fn, g, points, point_bytes / pt_size, plan.flags));
-    memset(&m, 0, sizeof m);
+        for (t = 0; t < sets; t++) {
+            r = owner[t] >= 0 ? mgpu__msm_check_gpu(fn, (int)(m.g[t] - mgpu__cv_groups), points[t], point_bytes[t] / m.pt_size[t],
+                                                    plan.flags, &mgpu__g.dev[owner[t]].default_stream)
+                              : mgpu__msm_check_points(fn, m.g[t], points[t], point_bytes[t] / m.pt_size[t], plan.flags);
+            if (r != MGPU_SUCCESS) return sets == 2 ? mgpu__msm_name_set(fn, r, pname[t]) : r;
+        }
     m.fn = fn;
-    m.g = g;
     m.scalars = (const unsigned char *)scalars;
-    m.points = (const unsigned char *)points;
-    m.pt_size = pt_size;
-    m.res_size = res_size;
+    for (t = 0; t < sets; t++) {
+        m.points[t] = (const unsigned char *)points[t];
+        m.out[t] = (unsigned char *)results[t];
+        partials += m.res_size[t];
+    }
     m.n = n;
     m.count = count;
     m.split = count < nd;
     m.workers = nd;
     if (config) m.config = *config;
     m.config.flags &= ~MGPU_MSM_CHECK_POINTS;
-    m.out = (unsigned char *)results;
     if (m.split) {
         m.config.flags |= MGPU_MSM_RESULT_MONTGOMERY;
         MGPU__TRY(mgpu_split(n, list, nd, MGPU_SPLIT_WEIGHTED, NULL, 0, 1, m.ranges));
-        m.out = (unsigned char *)malloc((size_t)nd * (size_t)count * res_size);
-        if (!m.out) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+        m.out[0] = (unsigned char *)malloc((size_t)nd * (size_t)count * partials);   /* every set's, one block */
+        if (!m.out[0]) return mgpu__fail(MGPU_ERROR_OUT_OF_MEMORY, fn, "out of host memory");
+        if (sets == 2) m.out[1] = m.out[0] + (size_t)nd * (size_t)count * m.res_size[0];
     }
     r = mgpu__run_devices(list, nd, mgpu__msm_multi_worker, &m);
     if (r == MGPU_SUCCESS && m.split)   /* partial sums, device order: (X, Y, Z) -> XYZZ (X, Y, Z^2, Z^3) */
-        for (b = 0; b < count; b++) {
-            mgpu__cv_xyzz total, part;
-            mgpu__cv_xyzz_inf(&total);
-            for (i = 0; i < nd; i++) {
-                mgpu__cv_xyzz_from_jacobian(g, (const uint64_t *)(const void *)(m.out + ((size_t)i * count + b) * res_size),
-                                            &part);
-                mgpu__cv_xyzz_add(g, &total, &part);
+        for (t = 0; t < sets; t++)
+            for (b = 0; b < count; b++) {
+                const mgpu__cv_group *gt = m.g[t];
+                mgpu__cv_xyzz total, part;
+                mgpu__cv_xyzz_inf(&total);
+                for (i = 0; i < nd; i++) {
+                    mgpu__cv_xyzz_from_jacobian(gt, (const uint64_t *)(const void *)(m.out[t] + ((size_t)i * count + b) *
+                                                                                     m.res_size[t]), &part);
+                    mgpu__cv_xyzz_add(gt, &total, &part);
+                }
+                mgpu__cv_xyzz_to_jacobian(gt, &total, (uint64_t *)results[t] + (size_t)b * 3 * gt->E,
+                                          (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
             }
-            mgpu__cv_xyzz_to_jacobian(g, &total, (uint64_t *)results + (size_t)b * 3 * g->E,
-                                      (plan.flags & MGPU_MSM_RESULT_MONTGOMERY) != 0);
-        }
-    if (m.split) free(m.out);
+    if (m.split) free(m.out[0]);
     return r;
 }
 
@@ -9559,13 +9618,33 @@ MGPU_API mgpu_result mgpu_msm_multi(const mgpu_bn254_scalar *scalars, const mgpu
                                     size_t n, int count, const mgpu_msm_config *config,
                                     mgpu_bn254_jacobian *results, const mgpu_device *devs, int ndevs)
 {
-    return mgpu__msm_multi_run("mgpu_msm_multi", scalars, points, n, count, config, results, devs, ndevs, 1);
+    const void *p[1];
+    void *res[1];
+    p[0] = points;
+    res[0] = results;
+    return mgpu__msm_multi_run("mgpu_msm_multi", scalars, p, n, count, config, res, devs, ndevs, 1, 1);
 }
 MGPU_API mgpu_result mgpu_msm_curve_multi(const void *scalars, const void *points, size_t n, int count,
                                           const mgpu_msm_config *config, void *results, const mgpu_device *devs,
                                           int ndevs)
 {
-    return mgpu__msm_multi_run("mgpu_msm_curve_multi", scalars, points, n, count, config, results, devs, ndevs, 0);
+    const void *p[1];
+    void *res[1];
+    p[0] = points;
+    res[0] = results;
+    return mgpu__msm_multi_run("mgpu_msm_curve_multi", scalars, p, n, count, config, res, devs, ndevs, 0, 1);
+}
+MGPU_API mgpu_result mgpu_msm_pair_multi(const void *scalars, const void *g1_points, const void *g2_points, size_t n,
+                                         int count, const mgpu_msm_config *config, void *g1_results,
+                                         void *g2_results, const mgpu_device *devs, int ndevs)
+{
+    const void *p[2];
+    void *res[2];
+    p[0] = g1_points;
+    p[1] = g2_points;
+    res[0] = g1_results;
+    res[1] = g2_results;
+    return mgpu__msm_multi_run("mgpu_msm_pair_multi", scalars, p, n, count, config, res, devs, ndevs, 0, 2);
 }
 
 /* mgpu_msm_precompute_bases / mgpu_msm_curve_precompute_bases (typed: BN254 G1 only). */
@@ -10798,9 +10877,12 @@ static mgpu_result mgpu__msm_gpu_run(const char *fn, const mgpu_bn254_scalar *sc
     if (plan->flags & MGPU_MSM_CHECK_POINTS)   /* the public calls' arrays: stride == n */
         res = mgpu__msm_check_gpu(fn, plan->group, points, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
                                   (size_t)plan->factor * n, plan->flags, s);
-    if (res == MGPU_SUCCESS && plan->pair >= 0 && (plan->flags & MGPU_MSM_CHECK_POINTS))
+    if (res != MGPU_SUCCESS && plan->pair >= 0) res = mgpu__msm_name_set(fn, res, "g2_points");
+    if (res == MGPU_SUCCESS && plan->pair >= 0 && (plan->flags & MGPU_MSM_CHECK_POINTS)) {
         res = mgpu__msm_check_gpu(fn, plan->pair, points2, (plan->flags & MGPU_MSM_SHARED_POINTS ? 1 : (size_t)count) *
                                   (size_t)plan->factor * n, plan->flags, s);
+        if (res != MGPU_SUCCESS) res = mgpu__msm_name_set(fn, res, "g1_points");
+    }
     if (res == MGPU_SUCCESS && (r.sh.copy_points || r.sh.copy_points2 || r.sh.copy_scalars) &&
         (r.sh.nbuf > 1 || ((r.sh.copy_points || r.sh.copy_points2) && r.sh.piece >= MGPU__MSM_CONVERT_ASIDE))) {
         /* Loads on an internal stream, ordered after the caller's work: double-buffered
@@ -10842,10 +10924,11 @@ static mgpu_result mgpu__msm_gpu(const char *fn, const mgpu_bn254_scalar *scalar
     return mgpu__msm_gpu_run(fn, scalars, points, NULL, n, stride, count, plan, results, NULL, s, wait);
 }
 static mgpu_result mgpu__msm_gpu_pair(const char *fn, const mgpu_bn254_scalar *scalars, const void *points,
-                                      const void *points2, size_t n, int count, const mgpu__msm_plan *plan,
-                                      void *results, void *results2, mgpu__stream_obj *s, int wait)
+                                      const void *points2, size_t n, size_t stride, int count,
+                                      const mgpu__msm_plan *plan, void *results, void *results2,
+                                      mgpu__stream_obj *s, int wait)
 {
-    return mgpu__msm_gpu_run(fn, scalars, points, points2, n, n, count, plan, results, results2, s, wait);
+    return mgpu__msm_gpu_run(fn, scalars, points, points2, n, stride, count, plan, results, results2, s, wait);
 }
 
 /* Precomputed bases of the plan's group: one thread per point on s; points the kernel cannot

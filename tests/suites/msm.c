@@ -24,6 +24,9 @@
      stream with inputs in pageable, pinned and device memory;
    - mgpu_msm_multi over 1, 2 and 4 CPU devices and over 1..all GPUs: one MSM split,
      fewer MSMs than devices, more MSMs than devices (spread), shared points;
+   - mgpu_msm_pair_multi (sections multi and pair) over 1, 2 and 4 CPU devices and all GPUs,
+     BN254 and BLS12-381: against two mgpu_msm_curve calls on the CPU device, split and
+     spread, shared points, forms, precomputed bases, device inputs, its errors;
    - random MSMs of 1, 2, 3, 100, 1000, 4097 and 2^16 + 3 points: every GPU equals the CPU
      device (without a GPU: the split over 4 CPU devices equals one CPU device); and, at
      the largest of these a GPU runs, skewed digits: every scalar the same (a bucket of
@@ -2923,7 +2926,13 @@ static void test_curve_pair(int curve)
         e[2] = mgpu_msm_pair(k1, p1, p2, 1, 1, &cfg, r2, r2, cpu_stream);
         cfg.flags = MGPU_MSM_CHECK_POINTS;
         e[3] = mgpu_msm_pair(k1, p1, bad, 1, 1, &cfg, r1, r2, cpu_stream);
-        if (ngpu) e[3] = e[3] == mgpu_msm_pair(k1, p1, bad, 1, 1, &cfg, r1, r2, NULL) ? e[3] : MGPU_SUCCESS;
+        if (!strstr(mgpu_last_error(), "mgpu_msm_pair: g2_points: points[0] is not"))   /* the set named, fn once */
+            chk_fail(&c, "a G2 point off the curve on the CPU device: %s", mgpu_last_error());
+        if (ngpu) {
+            e[3] = e[3] == mgpu_msm_pair(k1, p1, bad, 1, 1, &cfg, r1, r2, NULL) ? e[3] : MGPU_SUCCESS;
+            if (!strstr(mgpu_last_error(), "mgpu_msm_pair: g2_points: points[0] is not"))
+                chk_fail(&c, "a G2 point off the curve on GPU 0: %s", mgpu_last_error());
+        }
         cfg.flags = 0;
         cfg.group = 4;
         e[4] = mgpu_msm_pair(k1, p1, p2, 1, 1, &cfg, r1, r2, cpu_stream);
@@ -2945,6 +2954,327 @@ static void test_curve_pair(int curve)
            "its G2, mgpu_msm_pair_async at n = 3), its errors%s%s", curve ? "BLS12-381" : "BN254", ngpu ? " and every GPU" : "",
            quick ? "1, 3, 64, 300 (on the GPUs at 300: gpu 0's standard host and device inputs and batch)" : "1, 3, 100, 401",
            ngpu ? " in max_memory pieces" : "", SEP(c));
+}
+
+/* mgpu_msm_pair_multi over 1, 2 and 4 CPU devices, over every GPU and GPU 0 with CPU device
+   0: each pair equal to two mgpu_msm_curve calls on the CPU device, for one MSM of an odd n
+   split (and of 3 points, some devices left with none), batches of 2, 5 and 9 (split or
+   spread) with their own and with shared points, Montgomery forms, CHECK_POINTS on valid
+   points, precomputed bases (split, own, shared), count 0 and n = 0; the errors of both
+   calls (NULL sets and results, overlapping results, a point off the curve or outside the
+   subgroup in either set: the message names it), nothing written then; on GPUs inputs in
+   GPU 0's memory (checked there), a CPU device that cannot read them, results in device
+   memory. */
+enum { PM_NB = 48, PM_B = 9, PM_F = 3 };
+typedef struct pm_in {
+    int curve;
+    size_t n, np, E1, E2;                        /* np: points made (n, or the batches' B NB) */
+    mgpu_bn254_scalar *k, *km;
+    uint64_t *p1, *p2, *m1, *m2;                 /* standard; Montgomery (the first n) */
+    uint64_t *b1, *b2, *bb1, *bb2;               /* bases (factor F) of the first n; of the first 2 NB, as two MSMs */
+    uint64_t *w1, *w2, *wm1, *wm2, *w31, *w32;   /* references: n points (standard, Montgomery); 3 points */
+    uint64_t *wb1, *wb2, *ws1, *ws2;             /* batches of NB: own points, shared points */
+} pm_in;
+
+static int pm_case(chk *c, const char *what, const pm_in *in, const mgpu_device *devs, int ndevs, const void *k,
+                   const void *p1, const void *p2, size_t n, int count, const mgpu_msm_config *cfg,
+                   const uint64_t *want1, const uint64_t *want2)
+{
+    const int curve = in->curve, mont = (cfg->flags & MGPU_MSM_RESULT_MONTGOMERY) != 0;
+    const size_t J1 = mgpu_msm_result_bytes(curve), J2 = mgpu_msm_result_bytes(curve + 1);
+    unsigned char *r1 = (unsigned char *)xmalloc((size_t)(count + 1) * J1), *r2 = (unsigned char *)xmalloc((size_t)(count + 1) * J2);
+    uint64_t a[24];
+    mgpu_result r;
+    size_t i;
+    int b, ok = 1;
+    memset(r1, 0xA5, (size_t)(count + 1) * J1);
+    memset(r2, 0xA5, (size_t)(count + 1) * J2);
+    r = mgpu_msm_pair_multi(k, p1, p2, n, count, cfg, r1, r2, devs, ndevs);
+    if (r != MGPU_SUCCESS) { chk_fail(c, "%s: %s: %s", what, mgpu_result_string(r), mgpu_last_error()); ok = 0; }
+    for (b = 0; b < count && ok; b++) {
+        if (mgpu_curve_to_affine(curve, r1 + b * J1, a, mont) != MGPU_SUCCESS || memcmp(a, want1 + b * in->E1 / 8, in->E1)) {
+            chk_fail(c, "%s: G1 result %d of %d differs", what, b, count);
+            ok = 0;
+        }
+        if (mgpu_curve_to_affine(curve + 1, r2 + b * J2, a, mont) != MGPU_SUCCESS || memcmp(a, want2 + b * in->E2 / 8, in->E2)) {
+            chk_fail(c, "%s: G2 result %d of %d differs", what, b, count);
+            ok = 0;
+        }
+    }
+    for (i = 0; i < J1; i++) if (r1[(size_t)count * J1 + i] != 0xA5) { chk_fail(c, "%s: wrote past g1_results", what); ok = 0; break; }
+    for (i = 0; i < J2; i++) if (r2[(size_t)count * J2 + i] != 0xA5) { chk_fail(c, "%s: wrote past g2_results", what); ok = 0; break; }
+    free(r1);
+    free(r2);
+    return ok;
+}
+
+/* The pair of references: each group's MSM by mgpu_msm_curve on CPU device 0. */
+static void pm_ref(chk *c, int curve, const mgpu_bn254_scalar *k, const void *p1, const void *p2, size_t n, uint64_t *o1,
+                   uint64_t *o2)
+{
+    if (curve_msm(curve, cpus, 1, k, p1, n, 0, 0, o1) != MGPU_SUCCESS || curve_msm(curve + 1, cpus, 1, k, p2, n, 0, 0, o2) != MGPU_SUCCESS)
+        chk_fail(c, "reference: %s", mgpu_last_error());
+}
+
+static void pm_make(chk *c, int curve, pm_in *in)
+{
+    size_t n, W1, W2;
+    mgpu_msm_config cfg;
+    int b;
+    memset(in, 0, sizeof *in);
+    in->curve = curve;
+    in->n = n = quick ? 301 : 1001;
+    in->np = n > PM_B * PM_NB ? n : PM_B * PM_NB;
+    in->E1 = mgpu_msm_point_bytes(curve);
+    in->E2 = mgpu_msm_point_bytes(curve + 1);
+    W1 = in->E1 / 8;
+    W2 = in->E2 / 8;
+    in->k = make_scalars(in->np, 1);
+    in->km = (mgpu_bn254_scalar *)xmalloc(n * 32);
+    in->p1 = (uint64_t *)xmalloc(in->np * in->E1);
+    in->p2 = (uint64_t *)xmalloc(in->np * in->E2);
+    in->m1 = (uint64_t *)xmalloc(n * in->E1);
+    in->m2 = (uint64_t *)xmalloc(n * in->E2);
+    in->b1 = (uint64_t *)xmalloc(PM_F * n * in->E1);
+    in->b2 = (uint64_t *)xmalloc(PM_F * n * in->E2);
+    in->bb1 = (uint64_t *)xmalloc(PM_F * 2 * PM_NB * in->E1);
+    in->bb2 = (uint64_t *)xmalloc(PM_F * 2 * PM_NB * in->E2);
+    in->w1 = (uint64_t *)xmalloc(4 * in->E1);   /* w1, wm1, w31 and one spare: one block each */
+    in->w2 = (uint64_t *)xmalloc(4 * in->E2);
+    in->wm1 = in->w1 + W1;
+    in->wm2 = in->w2 + W2;
+    in->w31 = in->w1 + 2 * W1;
+    in->w32 = in->w2 + 2 * W2;
+    in->wb1 = (uint64_t *)xmalloc(2 * PM_B * in->E1);
+    in->wb2 = (uint64_t *)xmalloc(2 * PM_B * in->E2);
+    in->ws1 = in->wb1 + PM_B * W1;
+    in->ws2 = in->wb2 + PM_B * W2;
+    mgpu_curve_random_points(curve, in->p1, in->np, rnd());
+    mgpu_curve_random_points(curve + 1, in->p2, in->np, rnd());
+    memcpy(in->km, in->k, n * 32);
+    memcpy(in->m1, in->p1, n * in->E1);
+    memcpy(in->m2, in->p2, n * in->E2);
+    mgpu_curve_convert_scalars(curve, in->km, n, 1);
+    mgpu_curve_convert_points(curve, in->m1, n, 1);
+    mgpu_curve_convert_points(curve + 1, in->m2, n, 1);
+    pm_ref(c, curve, in->k, in->p1, in->p2, n, in->w1, in->w2);
+    memcpy(in->wm1, in->w1, in->E1);
+    memcpy(in->wm2, in->w2, in->E2);
+    mgpu_curve_convert_points(curve, in->wm1, 1, 1);
+    mgpu_curve_convert_points(curve + 1, in->wm2, 1, 1);
+    pm_ref(c, curve, in->k, in->p1, in->p2, 3, in->w31, in->w32);
+    for (b = 0; b < PM_B; b++) {
+        pm_ref(c, curve, in->k + b * PM_NB, in->p1 + b * PM_NB * W1, in->p2 + b * PM_NB * W2, PM_NB, in->wb1 + b * W1,
+               in->wb2 + b * W2);
+        pm_ref(c, curve, in->k + b * PM_NB, in->p1, in->p2, PM_NB, in->ws1 + b * W1, in->ws2 + b * W2);
+    }
+    /* bases, made on the CPU device (host memory): of the first n points; of MSMs 0 and 1 of NB */
+    memset(&cfg, 0, sizeof cfg);
+    cfg.precompute_factor = PM_F;
+    for (b = 0; b < 2; b++) {
+        cfg.group = curve + b;
+        if (mgpu_msm_curve_precompute_bases(b ? (void *)in->p2 : (void *)in->p1, n, &cfg, b ? (void *)in->b2 : (void *)in->b1,
+                                            cpu_stream) != MGPU_SUCCESS ||
+            mgpu_msm_curve_precompute_bases(b ? (void *)in->p2 : (void *)in->p1, PM_NB, &cfg,
+                                            b ? (void *)in->bb2 : (void *)in->bb1, cpu_stream) != MGPU_SUCCESS ||
+            mgpu_msm_curve_precompute_bases(b ? (void *)(in->p2 + PM_NB * W2) : (void *)(in->p1 + PM_NB * W1), PM_NB, &cfg,
+                                            b ? (void *)(in->bb2 + PM_F * PM_NB * W2) : (void *)(in->bb1 + PM_F * PM_NB * W1),
+                                            cpu_stream) != MGPU_SUCCESS)
+            chk_fail(c, "bases: %s", mgpu_last_error());
+    }
+}
+static void pm_free(pm_in *in)
+{
+    free(in->k); free(in->km); free(in->p1); free(in->p2); free(in->m1); free(in->m2);
+    free(in->b1); free(in->b2); free(in->bb1); free(in->bb2); free(in->w1); free(in->w2); free(in->wb1); free(in->wb2);
+}
+
+/* The errors over devs: each refused, its message naming the argument, no result written. */
+static void pm_errors(chk *c, const pm_in *in, const mgpu_device *devs, int ndevs)
+{
+    const int curve = in->curve;
+    const size_t E1 = in->E1, E2 = in->E2, W1 = E1 / 8, W2 = E2 / 8, n = PM_NB;
+    uint64_t *q1 = (uint64_t *)xmalloc(n * E1), *q2 = (uint64_t *)xmalloc(n * E2), r1[2 * 18], r2[2 * 36], canary[2 * 36];
+    uint64_t a[24];
+    mgpu_msm_config cfg;
+    mgpu_result e;
+    memcpy(q1, in->p1, n * E1);
+    memcpy(q2, in->p2, n * E2);
+    memset(canary, 0x5a, sizeof canary);
+    memcpy(r1, canary, sizeof r1);
+    memcpy(r2, canary, sizeof r2);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.group = curve;
+#define PM_BAD(what, call, want, text)                                                                                   \
+    do {                                                                                                                   \
+        e = (call);                                                                                                        \
+        if (e != (want) || !strstr(mgpu_last_error(), "mgpu_msm_pair_multi: ") || !strstr(mgpu_last_error(), text))      \
+            chk_fail(c, "%s: %s (%s), %s with \"%s\" expected", what, mgpu_result_string(e), mgpu_last_error(),          \
+                     mgpu_result_string(want), text);                                                                      \
+    } while (0)
+    PM_BAD("NULL g2_points", mgpu_msm_pair_multi(in->k, q1, NULL, n, 1, &cfg, r1, r2, devs, ndevs),
+           MGPU_ERROR_INVALID_ARGUMENT, "g2_points is NULL");
+    PM_BAD("NULL g2_results", mgpu_msm_pair_multi(in->k, q1, q2, n, 1, &cfg, r1, NULL, devs, ndevs),
+           MGPU_ERROR_INVALID_ARGUMENT, "g2_results is NULL");
+    PM_BAD("overlapping results", mgpu_msm_pair_multi(in->k, q1, q2, n, 1, &cfg, (unsigned char *)r2 + 8, r2, devs, ndevs),
+           MGPU_ERROR_INVALID_ARGUMENT, "g1_results overlaps g2_results");
+    PM_BAD("count -1", mgpu_msm_pair_multi(in->k, q1, q2, n, -1, &cfg, r1, r2, devs, ndevs), MGPU_ERROR_INVALID_ARGUMENT,
+           "count = -1");
+    cfg.group = 4;
+    PM_BAD("group 4", mgpu_msm_pair_multi(in->k, q1, q2, n, 1, &cfg, r1, r2, devs, ndevs), MGPU_ERROR_INVALID_ARGUMENT,
+           "config.group = 4");
+    cfg.group = curve + 1;
+    cfg.flags = MGPU_MSM_CHECK_POINTS;
+    memcpy(q2 + 40 * W2, off_group[curve ? 2 : 0], E2);   /* G2: on the curve, outside the subgroup */
+    PM_BAD("a G2 point outside the subgroup", mgpu_msm_pair_multi(in->k, q1, q2, n, 1, &cfg, r1, r2, devs, ndevs),
+           MGPU_ERROR_NOT_IN_SUBGROUP, "g2_points: points[40] is on");
+    memcpy(q2 + 40 * W2, in->p2 + 40 * W2, E2);
+    if (curve) memcpy(q1 + 7 * W1, off_group[1], E1);     /* BLS12-381 G1: outside the subgroup; BN254 G1: off the curve */
+    else q1[7 * W1 + W1 / 2] ^= 1;
+    PM_BAD("a G1 point off the curve or outside the subgroup",
+           mgpu_msm_pair_multi(in->k, q1, q2, n, 1, &cfg, r1, r2, devs, ndevs),
+           curve ? MGPU_ERROR_NOT_IN_SUBGROUP : MGPU_ERROR_NOT_ON_CURVE, "g1_points: points[7] is ");
+    if (memcmp(r1, canary, sizeof r1) || memcmp(r2, canary, sizeof r2)) chk_fail(c, "a refused call wrote results");
+    cfg.flags = 0;   /* without CHECK_POINTS the bad points are taken as given: no error */
+    if (mgpu_msm_pair_multi(in->k, q1, q2, n, 1, &cfg, r1, r2, devs, ndevs) != MGPU_SUCCESS)
+        chk_fail(c, "unchecked points: %s", mgpu_last_error());
+    memcpy(r1, canary, sizeof r1);
+    memcpy(r2, canary, sizeof r2);
+    if (mgpu_msm_pair_multi(in->k, q1, q2, n, 0, &cfg, r1, r2, devs, ndevs) != MGPU_SUCCESS ||
+        mgpu_msm_pair_multi(in->k, q1, q2, n, 0, &cfg, NULL, NULL, devs, ndevs) != MGPU_SUCCESS)
+        chk_fail(c, "count 0: %s", mgpu_last_error());
+    if (memcmp(r1, canary, sizeof r1) || memcmp(r2, canary, sizeof r2)) chk_fail(c, "count 0 wrote results");
+    if (mgpu_msm_pair_multi(NULL, NULL, NULL, 0, 2, &cfg, r1, r2, devs, ndevs) != MGPU_SUCCESS)
+        chk_fail(c, "n = 0: %s", mgpu_last_error());
+    else if (mgpu_curve_to_affine(curve, r1 + 3 * W1 / 2, a, 0) != MGPU_SUCCESS || !is_zero_bytes(a, E1) ||
+             mgpu_curve_to_affine(curve + 1, r2 + 3 * W2 / 2, a, 0) != MGPU_SUCCESS || !is_zero_bytes(a, E2))
+        chk_fail(c, "n = 0 is not infinity in both groups");
+#undef PM_BAD
+    free(q1);
+    free(q2);
+}
+
+/* Every case of the comment above over devs (label: for the report). */
+static void pm_sweep(const pm_in *in, const char *label, const mgpu_device *devs, int ndevs)
+{
+    static const int counts[3] = { 2, 5, PM_B };
+    const unsigned all = MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_RESULT_MONTGOMERY;
+    const size_t n = in->n;
+    mgpu_msm_config cfg;
+    char what[128];
+    int i;
+    chk c;
+    chk_init(&c);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.group = in->curve;
+    snprintf(what, sizeof what, "count 1 of %zu (split)", n);
+    pm_case(&c, what, in, devs, ndevs, in->k, in->p1, in->p2, n, 1, &cfg, in->w1, in->w2);
+    pm_case(&c, "count 1 of 3 points", in, devs, ndevs, in->k, in->p1, in->p2, 3, 1, &cfg, in->w31, in->w32);
+    for (i = 0; i < 3; i++) {
+        cfg.flags = 0;
+        snprintf(what, sizeof what, "count %d", counts[i]);
+        pm_case(&c, what, in, devs, ndevs, in->k, in->p1, in->p2, PM_NB, counts[i], &cfg, in->wb1, in->wb2);
+        cfg.flags = MGPU_MSM_SHARED_POINTS | (i == 2 ? MGPU_MSM_CHECK_POINTS : 0);
+        cfg.group = in->curve + (i == 1);              /* the curve named by its G2 */
+        snprintf(what, sizeof what, "count %d, SHARED_POINTS%s", counts[i], i == 2 ? ", CHECK_POINTS" : "");
+        pm_case(&c, what, in, devs, ndevs, in->k, in->p1, in->p2, PM_NB, counts[i], &cfg, in->ws1, in->ws2);
+        cfg.group = in->curve;
+    }
+    cfg.flags = all;
+    pm_case(&c, "count 1, Montgomery everything", in, devs, ndevs, in->km, in->m1, in->m2, n, 1, &cfg, in->wm1, in->wm2);
+    cfg.flags = MGPU_MSM_SCALARS_MONTGOMERY | MGPU_MSM_POINTS_MONTGOMERY | MGPU_MSM_CHECK_POINTS;
+    pm_case(&c, "count 1, Montgomery inputs, CHECK_POINTS", in, devs, ndevs, in->km, in->m1, in->m2, n, 1, &cfg, in->w1,
+            in->w2);
+    cfg.flags = 0;
+    cfg.precompute_factor = PM_F;
+    pm_case(&c, "count 1, precompute factor 3", in, devs, ndevs, in->k, in->b1, in->b2, n, 1, &cfg, in->w1, in->w2);
+    pm_case(&c, "count 2, precompute factor 3", in, devs, ndevs, in->k, in->bb1, in->bb2, PM_NB, 2, &cfg, in->wb1, in->wb2);
+    cfg.flags = MGPU_MSM_SHARED_POINTS;
+    pm_case(&c, "count 5, precompute factor 3, SHARED_POINTS", in, devs, ndevs, in->k, in->bb1, in->bb2, PM_NB, 5, &cfg,
+            in->ws1, in->ws2);
+    pm_errors(&c, in, devs, ndevs);
+    report(c.good, "%s [curves] %s G1 + G2: mgpu_msm_pair_multi equal to two mgpu_msm_curve calls: one pair of %zu split, "
+           "of 3 points, counts 2, 5, 9 (own and shared points, CHECK_POINTS), Montgomery forms, precomputed bases (split, "
+           "own, shared); its errors%s%s", label, in->curve ? "BLS12-381" : "BN254", n, SEP(c));
+}
+
+/* On GPUs: inputs in GPU 0's memory over every GPU (checked there: a bad point found), a CPU
+   device with them, results in device memory, GPU 0 and CPU device 0 together. */
+static void pm_gpu_memory(const pm_in *in, const mgpu_device *devs, int ndevs)
+{
+    const size_t n = in->n, E1 = in->E1, E2 = in->E2, W2 = E2 / 8;
+    const mgpu_device mixed[2] = { 0, cpus[0] };
+    void *ds = NULL, *d1 = NULL, *d2 = NULL, *dr = NULL;
+    uint64_t r1[18], r2[36], bad[24];
+    mgpu_msm_config cfg;
+    mgpu_result e;
+    chk c;
+    chk_init(&c);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.group = in->curve;
+    mgpu_set_device(0);
+    if (mgpu_malloc(&ds, n * 32) != MGPU_SUCCESS || mgpu_malloc(&d1, n * E1) != MGPU_SUCCESS ||
+        mgpu_malloc(&d2, n * E2) != MGPU_SUCCESS || mgpu_malloc(&dr, 36 * 8) != MGPU_SUCCESS) {
+        chk_fail(&c, "mgpu_malloc: %s", mgpu_last_error());
+    } else {
+        mgpu_memcpy(ds, in->k, n * 32);
+        mgpu_memcpy(d1, in->p1, n * E1);
+        mgpu_memcpy(d2, in->p2, n * E2);
+        cfg.flags = MGPU_MSM_CHECK_POINTS;
+        pm_case(&c, "inputs in GPU 0's memory, CHECK_POINTS, split", in, devs, ndevs, ds, d1, d2, n, 1, &cfg, in->w1, in->w2);
+        memcpy(bad, off_group[in->curve ? 2 : 0], E2);
+        mgpu_memcpy((unsigned char *)d2 + 100 * E2, bad, E2);
+        e = mgpu_msm_pair_multi(ds, d1, d2, n, 1, &cfg, r1, r2, devs, ndevs);
+        if (e != MGPU_ERROR_NOT_IN_SUBGROUP || !strstr(mgpu_last_error(), "g2_points: points[100]"))
+            chk_fail(&c, "a G2 point outside the subgroup in GPU 0's memory: %s (%s)", mgpu_result_string(e), mgpu_last_error());
+        mgpu_memcpy((unsigned char *)d2 + 100 * E2, in->p2 + 100 * W2, E2);
+        cfg.flags = 0;
+        e = mgpu_msm_pair_multi(in->k, in->p1, d2, n, 1, &cfg, r1, r2, mixed, 2);
+        if (e != MGPU_ERROR_WRONG_DEVICE || !strstr(mgpu_last_error(), "g2_points is memory of CUDA device"))
+            chk_fail(&c, "g2_points in GPU memory with a CPU device: %s (%s)", mgpu_result_string(e), mgpu_last_error());
+        e = mgpu_msm_pair_multi(in->k, in->p1, in->p2, n, 1, &cfg, dr, r2, devs, ndevs);
+        if (e != MGPU_ERROR_INVALID_POINTER || !strstr(mgpu_last_error(), "g1_results is memory of CUDA device"))
+            chk_fail(&c, "g1_results in GPU memory: %s (%s)", mgpu_result_string(e), mgpu_last_error());
+    }
+    if (ds) mgpu_free(ds);
+    if (d1) mgpu_free(d1);
+    if (d2) mgpu_free(d2);
+    if (dr) mgpu_free(dr);
+    pm_case(&c, "split over GPU 0 and CPU device 0", in, mixed, 2, in->k, in->p1, in->p2, n, 1, &cfg, in->w1, in->w2);
+    cfg.flags = MGPU_MSM_SHARED_POINTS;
+    pm_case(&c, "count 5 over GPU 0 and CPU device 0, SHARED_POINTS", in, mixed, 2, in->k, in->p1, in->p2, PM_NB, 5, &cfg,
+            in->ws1, in->ws2);
+    report(c.good, "[%d GPU%s] [curves] %s G1 + G2: mgpu_msm_pair_multi with inputs in GPU 0's memory (checked there, a "
+           "bad G2 point found), refused with a CPU device and for results in device memory; split and spread over GPU 0 "
+           "and CPU device 0%s%s", ndevs, ndevs > 1 ? "s" : "", in->curve ? "BLS12-381" : "BN254", SEP(c));
+}
+
+static void test_pair_multi(int curve)
+{
+    mgpu_device devs[MGPU_MAX_DEVICES];
+    pm_in in;
+    int k;
+    chk c;
+    chk_init(&c);
+    pm_make(&c, curve, &in);
+    if (!c.good) report(0, "[curves] %s G1 + G2: mgpu_msm_pair_multi's inputs%s", curve ? "BLS12-381" : "BN254", SEP(c));
+    for (k = 1; k <= 4; k *= 2) {
+        char label[64];
+        snprintf(label, sizeof label, "[%d CPU device%s]", k, k > 1 ? "s" : "");
+        pm_sweep(&in, label, cpus, k);
+    }
+    if (!ngpu) {
+        const char *msg = "";
+        mgpu_cuda_status(&msg);
+        skip("mgpu_msm_pair_multi over GPUs (%s): %s", curve ? "BLS12-381" : "BN254", msg);
+    } else {
+        char label[64];
+        for (k = 0; k < ngpu; k++) devs[k] = k;
+        snprintf(label, sizeof label, "[%d GPU%s]", ngpu, ngpu > 1 ? "s" : "");
+        pm_sweep(&in, label, devs, ngpu);
+        pm_gpu_memory(&in, devs, ngpu);
+    }
+    pm_free(&in);
 }
 
 static void test_curve_errors(void)
@@ -3064,6 +3394,10 @@ int main(int argc, char **argv)
     if (selected("curves") || selected("pair")) {
         test_curve_pair(MGPU_MSM_BN254_G1);
         test_curve_pair(MGPU_MSM_BLS12_381_G1);
+    }
+    if (selected("curves") || selected("pair") || selected("multi")) {
+        test_pair_multi(MGPU_MSM_BN254_G1);
+        test_pair_multi(MGPU_MSM_BLS12_381_G1);
     }
     if (selected("curves") || selected("encodings")) {
         for (i = 0; i < 4; i++) { test_curve_subgroup(i); test_curve_encodings(i); }
