@@ -10193,7 +10193,7 @@ static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate",
     "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
     "mgpu_msm_precompute",
-    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits", "mgpu_msm_finish_bn254_g2"),
+    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits", "mgpu_msm_segments_bn254_g2"),
     MGPU__MSM_GROUP_KERNELS("bls12_381_g1", "mgpu_msm_digits_bls12_381", "mgpu_msm_finish_bls12_381_g1"),
     MGPU__MSM_GROUP_KERNELS("bls12_381_g2", "mgpu_msm_digits_bls12_381", "mgpu_msm_segments_bls12_381_g2") };
 #undef MGPU__MSM_GROUP_KERNELS
@@ -10219,8 +10219,10 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[4 * MGPU__MK_COUNT
                                            of 16, 11.0 -> 10.6 ms; 2^24, 4 -> 8: 34.7 -> 34.2, 16:
                                            34.1 but the longer fixup costs more) */
 #define MGPU__MSM_ACC_BLOCK 256u        /* its block (mgpu_kernels.cu: MGPU_MSM_ACC_BLOCK) */
-/* its threads a piece (and msm_segments' a segment): BLS12-381 G2's hold a point in two lanes */
+/* its threads a piece, and msm_segments' a segment: BLS12-381 G2's accumulation and the
+   segments of both G2 groups hold a point in two lanes */
 #define MGPU__MSM_ACC_LANES(group) ((group) == MGPU_MSM_BLS12_381_G2 ? 2u : 1u)
+#define MGPU__MSM_SEG_LANES(group) ((group) == MGPU_MSM_BN254_G2 || (group) == MGPU_MSM_BLS12_381_G2 ? 2u : 1u)
 #ifndef MGPU__MSM_PIECE_MIN            /* (suite_msm makes it 64: pieces, growing, at its sizes) */
 #define MGPU__MSM_PIECE_MIN ((size_t)1 << 18) /* host inputs: pieces of at least this many points, */
 #endif
@@ -10666,8 +10668,8 @@ static mgpu_result mgpu__msm_add(mgpu__msm_work *r, mgpu__msm_args *a, size_t q,
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_FIXUP_LONG, long_blocks * MGPU__MSM_FIXUP_LONG_THREADS,
                                MGPU__MSM_FIXUP_LONG_THREADS, a, s));
     if (q + 1 < r->sh.pieces) return MGPU_SUCCESS;
-    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count * MGPU__MSM_ACC_LANES(a->group),
-                               MGPU__MSM_ACC_LANES(a->group) > 1 ? MGPU__MSM_ACC_BLOCK : 128, a, s));
+    MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SEGMENTS, (size_t)r->plan->wf * r->sh.seg_count * MGPU__MSM_SEG_LANES(a->group),
+                               MGPU__MSM_SEG_LANES(a->group) > 1 ? MGPU__MSM_ACC_BLOCK : 128, a, s));
     MGPU__TRY(mgpu__msm_launch(fn, MGPU__MK_SUMS, (size_t)r->plan->wf * (2 + r->sh.seg_bits) * MGPU__MSM_SUMS_THREADS,
                                 MGPU__MSM_SUMS_THREADS, a, s));
     a->out = (uint32_t *)(void *)(r->ws + r->sh.off_windows);

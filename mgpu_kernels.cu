@@ -4206,23 +4206,24 @@ template <class F> __device__ __forceinline__ void f_mulf(u32 *o, const u32 *a, 
     for (int j = 1; j < N - 1; j++) o[j] = addc_cc(even[j], odd[j + 1]);
     o[N - 1] = addc(even[N - 1], 0);
 }
-/* w = a b, 2N words */
-template <int N> __device__ __forceinline__ void mul_wide_n(u32 *w, const u32 *a, const u32 *b)
+/* w = a b for a of N words and b of M (even): N + M words */
+template <int N, int M> __device__ __forceinline__ void mul_wide_nm(u32 *w, const u32 *a, const u32 *b)
 {
-    u32 odd[2 * N - 2];
+    u32 odd[N + M - 2];
     mul_m<N / 2>(w, a, b[0]);
     mul_m<N / 2>(odd, a + 1, b[0]);
     row<N>(w + 2, odd, a, b[1]);
 #pragma unroll
-    for (int i = 2; i < N; i += 2) {
+    for (int i = 2; i < M; i += 2) {
         row<N>(odd + i, w + i, a, b[i]);
         row<N>(w + i + 2, odd + i, a, b[i + 1]);
     }
     w[1] = add_cc(w[1], odd[0]);
 #pragma unroll
-    for (int k = 2; k < 2 * N - 1; k++) w[k] = addc_cc(w[k], odd[k - 1]);
-    w[2 * N - 1] = addc(w[2 * N - 1], 0);
+    for (int k = 2; k < N + M - 1; k++) w[k] = addc_cc(w[k], odd[k - 1]);
+    w[N + M - 1] = addc(w[N + M - 1], 0);
 }
+template <int N> __device__ __forceinline__ void mul_wide_n(u32 *w, const u32 *a, const u32 *b) { mul_wide_nm<N, N>(w, a, b); }
 /* rows I .. N - 2 of sqr_wide_n: a_j a_I for j > I, at word 2I + 1 on */
 template <int N, int I> __device__ __forceinline__ void sqr_rows(u32 *w, u32 *odd, const u32 *a)
 {
@@ -4537,12 +4538,13 @@ template <class F, int D, bool FAST = false> struct ext {
 /* ---- F_p2 a component a lane: lanes 2i and 2i + 1 hold one element, lane k its c_k. With
    whole elements BLS12-381 G2's mixed addition holds 255 registers a thread (one block of
    256 an SM, spilling); with half an element a lane, 128 (a little spilled), and twice the
-   warps an SM hide the carry chains' latency, though a product costs a fifth more (two wide
-   products and one reduction a lane, against Karatsuba's three and two for both): an H200
-   at 2^24, the accumulation 405.6 -> 321.1 ms. The pair's operands cross by shuffles (a
-   product: 24, a square: 12); tests on the whole element (zero, infinity) are the two
-   lanes' together, so both take every branch alike. Only for BLS12-381 (a0 b0 + a1 b1 below
-   8p^2 < p R); BN254 G2 fits 250 registers unspilled with whole elements. */
+   warps an SM hide the carry chains' latency. A product is Karatsuba's, split over the pair
+   (`prod`): the wide products and reductions of whole elements, 1.5 and 1 a lane, plus one
+   exchange of the 2N-word result. An H200 at 2^24, BLS12-381 G2's whole MSM: whole elements
+   -> lanes with two wide products a lane (a fifth more work) 475.0 -> 390.9 ms, that ->
+   the split 414.9 -> 364.0 (another run). The pair's operands cross by shuffles (a product: 48, a square: 12);
+   tests on the whole element (zero, infinity) are the two lanes' together, so both take
+   every branch alike. */
 #ifdef __CUDA_ARCH__
 __device__ __forceinline__ u32 lane_swap(u32 v) { return __shfl_xor_sync(3u << (threadIdx.x & 30u), v, 1); }
 #else
@@ -4550,30 +4552,67 @@ static inline u32 lane_swap(u32 v) { return emu_pair_swap(v); }
 #endif
 template <class F> struct lane2 {
     enum { N = F::N, W = F::N };
-    static_assert(F::N == 12, "a b + c d below 8p^2 < p R: BLS12-381 (8p < R)");
     static __device__ __forceinline__ bool odd() { return threadIdx.x & 1u; }
     static __device__ __forceinline__ bool both(bool z) { return (z & lane_swap(z)) != 0; }   /* both lanes swap */
     static __device__ __forceinline__ void add(u32 *o, const u32 *a, const u32 *b) { f_add<F>(o, a, b); }
     static __device__ __forceinline__ void sub(u32 *o, const u32 *a, const u32 *b) { f_sub<F>(o, a, b); }
-    /* lane 0: a0 b0 + (-a1) b1, lane 1: a1 b0 + a0 b1; each sum below 8p^2, one reduction */
-    static __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b)
+    /* Karatsuba over the pair: lane k forms a_k b_k and M times b's low (k = 0) or high
+       half of M = (a0 + a1)(b0 + b1) (the sums unreduced, below 4p < R); one exchange of 2N
+       words then leaves lane 0 c0 = a0 b0 - a1 b1 in (-4p^2, 4p^2) and lane 1 c1 = M - a0 b0
+       - a1 b1 = a0 b1 + a1 b0 in [0, 8p^2), modulo 2^(64 N): 1.5 wide products a lane, as
+       with whole elements, and one reduction (`mul`; `mul_sub`: one for two products). */
+    static __device__ __forceinline__ void prod(u32 *q, const u32 *a, const u32 *b)
     {
-        u32 a2[N], b2[N], z[N], w[2 * N], v[2 * N];
+        enum { H = N / 2, K = 2 * N };
+        u32 sa[N], sb[N], d[K];
         const bool k = odd();
 #pragma unroll
-        for (int j = 0; j < N; j++) { a2[j] = lane_swap(a[j]); b2[j] = lane_swap(b[j]); z[j] = 0; }
+        for (int j = 0; j < N; j++) { sa[j] = lane_swap(a[j]); sb[j] = lane_swap(b[j]); }
+        add_nc<N>(sa, a, sa);
+        add_nc<N>(sb, b, sb);
         {
-            u32 b0[N];
+            u32 bh[H], h[N + H];
 #pragma unroll
-            for (int j = 0; j < N; j++) b0[j] = k ? b2[j] : b[j];
-            mul_wide_n<N>(w, a, b0);
+            for (int j = 0; j < H; j++) bh[j] = k ? sb[H + j] : sb[j];
+            mul_wide_nm<N, H>(h, sa, bh);
+            mul_wide_n<N>(q, a, b);
+            /* u: h at word 0 (lane 0) or H (lane 1); d = q - u = a0 b0 - M_lo (lane 0), u - q =
+               M_hi 2^(32 H) - a1 b1 (lane 1) */
+            u32 x[K], y[K];
+#pragma unroll
+            for (int j = 0; j < K; j++) {
+                const u32 u = k ? (j >= H ? h[j - H] : 0u) : (j < N + H ? h[j] : 0u);
+                x[j] = k ? u : q[j];
+                y[j] = k ? q[j] : u;
+            }
+            wide_sub<K>(x, y);
+#pragma unroll
+            for (int j = 0; j < K; j++) d[j] = x[j];
         }
-        if (!k) f_sub<F>(a2, z, a2);
+        /* lane 0 sends d and keeps q: c0 = q - a1 b1; lane 1 sends q = a1 b1 and keeps d:
+           c1 = d - (a0 b0 - M_lo) */
 #pragma unroll
-        for (int j = 0; j < N; j++) b2[j] = k ? b[j] : b2[j];
-        mul_wide_n<N>(v, a2, b2);
-        add_nc<2 * N>(w, w, v);
-        redc_f<F>(o, w);
+        for (int j = 0; j < K; j++) {
+            const u32 s = lane_swap(k ? q[j] : d[j]);
+            q[j] = k ? d[j] : q[j];
+            d[j] = s;
+        }
+        wide_sub<K>(q, d);
+    }
+    /* (0, 8p^2) after 4p^2 where negative: the reduction below p + 8p^2 / R (< 2p for
+       BLS12-381, 8p < R; BN254 below 2.6p: lazy_fix) */
+    static __device__ __forceinline__ void mul(u32 *o, const u32 *a, const u32 *b)
+    {
+        enum { K = 2 * N };
+        u32 q[K];
+        prod(q, a, b);
+        if ((int)q[K - 1] < 0) {
+            u32 m[K];
+            F::m4sq(m);
+            add_nc<K>(q, q, m);
+        }
+        redc_f<F>(o, q);
+        lazy_fix<F>(o);
     }
     /* lane 0: (a0 + a1)(a0 - a1), lane 1: (a1 + a1) a0 */
     static __device__ __forceinline__ void sqr(u32 *o, const u32 *a)
@@ -4590,12 +4629,21 @@ template <class F> struct lane2 {
         for (int j = 0; j < N; j++) d[j] = k ? a2[j] : d[j];
         f_mulf<F>(o, s, d);
     }
+    /* o = a b - c d: the difference in (-8p^2, 8p^2), 8p^2 added where negative, one
+       reduction (below p + 8p^2 / R, as in `mul`) */
     static __device__ __forceinline__ void mul_sub(u32 *o, const u32 *a, const u32 *b, const u32 *c, const u32 *d)
     {
-        u32 s[N], t[N];
-        mul(s, a, b);
-        mul(t, c, d);
-        sub(o, s, t);
+        enum { K = 2 * N };
+        u32 x[K];
+        {
+            u32 y[K];
+            prod(x, a, b);
+            prod(y, c, d);
+            wide_sub<K>(x, y);
+        }
+        wide_add_if_neg<F>(x);
+        redc_f<F>(o, x);
+        lazy_fix<F>(o);
     }
     static __device__ __forceinline__ bool zero_mod(const u32 *a) { return both(f_zero_mod<F>(a)); }
     static __device__ __forceinline__ void canon(u32 *a) { f_canon<F>(a, a); }
@@ -4809,9 +4857,10 @@ template <class F, int D, int L = 1> struct gen {
     }
 };
 typedef gen<bn_p, 2> bn254_g2;
+typedef gen<bn_p, 2, 2> bn254_g2_lanes;                /* its segments */
 typedef gen<bls_p, 1> bls12_381_g1;
 typedef gen<bls_p, 2> bls12_381_g2;
-typedef gen<bls_p, 2, 2> bls12_381_g2_lanes;          /* its accumulation */
+typedef gen<bls_p, 2, 2> bls12_381_g2_lanes;          /* its accumulation and segments */
 
 } /* namespace mgpu_cv */
 
@@ -5108,8 +5157,11 @@ MGPU_CV_KERNELS(mgpu_cv::bn254_g2, mgpu_cv::bn254_g2, bn254_g2)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g1, mgpu_cv::bls12_381_g1, bls12_381_g1)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g2, mgpu_cv::bls12_381_g2_lanes, bls12_381_g2)
 #undef MGPU_CV_KERNELS
-/* BLS12-381 G2's segments in lanes too, a kernel of their own (an H200, the segments with
-   the other finishing parts: 2^16 3.87 -> 3.85 ms, 2^20 7.30 -> 6.82, 2^24 57.1 -> 54.1). */
+/* The G2 segments in lanes, kernels of their own (an H200, the segments with the other
+   finishing parts, BLS12-381: 2^16 3.87 -> 3.85 ms, 2^20 7.30 -> 6.82, 2^24 57.1 -> 54.1;
+   BN254's segments alone at 2^24, 20.0 -> 14.0). BN254 G2 accumulates in whole elements: in
+   lanes its accumulation took 135.2 ms at 2^24 against 119 (whole: 250 registers, unspilled). */
+extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 2) mgpu_msm_segments_bn254_g2(const mgpu_bn::args a) { segments<mgpu_cv::bn254_g2_lanes>(a); }
 extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 2) mgpu_msm_segments_bls12_381_g2(const mgpu_bn::args a) { segments<mgpu_cv::bls12_381_g2_lanes>(a); }
 
 /* ---- MGPU_MSM_CHECK_POINTS for the groups with a cofactor: mgpu.h's mgpu__cv_affine_check
