@@ -10180,12 +10180,13 @@ enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__
    the point check, the sums and the precomputed bases are the group's (the other groups
    convert scalars on the host: that entry is never launched). The other groups' fixup,
    fixup_long, segments, sums and windows are one kernel, msm_finish_<group>, which args.op
-   (the MGPU__MK_* number) steers: one copy of the group's point sums instead of five. */
-#define MGPU__MSM_GROUP_KERNELS(sfx, digits, segments)                                                     \
+   (the MGPU__MK_* number) steers: one copy of the group's point sums instead of five; the G2
+   groups' segments and sums, a point in two lanes, are msm_lanes_<group>, steered alike. */
+#define MGPU__MSM_GROUP_KERNELS(sfx, digits, segments, sums)                                               \
     "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points_" sfx, digits,       \
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",             \
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate_" sfx,     \
-    "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, segments, "mgpu_msm_finish_" sfx,                       \
+    "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, segments, sums,                                         \
     "mgpu_msm_finish_" sfx, "mgpu_msm_precompute_" sfx
 static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
@@ -10193,9 +10194,11 @@ static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate",
     "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
     "mgpu_msm_precompute",
-    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits", "mgpu_msm_segments_bn254_g2"),
-    MGPU__MSM_GROUP_KERNELS("bls12_381_g1", "mgpu_msm_digits_bls12_381", "mgpu_msm_finish_bls12_381_g1"),
-    MGPU__MSM_GROUP_KERNELS("bls12_381_g2", "mgpu_msm_digits_bls12_381", "mgpu_msm_segments_bls12_381_g2") };
+    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits", "mgpu_msm_lanes_bn254_g2", "mgpu_msm_lanes_bn254_g2"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g1", "mgpu_msm_digits_bls12_381", "mgpu_msm_finish_bls12_381_g1",
+                            "mgpu_msm_finish_bls12_381_g1"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g2", "mgpu_msm_digits_bls12_381", "mgpu_msm_lanes_bls12_381_g2",
+                            "mgpu_msm_lanes_bls12_381_g2") };
 #undef MGPU__MSM_GROUP_KERNELS
 static struct { unsigned generation; mgpu__kernel_obj *kernel[4 * MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */
@@ -10220,7 +10223,7 @@ static struct { unsigned generation; mgpu__kernel_obj *kernel[4 * MGPU__MK_COUNT
                                            34.1 but the longer fixup costs more) */
 #define MGPU__MSM_ACC_BLOCK 256u        /* its block (mgpu_kernels.cu: MGPU_MSM_ACC_BLOCK) */
 /* its threads a piece, and msm_segments' a segment: BLS12-381 G2's accumulation and the
-   segments of both G2 groups hold a point in two lanes */
+   segments (and msm_sums, in the same grid) of both G2 groups hold a point in two lanes */
 #define MGPU__MSM_ACC_LANES(group) ((group) == MGPU_MSM_BLS12_381_G2 ? 2u : 1u)
 #define MGPU__MSM_SEG_LANES(group) ((group) == MGPU_MSM_BN254_G2 || (group) == MGPU_MSM_BLS12_381_G2 ? 2u : 1u)
 #ifndef MGPU__MSM_PIECE_MIN            /* (suite_msm makes it 64: pieces, growing, at its sizes) */

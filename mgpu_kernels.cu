@@ -4840,7 +4840,9 @@ template <class F, int D, int L = 1> struct gen {
         }
     }
     static __device__ __forceinline__ bool affine_inf(const u32 *x, const u32 *y) { return all(!nz<W>(x) && !nz<W>(y)); }
-    /* A coordinate array (W words) to or from Montgomery form; input below m. */
+    /* A coordinate array (W words) to or from Montgomery form; input below m. The tuned
+       product, inline: msm_convert_points is bound by it (an H200, 2^24 points: BLS12-381 G1
+       3.1 ms with the compact one, the memory traffic alone 0.8). */
     static __device__ __forceinline__ void convert(u32 *v, bool to_mont)
     {
 #pragma unroll
@@ -4851,7 +4853,7 @@ template <class F, int D, int L = 1> struct gen {
 #pragma unroll
                 for (int j = 0; j < F::N; j++) r[j] = j == 0;
             }
-            f_mul_call<F>(k, v + c * F::N, r);
+            f_mulf<F>(k, v + c * F::N, r);
             f_canon<F>(v + c * F::N, k);
         }
     }
@@ -4972,7 +4974,7 @@ template <class G> __device__ __forceinline__ void fixup(const args &a)
    dependent sums when few threads hold one. sh: L / 2 points a group. */
 template <class G> __device__ __forceinline__ void group_tree(typename G::pt &acc, u32 L, u32 grp, u32 count, u32 *sh)
 {
-    const u32 lane = threadIdx.x & (L - 1);
+    const u32 lane = (threadIdx.x / G::LANES) & (L - 1);   /* (a point's lanes: one thread here) */
     u32 half = 1;
     typename G::pt part;
     while (2 * half < count) half <<= 1;
@@ -5063,15 +5065,16 @@ template <class G> __device__ __forceinline__ void sums(const args &a, u32 *sh) 
     const u32 parts = 2 + a.seg_bits, w = blockIdx.x / parts, k = blockIdx.x - w * parts;
     const u32 half = a.seg_count / 2, low = k > 1 ? (1u << (k - 2)) - 1 : 0;
     const u32 first = k == 1 ? half : 0, end = k == 0 ? half : k == 1 ? a.seg_count : half;
+    const u32 t = threadIdx.x / G::LANES, nt = blockDim.x / G::LANES;   /* a point's thread */
     typename G::pt acc, b;
     G::set_inf(acc);
-    for (u32 i = first + threadIdx.x; i < end; i += blockDim.x) {
+    for (u32 i = first + t; i < end; i += nt) {
         const u32 s = k > 1 ? ((i & ~low) << 1) | (low + 1) | (i & low) : i;
         G::load(b, a.seg + ((u64)w * a.seg_count + s) * 2 * G::P + (k > 1 ? G::P : 0));
         G::add(acc, b);                                /* a chain of dependent sums: latency */
     }
-    group_tree<G>(acc, SUMS_THREADS, 0, end - first < blockDim.x ? end - first : blockDim.x, sh);
-    if (threadIdx.x == 0) G::store(a.sums + (u64)blockIdx.x * G::P, acc);
+    group_tree<G>(acc, SUMS_THREADS / G::LANES, 0, end - first < nt ? end - first : nt, sh);
+    if (t == 0) G::store(a.sums + (u64)blockIdx.x * G::P, acc);
 }
 template <class G> __device__ __forceinline__ void sums(const args &a)
 {
@@ -5157,12 +5160,20 @@ MGPU_CV_KERNELS(mgpu_cv::bn254_g2, mgpu_cv::bn254_g2, bn254_g2)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g1, mgpu_cv::bls12_381_g1, bls12_381_g1)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g2, mgpu_cv::bls12_381_g2_lanes, bls12_381_g2)
 #undef MGPU_CV_KERNELS
-/* The G2 segments in lanes, kernels of their own (an H200, the segments with the other
-   finishing parts, BLS12-381: 2^16 3.87 -> 3.85 ms, 2^20 7.30 -> 6.82, 2^24 57.1 -> 54.1;
-   BN254's segments alone at 2^24, 20.0 -> 14.0). BN254 G2 accumulates in whole elements: in
-   lanes its accumulation took 135.2 ms at 2^24 against 119 (whole: 250 registers, unspilled). */
-extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 2) mgpu_msm_segments_bn254_g2(const mgpu_bn::args a) { segments<mgpu_cv::bn254_g2_lanes>(a); }
-extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 2) mgpu_msm_segments_bls12_381_g2(const mgpu_bn::args a) { segments<mgpu_cv::bls12_381_g2_lanes>(a); }
+/* The G2 groups' msm_segments and msm_sums (a.op) with a point in two lanes, one kernel a
+   group (one copy of add). An H200: BLS12-381's segments with the other finishing parts at
+   2^16 3.87 -> 3.85 ms, 2^20 7.30 -> 6.82, 2^24 57.1 -> 54.1; BN254's segments alone at 2^24
+   20.0 -> 14.0; msm_sums at 2^20, a block of SUMS_THREADS half as many points at twice the
+   blocks a multiprocessor, BLS12-381 2.80 -> 1.40 ms (whole elements: two waves), BN254 0.82
+   -> 0.41. BN254 G2 accumulates in whole elements: in lanes its accumulation took 135.2 ms
+   at 2^24 against 119 (whole: 250 registers, unspilled). */
+template <class G> __device__ __forceinline__ void lanes(const args &a)
+{
+    if (a.op == OP_SEGMENTS) segments<G>(a); else sums<G>(a);
+}
+extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 2) mgpu_msm_lanes_bn254_g2(const mgpu_bn::args a) { lanes<mgpu_cv::bn254_g2_lanes>(a); }
+extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 2) mgpu_msm_lanes_bls12_381_g2(const mgpu_bn::args a) { lanes<mgpu_cv::bls12_381_g2_lanes>(a); }
+static_assert(MGPU_MSM_ACC_BLOCK == SUMS_THREADS, "one block size for both");
 
 /* ---- MGPU_MSM_CHECK_POINTS for the groups with a cofactor: mgpu.h's mgpu__cv_affine_check
    and mgpu__cv_in_subgroup on the device, the same tests with the same constants (standard

@@ -381,8 +381,8 @@ static const struct { const char *name; msm_kernel fn; bool together; } msm_kern
     FAKE_MSM_GROUP(bls12_381_g1, false)
     FAKE_MSM_GROUP(bls12_381_g2, true)                 /* lane2: the pair's lanes swap words */
 #undef FAKE_MSM_GROUP
-    { "mgpu_msm_segments_bn254_g2", mgpu_msm_segments_bn254_g2, true },   /* lane2 too */
-    { "mgpu_msm_segments_bls12_381_g2", mgpu_msm_segments_bls12_381_g2, true },
+    { "mgpu_msm_lanes_bn254_g2", mgpu_msm_lanes_bn254_g2, true },   /* lane2 too */
+    { "mgpu_msm_lanes_bls12_381_g2", mgpu_msm_lanes_bls12_381_g2, true },
 };
 static_assert(sizeof(mgpu_bn::args) == sizeof(mgpu__msm_args), "msm args layout");
 static bool msm_known(const std::string &name)
