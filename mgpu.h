@@ -10182,11 +10182,11 @@ enum { MGPU__MK_CONVERT_POINTS, MGPU__MK_CONVERT_SCALARS, MGPU__MK_CHECK, MGPU__
    fixup_long, segments, sums and windows are one kernel, msm_finish_<group>, which args.op
    (the MGPU__MK_* number) steers: one copy of the group's point sums instead of five; the G2
    groups' segments and sums, a point in two lanes, are msm_lanes_<group>, steered alike. */
-#define MGPU__MSM_GROUP_KERNELS(sfx, digits, segments, sums)                                               \
+#define MGPU__MSM_GROUP_KERNELS(sfx, digits, sums)   /* sums: msm_segments' and msm_sums' kernel */       \
     "mgpu_msm_convert_points_" sfx, "mgpu_msm_convert_scalars", "mgpu_msm_check_points_" sfx, digits,       \
     "mgpu_msm_bin_count", "mgpu_msm_scan_tiles", "mgpu_msm_scan_partials", "mgpu_msm_scan_add",             \
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate_" sfx,     \
-    "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, segments, sums,                                         \
+    "mgpu_msm_finish_" sfx, "mgpu_msm_finish_" sfx, sums, sums,                                             \
     "mgpu_msm_finish_" sfx, "mgpu_msm_precompute_" sfx
 static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_convert_points", "mgpu_msm_convert_scalars", "mgpu_msm_check_points", "mgpu_msm_digits",
@@ -10194,11 +10194,9 @@ static const char *const mgpu__msm_kernel_names[4 * MGPU__MK_COUNT] = {
     "mgpu_msm_bin_scatter", "mgpu_msm_place_count", "mgpu_msm_place_write", "mgpu_msm_accumulate",
     "mgpu_msm_fixup", "mgpu_msm_fixup_long", "mgpu_msm_segments", "mgpu_msm_sums", "mgpu_msm_windows",
     "mgpu_msm_precompute",
-    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits", "mgpu_msm_lanes_bn254_g2", "mgpu_msm_lanes_bn254_g2"),
-    MGPU__MSM_GROUP_KERNELS("bls12_381_g1", "mgpu_msm_digits_bls12_381", "mgpu_msm_finish_bls12_381_g1",
-                            "mgpu_msm_finish_bls12_381_g1"),
-    MGPU__MSM_GROUP_KERNELS("bls12_381_g2", "mgpu_msm_digits_bls12_381", "mgpu_msm_lanes_bls12_381_g2",
-                            "mgpu_msm_lanes_bls12_381_g2") };
+    MGPU__MSM_GROUP_KERNELS("bn254_g2", "mgpu_msm_digits", "mgpu_msm_lanes_bn254_g2"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g1", "mgpu_msm_digits_bls12_381", "mgpu_msm_finish_bls12_381_g1"),
+    MGPU__MSM_GROUP_KERNELS("bls12_381_g2", "mgpu_msm_digits_bls12_381", "mgpu_msm_lanes_bls12_381_g2") };
 #undef MGPU__MSM_GROUP_KERNELS
 static struct { unsigned generation; mgpu__kernel_obj *kernel[4 * MGPU__MK_COUNT]; } mgpu__msm_k;
 #define MGPU__MSM_SCAN_TILE 4096u       /* = SCAN_TILE: counts per scan block */

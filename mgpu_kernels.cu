@@ -4541,10 +4541,10 @@ template <class F, int D, bool FAST = false> struct ext {
    warps an SM hide the carry chains' latency. A product is Karatsuba's, split over the pair
    (`prod`): the wide products and reductions of whole elements, 1.5 and 1 a lane, plus one
    exchange of the 2N-word result. An H200 at 2^24, BLS12-381 G2's whole MSM: whole elements
-   -> lanes with two wide products a lane (a fifth more work) 475.0 -> 390.9 ms, that ->
-   the split 414.9 -> 364.0 (another run). The pair's operands cross by shuffles (a product: 48, a square: 12);
-   tests on the whole element (zero, infinity) are the two lanes' together, so both take
-   every branch alike. */
+   -> lanes with two wide products a lane (a fifth more work) 475.0 -> 390.9 ms, that -> the
+   split 414.9 -> 364.0 (another run). The pair's operands cross by shuffles (a product: 48,
+   a square: 12); tests on the whole element (zero, infinity) are the two lanes' together, so
+   both take every branch alike. */
 #ifdef __CUDA_ARCH__
 __device__ __forceinline__ u32 lane_swap(u32 v) { return __shfl_xor_sync(3u << (threadIdx.x & 30u), v, 1); }
 #else
