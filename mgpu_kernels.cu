@@ -4548,8 +4548,19 @@ template <class F, int D, bool FAST = false> struct ext {
 #ifdef __CUDA_ARCH__
 __device__ __forceinline__ u32 lane_swap(u32 v) { return __shfl_xor_sync(3u << (threadIdx.x & 30u), v, 1); }
 #else
-static inline u32 lane_swap(u32 v) { return emu_pair_swap(v); }
+static inline u32 lane_swap(u32 v) { u32 o; emu_pair_swap(&o, &v, 1); return o; }
 #endif
+/* o[j] = the other lane's v[j], j < M (o may be v): M shuffles (the emulator meets the pair
+   once for all M) */
+template <int M> __device__ __forceinline__ void lane_swap_n(u32 *o, const u32 *v)
+{
+#ifdef __CUDA_ARCH__
+#pragma unroll
+    for (int j = 0; j < M; j++) o[j] = lane_swap(v[j]);
+#else
+    emu_pair_swap(o, v, M);
+#endif
+}
 template <class F> struct lane2 {
     enum { N = F::N, W = F::N };
     static __device__ __forceinline__ bool odd() { return threadIdx.x & 1u; }
@@ -4564,10 +4575,11 @@ template <class F> struct lane2 {
     static __device__ __forceinline__ void prod(u32 *q, const u32 *a, const u32 *b)
     {
         enum { H = N / 2, K = 2 * N };
-        u32 sa[N], sb[N], d[K];
+        u32 s[K], d[K], *sa = s, *sb = s + N;
         const bool k = odd();
 #pragma unroll
-        for (int j = 0; j < N; j++) { sa[j] = lane_swap(a[j]); sb[j] = lane_swap(b[j]); }
+        for (int j = 0; j < N; j++) { sa[j] = a[j]; sb[j] = b[j]; }
+        lane_swap_n<K>(s, s);
         add_nc<N>(sa, a, sa);
         add_nc<N>(sb, b, sb);
         {
@@ -4592,10 +4604,12 @@ template <class F> struct lane2 {
         /* lane 0 sends d and keeps q: c0 = q - a1 b1; lane 1 sends q = a1 b1 and keeps d:
            c1 = d - (a0 b0 - M_lo) */
 #pragma unroll
+        for (int j = 0; j < K; j++) s[j] = k ? q[j] : d[j];
+        lane_swap_n<K>(s, s);
+#pragma unroll
         for (int j = 0; j < K; j++) {
-            const u32 s = lane_swap(k ? q[j] : d[j]);
             q[j] = k ? d[j] : q[j];
-            d[j] = s;
+            d[j] = s[j];
         }
         wide_sub<K>(q, d);
     }
@@ -4619,8 +4633,7 @@ template <class F> struct lane2 {
     {
         u32 a2[N], s[N], d[N];
         const bool k = odd();
-#pragma unroll
-        for (int j = 0; j < N; j++) a2[j] = lane_swap(a[j]);
+        lane_swap_n<N>(a2, a);
 #pragma unroll
         for (int j = 0; j < N; j++) s[j] = k ? a[j] : a2[j];
         f_add<F>(s, a, s);

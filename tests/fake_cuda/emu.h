@@ -388,18 +388,19 @@ template <class K, size_t N> static const K *emu_named(const K (&table)[N], cons
     return nullptr;
 }
 
-/* Lanes 2i and 2i + 1 swap a word (the MSM's lane2 elements): a barrier of the pair, so
-   only the two lanes must reach it. */
+/* Lanes 2i and 2i + 1 swap m words (the MSM's lane2 elements; out may be v): a barrier of
+   the pair, so only the two lanes must reach it. */
+enum { EMU_PAIR_WORDS = 32 };
 static emu_barrier emu_pair_bar[EMU_MAX_THREADS / 2];
-static uint32_t emu_pair_val[EMU_MAX_THREADS];
-static inline uint32_t emu_pair_swap(uint32_t v)
+static uint32_t emu_pair_val[EMU_MAX_THREADS][EMU_PAIR_WORDS];
+static inline void emu_pair_swap(uint32_t *out, const uint32_t *v, int m)
 {
     const unsigned t = threadIdx.x;
-    emu_pair_val[t] = v;
+    if (m > EMU_PAIR_WORDS) { fprintf(stderr, "emu: a pair swap of %d words\n", m); abort(); }
+    memcpy(emu_pair_val[t], v, (size_t)m * sizeof *v);
     emu_wait(emu_pair_bar[t >> 1]);
-    const uint32_t r = emu_pair_val[t ^ 1u];
+    memcpy(out, emu_pair_val[t ^ 1u], (size_t)m * sizeof *v);
     emu_wait(emu_pair_bar[t >> 1]);
-    return r;
 }
 static inline unsigned __match_any_sync(unsigned, unsigned v)
 {
