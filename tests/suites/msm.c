@@ -2506,6 +2506,7 @@ static void test_eip2537_vectors(void)
         { "eip2537/fail-msm_G2_bls.json", MGPU_MSM_BLS12_381_G2, 8, 1 },
         { "eip2537/fail-mul_G1_bls.json", MGPU_MSM_BLS12_381_G1, 8, 1 },
         { "eip2537/fail-mul_G2_bls.json", MGPU_MSM_BLS12_381_G2, 8, 1 },
+        { "ethereum/blsG2MultiExp.json", MGPU_MSM_BLS12_381_G2, 153, 0 },
         { "ethereum/fail-blsG1MultiExp.json", MGPU_MSM_BLS12_381_G1, 7, 1 },
         { "ethereum/fail-blsG2MultiExp.json", MGPU_MSM_BLS12_381_G2, 7, 1 } };
     size_t f;
