@@ -71,8 +71,9 @@
    `<name> n=<n> median_ms=<x> min_ms=<y> reps=<r>`, line 2 the affine result in standard
    form as big-endian hex of 2 S digits a coordinate, G1 `x=<hex> y=<hex>`, G2
    `x0=<hex> x1=<hex> y0=<hex> y1=<hex>` (c0 then c1), the point at infinity as zeros. The
-   peer's result must equal mgpu's. (BN254 G1's sections above set MGPU_PEER_GROUP =
-   bn254_g1 too.) With --curve, unless --no-precompute, pre2 and pre4 per group: the MSM over
+   peer's result must equal mgpu's. A second --peer-cmd (--curve only) runs a second peer
+   beside the first, each with its column (named by the first word of its line 1). (BN254
+   G1's sections above set MGPU_PEER_GROUP = bn254_g1 too.) With --curve, unless --no-precompute, pre2 and pre4 per group: the MSM over
    bases from mgpu_msm_curve_precompute_bases (factor 2 and 4, device memory; the
    precomputation's own time, median of 3, reported beside), checked against dev.
    --pair LIST (bn254, bls12_381, comma-separated, or all): instead of the sections above, per
@@ -101,7 +102,7 @@ static struct {
     unsigned pairs;                      /* --pair: bit g for the curve of G1 g (0: BN254, 2: BLS12-381) */
     size_t n[MAX_SIZES], split_n[MAX_SIZES], batch_n;
     int nsizes, nsplit;
-    const char *peer_cmd, *peer_file;    /* --peer-cmd, --peer-file */
+    const char *peer_cmd, *peer2_cmd, *peer_file;   /* --peer-cmd (the first, the second), --peer-file */
 } opt;
 
 /* The peers on one H200, quoted from issue 5 (ms): an older run, not measured here. */
@@ -281,13 +282,13 @@ static int peer_write_words(FILE *f, const uint64_t *w, size_t count)
     return k && fwrite(buf, 1, k, f) != k ? -1 : 0;
 }
 
-/* Runs `opt.peer_cmd IN OUT REPS WARMUP` on these n inputs of group g (MGPU_MSM_*; env
+/* Runs `peer IN OUT REPS WARMUP` on these n inputs of group g (MGPU_MSM_*; env
    MGPU_PEER_GROUP its name): 0 with its median and minimum ms, its affine result (res:
-   mgpu_msm_point_bytes(g)) and its third line (if any, diagnostics) in note; else -1 with
-   why in note. */
+   mgpu_msm_point_bytes(g)), the first word of its line 1 in name (32 bytes) and its third
+   line (if any, diagnostics) in note; else -1 with why in note. */
 static const char *const group_ids[4] = { "bn254_g1", "bn254_g2", "bls12_381_g1", "bls12_381_g2" };
-static int peer_run(int g, size_t n, const mgpu_bn254_scalar *sc, const void *pts, int ordinal, double *med,
-                    double *min, uint64_t *res, char *note, size_t cap)
+static int peer_run(const char *peer, int g, size_t n, const mgpu_bn254_scalar *sc, const void *pts, int ordinal,
+                    double *med, double *min, uint64_t *res, char *name, char *note, size_t cap)
 {
     static const char *const keys[2][4] = { { "x", "y" }, { "x0", "x1", "y0", "y1" } };
     const int L = g < 2 ? 4 : 6, parts = g & 1 ? 4 : 2;
@@ -321,18 +322,19 @@ static int peer_run(int g, size_t n, const mgpu_bn254_scalar *sc, const void *pt
     snprintf(ord, sizeof ord, "%d", ordinal);
     setenv("MGPU_PEER_DEVICE", ord, 1);
     setenv("MGPU_PEER_GROUP", group_ids[g], 1);
-    snprintf(cmd, sizeof cmd, "%s %s %s %d %d", opt.peer_cmd, in, out, opt.reps, opt.warmup);
+    snprintf(cmd, sizeof cmd, "%s %s %s %d %d", peer, in, out, opt.reps, opt.warmup);
     fflush(stdout);
     st = system(cmd);
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        if (st != -1 && WIFEXITED(st)) snprintf(note, cap, "%s: exit status %d", opt.peer_cmd, WEXITSTATUS(st));
-        else snprintf(note, cap, "%s: did not exit normally (status %d)", opt.peer_cmd, st);
+        if (st != -1 && WIFEXITED(st)) snprintf(note, cap, "%s: exit status %d", peer, WEXITSTATUS(st));
+        else snprintf(note, cap, "%s: did not exit normally (status %d)", peer, st);
         goto done;
     }
     snprintf(note, cap, "%s wrote no valid output (line 1: <name> n=<n> median_ms=<x> min_ms=<y>, line 2: %s)",
-             opt.peer_cmd, g & 1 ? "x0=<hex> x1=<hex> y0=<hex> y1=<hex>" : "x=<hex> y=<hex>");
+             peer, g & 1 ? "x0=<hex> x1=<hex> y0=<hex> y1=<hex>" : "x=<hex> y=<hex>");
     if (!(f = fopen(out, "r")) || !fgets(line, sizeof line, f)) goto done;
     if (!(v = peer_key(line, "n")) || strtoull(v, NULL, 10) != n64) goto done;
+    snprintf(name, 32, "%.*s", (int)strcspn(line, " \t\r\n"), line);
     if (!(v = peer_key(line, "median_ms")) || (*med = strtod(v, NULL)) <= 0) goto done;
     if (!(v = peer_key(line, "min_ms")) || (*min = strtod(v, NULL)) <= 0) goto done;
     if (!fgets(line, sizeof line, f)) goto done;
@@ -397,11 +399,12 @@ static double curve_measure(const curve_call *c)
 static int curve_bench(int ordinal)
 {
     static const char *const names[4] = { "BN254 G1", "BN254 G2", "BLS12-381 G1", "BLS12-381 G2" };
-    double tab[4][MAX_SIZES][6];         /* dev, pinned, peer, pre2, pre4 ms; [5]: unused */
+    double tab[4][MAX_SIZES][6];         /* dev, pinned, peer, pre2, pre4, second peer ms */
     double pre_tab[4][MAX_SIZES][2];     /* the precomputation's ms, factor 2 and 4 */
+    static char peer_name[2][32] = { "peer", "peer2" };
     size_t maxn = 0;
     mgpu_stream cpu;
-    int g, s, wrong = 0;
+    int g, s, k, wrong = 0;
     const unsigned groups = opt.curves | 1u;
     memset(tab, 0, sizeof tab);
     memset(pre_tab, 0, sizeof pre_tab);
@@ -431,7 +434,7 @@ static int curve_bench(int ordinal)
             mgpu_msm_config cfg;
             uint64_t res[36], aff[3][24], cref[24];
             double ms[MAX_REPS];
-            int src, i, k;
+            int src, i;
             char nb[32];
             bench_n_str(n, nb, sizeof nb);
             MK(mgpu_curve_random_scalars(g, h_sc, n, 0xabcd00u + (uint64_t)s));
@@ -496,21 +499,28 @@ static int curve_bench(int ordinal)
                 MK(mgpu_curve_to_affine(g, res, cref, 0));
                 if (memcmp(cref, aff[0], E)) { printf("WRONG: %s n=%s: differs from the CPU device\n", names[g], nb); wrong++; }
             }
-            if (opt.peer_cmd) {
+            for (k = 0; k < 2; k++) {                          /* the peers on the same inputs */
+                const char *cmd = k ? opt.peer2_cmd : opt.peer_cmd;
                 char note[600];
                 double med = 0, mn = 0;
-                if (peer_run(g, n, h_sc, h_pts, ordinal, &med, &mn, aff[2], note, sizeof note)) {
+                if (!cmd) continue;
+                if (peer_run(cmd, g, n, h_sc, h_pts, ordinal, &med, &mn, aff[2], peer_name[k], note, sizeof note)) {
                     printf("peer %s n=%s: %s\n", names[g], nb, note);
                     peer_failed++;
-                } else {
-                    tab[g][s][2] = med;
-                    if (memcmp(aff[2], aff[0], E)) { printf("WRONG: %s n=%s: the peer's result differs from mgpu's\n", names[g], nb); wrong++; }
-                    if (note[0]) printf("peer %s n=%s: %s\n", names[g], nb, note);
+                    continue;
                 }
+                tab[g][s][k ? 5 : 2] = med;
+                if (memcmp(aff[2], aff[0], E)) {
+                    printf("WRONG: %s n=%s: %s's result differs from mgpu's\n", names[g], nb, peer_name[k]);
+                    wrong++;
+                }
+                if (note[0]) printf("%s %s n=%s: %s\n", peer_name[k], names[g], nb, note);
             }
             printf("%-13s n=%-5s dev %9.3f ms  pinned %9.3f ms%s", names[g], nb, tab[g][s][0], tab[g][s][1],
                    n <= ((size_t)1 << 16) ? "  (= the CPU device)" : "");
-            if (tab[g][s][2] > 0) printf("  peer %9.3f ms (peer / mgpu %.2f)", tab[g][s][2], tab[g][s][2] / tab[g][s][0]);
+            for (k = 0; k < 2; k++)
+                if (tab[g][s][k ? 5 : 2] > 0)
+                    printf("  %s %9.3f ms (/ mgpu %.2f)", peer_name[k], tab[g][s][k ? 5 : 2], tab[g][s][k ? 5 : 2] / tab[g][s][0]);
             if (opt.precompute)
                 printf("  pre2 %9.3f ms (bases %.1f ms)  pre4 %9.3f ms (bases %.1f ms)", tab[g][s][3], pre_tab[g][s][0],
                        tab[g][s][4], pre_tab[g][s][1]);
@@ -523,10 +533,11 @@ static int curve_bench(int ordinal)
         mgpu_free_host(h_pts);
         mgpu_free_host(h_sc);
     }
-    printf("\n| group | n | mgpu dev ms | pinned ms | pinned / dev | vs BN254 G1 | G2 / G1 (same curve) |%s%s\n"
-           "| --- | --- | --- | --- | --- | --- | --- |%s%s\n",
-           opt.peer_cmd ? " peer ms | peer / mgpu |" : "", opt.precompute ? " pre2 ms | pre4 ms | bases 2 / 4 ms |" : "",
-           opt.peer_cmd ? " --- | --- |" : "", opt.precompute ? " --- | --- | --- |" : "");
+    printf("\n| group | n | mgpu dev ms | pinned ms | pinned / dev | vs BN254 G1 | G2 / G1 (same curve) |");
+    for (k = 0; k < 2; k++)
+        if (k ? opt.peer2_cmd : opt.peer_cmd) printf(" %s ms | %s / mgpu |", peer_name[k], peer_name[k]);
+    printf("%s\n| --- | --- | --- | --- | --- | --- | --- |%s%s%s\n", opt.precompute ? " pre2 ms | pre4 ms | bases 2 / 4 ms |" : "",
+           opt.peer_cmd ? " --- | --- |" : "", opt.peer2_cmd ? " --- | --- |" : "", opt.precompute ? " --- | --- | --- |" : "");
     for (g = 0; g < 4; g++) {
         if (!(groups >> g & 1)) continue;
         for (s = 0; s < opt.nsizes; s++) {
@@ -536,8 +547,9 @@ static int curve_bench(int ordinal)
             if ((g & 1) && (groups >> (g - 1) & 1)) snprintf(g2, sizeof g2, "%.2f", t[0] / tab[g - 1][s][0]);
             if (g) snprintf(b1, sizeof b1, "%.2f", t[0] / tab[0][s][0]);
             printf("| %s | %s | %.3f | %.3f | %.2f | %s | %s |", names[g], nb, t[0], t[1], t[1] / t[0], b1, g2);
-            if (opt.peer_cmd) {
-                if (t[2] > 0) printf(" %.3f | %.2f |", t[2], t[2] / t[0]);
+            for (k = 0; k < 2; k++) {
+                if (!(k ? opt.peer2_cmd : opt.peer_cmd)) continue;
+                if (t[k ? 5 : 2] > 0) printf(" %.3f | %.2f |", t[k ? 5 : 2], t[k ? 5 : 2] / t[0]);
                 else printf(" - | - |");
             }
             if (opt.precompute)
@@ -677,7 +689,8 @@ static void usage(void)
            "                 [--scalars random|equal|small (one-GPU sizes: all equal, or below 2^16)]\n"
            "                 [--curve bn254_g2,bls12_381_g1,bls12_381_g2|all (those groups beside BN254 G1)]\n"
            "                 [--pair bn254,bls12_381|all (mgpu_msm_pair against two mgpu_msm_curve calls)]\n"
-           "                 [--peer-cmd CMD (run `CMD IN OUT REPS WARMUP` per size, e.g. .peers/era_bench)\n"
+           "                 [--peer-cmd CMD (run `CMD IN OUT REPS WARMUP` per size, e.g. .peers/era_bench;\n"
+           "                  with --curve a second --peer-cmd runs a second peer beside it)\n"
            "                  | --peer-file FILE (lines n=<n> median_ms=<ms> of an earlier era run)]\n"
            "  sizes as 2^k, 1048576 or 1M; at most 2^30\n");
 }
@@ -763,7 +776,11 @@ static int parse_args(int argc, char **argv)
         else if (!strcmp(a, "--device")) { opt.device = atoi(v); i++; }
         else if (!strcmp(a, "--reps")) { opt.reps = atoi(v); i++; }
         else if (!strcmp(a, "--warmup")) { opt.warmup = atoi(v); i++; }
-        else if (!strcmp(a, "--peer-cmd")) { opt.peer_cmd = v; i++; }
+        else if (!strcmp(a, "--peer-cmd")) {
+            if (opt.peer2_cmd) { fprintf(stderr, "bench_msm: at most two --peer-cmd\n"); return -1; }
+            *(opt.peer_cmd ? &opt.peer2_cmd : &opt.peer_cmd) = v;
+            i++;
+        }
         else if (!strcmp(a, "--peer-file")) { opt.peer_file = v; i++; }
         else { opt.ndev = atoi(v); i++; }                  /* --ndev */
     }
@@ -772,10 +789,11 @@ static int parse_args(int argc, char **argv)
     if (opt.ndev < 0 || opt.ndev > MGPU_MAX_DEVICES) { fprintf(stderr, "bench_msm: bad --ndev\n"); return -1; }
     if (opt.device < 0) { fprintf(stderr, "bench_msm: bad --device\n"); return -1; }
     if (opt.peer_cmd && opt.peer_file) { fprintf(stderr, "bench_msm: --peer-cmd or --peer-file, not both\n"); return -1; }
-    if ((opt.peer_cmd && !*opt.peer_cmd) || (opt.peer_file && !*opt.peer_file)) {
+    if ((opt.peer_cmd && !*opt.peer_cmd) || (opt.peer2_cmd && !*opt.peer2_cmd) || (opt.peer_file && !*opt.peer_file)) {
         fprintf(stderr, "bench_msm: empty --peer-cmd or --peer-file\n");
         return -1;
     }
+    if (opt.peer2_cmd && !opt.curves) { fprintf(stderr, "bench_msm: a second --peer-cmd needs --curve\n"); return -1; }
     if (opt.peer_file && peer_file_load(opt.peer_file)) return -1;
     qsort(opt.n, (size_t)opt.nsizes, sizeof opt.n[0], bench_cmp_size);
     qsort(opt.split_n, (size_t)opt.nsplit, sizeof opt.split_n[0], bench_cmp_size);
@@ -982,9 +1000,10 @@ int main(int argc, char **argv)
         /* era on the same inputs, in its own process, while this one is idle */
         if (opt.peer_cmd) {
             mgpu_bn254_affine er;
-            char note[600];
+            char note[600], name[32];
             snprintf(what, sizeof what, "n=%s era (--peer-cmd)", nb);
-            if (peer_run(MGPU_MSM_BN254_G1, n, h_sc, h_pts, info.ordinal, &w->era, &w->era_min, er.x, note, sizeof note)) {
+            if (peer_run(opt.peer_cmd, MGPU_MSM_BN254_G1, n, h_sc, h_pts, info.ordinal, &w->era, &w->era_min, er.x, name, note,
+                         sizeof note)) {
                 printf("n=%-5s era FAILED: %s\n", nb, note);
                 peer_failed++;
             } else {
