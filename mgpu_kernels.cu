@@ -4696,7 +4696,7 @@ template <class F, int D, int L = 1> struct gen {
     typedef typename pick<L == 1, ext<F, D>, lane2<F>>::type E;
     typedef typename pick<L == 1, ext<F, D, true>, lane2<F>>::type EF;   /* the tuned products */
     typedef F field;
-    /* ACC_BLOCKS: msm_accumulate's blocks an SM (F_p: 2, at most 128 registers; F_p2 needs
+    /* ACC_BLOCKS: msm_accumulate's and msm_finish's blocks an SM (F_p: 2, at most 128 registers; F_p2 needs
        255). FUSED_Y: the new Y as one a b - c d (mul_sub) in BN254 G2 (an H200 at 2^24,
        162.2 -> 152.6 ms: no spills left); in BLS12-381 the 24-word products it holds at once
        made the accumulation spill more (G1 104.2 -> 107.8 ms, G2 443.9 -> 448.5). */
@@ -5147,8 +5147,12 @@ template <class G> __device__ __forceinline__ void finish(const args &a)
     }
 }
 
-/* The kernels, per group: BN254 G1's names as before; the others with the group's suffix
-   (no __launch_bounds__ minimum of blocks: their points take more registers). */
+/* The kernels, per group: BN254 G1's names as before; the others with the group's suffix.
+   Their accumulation and finish take ACC_BLOCKS blocks an SM as the minimum (F_p2 points in
+   one thread: 1, for their registers). BLS12-381 G1's finish at 128 registers (2 blocks of
+   256, its segments' 4 of 128) against 142 (3 of 128), an H200: 2^20 2.14 -> 1.88 ms, 2^24
+   13.1 -> 13.0 (a few spills); BN254 G1's msm_segments at 128 (4 of 128) against 168 was
+   slower, 3.50 -> 3.72 ms at 2^24. */
 extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, 512 / MGPU_MSM_ACC_BLOCK) mgpu_msm_accumulate(const mgpu_bn::args a) { accumulate<g1>(a); }
 extern "C" __global__ void __launch_bounds__(256) mgpu_msm_fixup(const mgpu_bn::args a) { fixup<g1>(a); }
 extern "C" __global__ void __launch_bounds__(FIXUP_LONG_THREADS) mgpu_msm_fixup_long(const mgpu_bn::args a) { fixup_long<g1>(a); }
@@ -5168,7 +5172,7 @@ extern "C" __global__ void __launch_bounds__(32) mgpu_msm_windows(const mgpu_bn:
         }                                                                                                           \
     }                                                                                                               \
     extern "C" __global__ void __launch_bounds__(MGPU_MSM_ACC_BLOCK, GA::ACC_BLOCKS) mgpu_msm_accumulate_##suffix(const mgpu_bn::args a) { accumulate<GA>(a); } \
-    extern "C" __global__ void __launch_bounds__(256) mgpu_msm_finish_##suffix(const mgpu_bn::args a) { finish<G>(a); }
+    extern "C" __global__ void __launch_bounds__(256, G::ACC_BLOCKS) mgpu_msm_finish_##suffix(const mgpu_bn::args a) { finish<G>(a); }
 MGPU_CV_KERNELS(mgpu_cv::bn254_g2, mgpu_cv::bn254_g2, bn254_g2)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g1, mgpu_cv::bls12_381_g1, bls12_381_g1)
 MGPU_CV_KERNELS(mgpu_cv::bls12_381_g2, mgpu_cv::bls12_381_g2_lanes, bls12_381_g2)
