@@ -73,8 +73,8 @@
    `x0=<hex> x1=<hex> y0=<hex> y1=<hex>` (c0 then c1), the point at infinity as zeros. The
    peer's result must equal mgpu's. A second --peer-cmd (--curve only) runs a second peer
    beside the first, each with its column (named by the first word of its line 1). (BN254
-   G1's sections above set MGPU_PEER_GROUP = bn254_g1 too.) With --curve, unless --no-precompute, pre2 and pre4 per group: the MSM over
-   bases from mgpu_msm_curve_precompute_bases (factor 2 and 4, device memory; the
+   G1's sections above set MGPU_PEER_GROUP = bn254_g1 too.) With --curve, unless
+   --no-precompute, pre2 and pre4 per group: the MSM over bases from mgpu_msm_curve_precompute_bases (factor 2 and 4, device memory; the
    precomputation's own time, median of 3, reported beside), checked against dev.
    --pair LIST (bn254, bls12_381, comma-separated, or all): instead of the sections above, per
    n of --n and curve, the Groth16 pair: the same n scalars with n G1 and n G2 points (device
@@ -402,6 +402,8 @@ static int curve_bench(int ordinal)
     double tab[4][MAX_SIZES][6];         /* dev, pinned, peer, pre2, pre4, second peer ms */
     double pre_tab[4][MAX_SIZES][2];     /* the precomputation's ms, factor 2 and 4 */
     static char peer_name[2][32] = { "peer", "peer2" };
+    const char *const peer_cmds[2] = { opt.peer_cmd, opt.peer2_cmd };
+    static const int peer_col[2] = { 2, 5 };   /* the peers' columns of tab */
     size_t maxn = 0;
     mgpu_stream cpu;
     int g, s, k, wrong = 0;
@@ -500,16 +502,15 @@ static int curve_bench(int ordinal)
                 if (memcmp(cref, aff[0], E)) { printf("WRONG: %s n=%s: differs from the CPU device\n", names[g], nb); wrong++; }
             }
             for (k = 0; k < 2; k++) {                          /* the peers on the same inputs */
-                const char *cmd = k ? opt.peer2_cmd : opt.peer_cmd;
                 char note[600];
                 double med = 0, mn = 0;
-                if (!cmd) continue;
-                if (peer_run(cmd, g, n, h_sc, h_pts, ordinal, &med, &mn, aff[2], peer_name[k], note, sizeof note)) {
+                if (!peer_cmds[k]) continue;
+                if (peer_run(peer_cmds[k], g, n, h_sc, h_pts, ordinal, &med, &mn, aff[2], peer_name[k], note, sizeof note)) {
                     printf("peer %s n=%s: %s\n", names[g], nb, note);
                     peer_failed++;
                     continue;
                 }
-                tab[g][s][k ? 5 : 2] = med;
+                tab[g][s][peer_col[k]] = med;
                 if (memcmp(aff[2], aff[0], E)) {
                     printf("WRONG: %s n=%s: %s's result differs from mgpu's\n", names[g], nb, peer_name[k]);
                     wrong++;
@@ -519,8 +520,8 @@ static int curve_bench(int ordinal)
             printf("%-13s n=%-5s dev %9.3f ms  pinned %9.3f ms%s", names[g], nb, tab[g][s][0], tab[g][s][1],
                    n <= ((size_t)1 << 16) ? "  (= the CPU device)" : "");
             for (k = 0; k < 2; k++)
-                if (tab[g][s][k ? 5 : 2] > 0)
-                    printf("  %s %9.3f ms (/ mgpu %.2f)", peer_name[k], tab[g][s][k ? 5 : 2], tab[g][s][k ? 5 : 2] / tab[g][s][0]);
+                if (tab[g][s][peer_col[k]] > 0)
+                    printf("  %s %9.3f ms (/ mgpu %.2f)", peer_name[k], tab[g][s][peer_col[k]], tab[g][s][peer_col[k]] / tab[g][s][0]);
             if (opt.precompute)
                 printf("  pre2 %9.3f ms (bases %.1f ms)  pre4 %9.3f ms (bases %.1f ms)", tab[g][s][3], pre_tab[g][s][0],
                        tab[g][s][4], pre_tab[g][s][1]);
@@ -535,7 +536,7 @@ static int curve_bench(int ordinal)
     }
     printf("\n| group | n | mgpu dev ms | pinned ms | pinned / dev | vs BN254 G1 | G2 / G1 (same curve) |");
     for (k = 0; k < 2; k++)
-        if (k ? opt.peer2_cmd : opt.peer_cmd) printf(" %s ms | %s / mgpu |", peer_name[k], peer_name[k]);
+        if (peer_cmds[k]) printf(" %s ms | %s / mgpu |", peer_name[k], peer_name[k]);
     printf("%s\n| --- | --- | --- | --- | --- | --- | --- |%s%s%s\n", opt.precompute ? " pre2 ms | pre4 ms | bases 2 / 4 ms |" : "",
            opt.peer_cmd ? " --- | --- |" : "", opt.peer2_cmd ? " --- | --- |" : "", opt.precompute ? " --- | --- | --- |" : "");
     for (g = 0; g < 4; g++) {
@@ -548,8 +549,8 @@ static int curve_bench(int ordinal)
             if (g) snprintf(b1, sizeof b1, "%.2f", t[0] / tab[0][s][0]);
             printf("| %s | %s | %.3f | %.3f | %.2f | %s | %s |", names[g], nb, t[0], t[1], t[1] / t[0], b1, g2);
             for (k = 0; k < 2; k++) {
-                if (!(k ? opt.peer2_cmd : opt.peer_cmd)) continue;
-                if (t[k ? 5 : 2] > 0) printf(" %.3f | %.2f |", t[k ? 5 : 2], t[k ? 5 : 2] / t[0]);
+                if (!peer_cmds[k]) continue;
+                if (t[peer_col[k]] > 0) printf(" %.3f | %.2f |", t[peer_col[k]], t[peer_col[k]] / t[0]);
                 else printf(" - | - |");
             }
             if (opt.precompute)
