@@ -343,11 +343,16 @@ static void emu_yield()
 static uint64_t emu_xchg[EMU_MAX_THREADS / 32][32];
 struct emu_barrier { unsigned need, count, gen; };
 static emu_barrier emu_block_bar, emu_warp_bar[EMU_MAX_THREADS / 32];
+/* The barrier a waiting thread waits at and its generation then: emu_launch resumes it only
+   once that generation has passed (resuming it before would only switch back). */
+static struct emu_waiting { const emu_barrier *bar; unsigned gen; } emu_waits[EMU_MAX_THREADS];
 static void emu_wait(emu_barrier &b)
 {
     const unsigned g = b.gen;
     if (++b.count == b.need) { b.count = 0; b.gen++; emu_events++; return; }
+    emu_waits[emu_cur] = emu_waiting{ &b, g };
     while (b.gen == g) emu_yield();
+    emu_waits[emu_cur].bar = nullptr;
 }
 static inline void __syncthreads() { emu_wait(emu_block_bar); }
 static inline void __syncwarp() { emu_wait(emu_warp_bar[threadIdx.x >> 5]); }
@@ -587,11 +592,11 @@ static void emu_launch(unsigned grid, unsigned block, bool together, const std::
         emu_block_bar = emu_barrier{ block, 0, 0 };
         for (unsigned w = 0; w < block / 32; w++) emu_warp_bar[w] = emu_barrier{ 32, 0, 0 };
         for (unsigned q = 0; q < block / 2; q++) emu_pair_bar[q] = emu_barrier{ 2, 0, 0 };
-        for (unsigned t = 0; t < block; t++) emu_make(t);
+        for (unsigned t = 0; t < block; t++) { emu_make(t); emu_waits[t].bar = nullptr; }
         while (left) {
             const unsigned long before = emu_events;
             for (unsigned t : run) {
-                if (done[t]) continue;
+                if (done[t] || (emu_waits[t].bar && emu_waits[t].bar->gen == emu_waits[t].gen)) continue;
                 emu_cur = t;
                 threadIdx = emu_dim{ t, 0, 0 };
                 emu_ended = false;
