@@ -25,8 +25,10 @@ if [ ! -f "$WINEPREFIX/.made" ]; then
         sh "$WINE_BIN" > /dev/null 2>&1 < /dev/null
 fi
 # Windows writes text as CRLF: the output loses its CRs, so that the logs read as on Linux (the
-# checks anchor lines with $); the program's standard error goes to the same pipe, so that the
-# two stay in the order written; the program's status is kept. A run that wine itself cut
+# checks anchor lines with $); the program's standard error goes to the same file, so that the
+# two stay in the order written; the program's status is kept. (A file, not a pipe: the wine
+# server and services a run starts inherit its output and hold a pipe open until the server
+# exits, seconds after the program: 2.7 s a run instead of 1.0 here.) A run that wine itself cut
 # off ("wine client error: ... Connection reset by peer", its server gone: seen under load
 # in make test), or that failed without a word (seen once in CI: readme_memory.exe, exit 1
 # and no output; every program here says why it fails), runs once more, its output after
@@ -36,14 +38,15 @@ fi
 # more in place of the first: the first's output is dropped, as the program's status says
 # it did not crash (a crash of the program itself is its status). The program's own
 # failures are not retried.
-status=$(mktemp) || exit 1
+raw=$(mktemp) || exit 1
 out=$(mktemp) || exit 1
 for try in 1 2; do
-    { "$WINE_BIN" "$@" 2>&1; echo $? > "$status"; } | tr -d '\r' > "$out"
-    rc=$(cat "$status")
+    "$WINE_BIN" "$@" > "$raw" 2>&1
+    rc=$?
+    tr -d '\r' < "$raw" > "$out"
     if [ "$try" = 1 ] && [ "${rc:-1}" = 0 ] && grep -q '^wine: Unhandled' "$out"; then continue; fi
     cat "$out"
     [ "${rc:-1}" != 0 ] && [ "$try" = 1 ] && { grep -q '^wine client error:' "$out" || [ ! -s "$out" ]; } || break
 done
-rm -f "$status" "$out"
+rm -f "$raw" "$out"
 exit "${rc:-1}"
