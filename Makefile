@@ -253,7 +253,7 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # all of theirs; then with FAKE_CUDA_P2P=0 (no peer access: copies staged through pinned
 # memory, all-reduce by its chunked path) suite_blur, suite_collectives and suite_msm's
 # multi-GPU section; suite_pipeline (pipelines and the profiler) with and without peer access. Each run must pass and show that it ran on the 2 fake GPUs (its 2-GPU
-# header, or its [cuda] all-reduce line); logs in build/suite_<name>.fake[.nop2p].log. A run
+# header, or its [cuda] all-reduce line); logs in build/suite_<name>.fake[.nop2p][.<first argument>].log. A run
 # is "suite,[VAR=value,...][ran:PREFIX=N,...][argument,...]" (tests/fake_run.sh):
 # ran:PREFIX=N requires that exactly N different kernels whose names start with PREFIX were
 # launched (the fake's FAKE_CUDA_REPORT lines), so every dtype x op of the reduction kernels
@@ -262,7 +262,10 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # (under ASan/UBSan, with and without peer access; the MSM programs, slow on the emulator,
 # in the plain build): each must end cleanly, leave mgpu usable and the fake holding nothing.
 # suite_pointers (under ASan/UBSan): memory from the driver's own cuMemAlloc used through mgpu.
-FAKE_RUNS = msm,TEST_MSM_QUICK=1 reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
+# suite_msm's fake GPU cases run as two runs at once: its curves section (which runs its pair
+# and encodings sections too) and every other section (a new section joins that list).
+FAKE_RUNS = msm,TEST_MSM_QUICK=1,curves msm,TEST_MSM_QUICK=1,helpers,bad,vectors,edges,forms,precompute,batch,memory,multi,random \
+            reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
             collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
             collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
             blur,TEST_BLUR_QUICK=1 blur,TEST_BLUR_QUICK=1,FAKE_CUDA_P2P=0 \

@@ -4,7 +4,7 @@
 # FAKE_CUDA_REPORT=1), with the variables set and the arguments given. It must pass, show
 # that it ran on the 2 fake GPUs (its 2-GPU header, or its [cuda] all-reduce line), and for
 # each ran:PREFIX=N have launched exactly N different kernels whose names start with PREFIX.
-# Log: build/suite_SUITE.fake[.nop2p][.shim].log. Prints one line (ok or FAIL, with the log's end).
+# Log: build/suite_SUITE.fake[.nop2p][.FIRST_ARGUMENT][.shim].log. Prints one line (ok or FAIL, with the log's end).
 # fake_run.sh --windows SUITE ...: the same with the Windows build, build/win/suite_SUITE.exe
 # on build/win/fake_cuda.dll under wine (tests/wine.sh); logs in build/win/.
 cd "$(dirname "$0")/.." || exit 1
@@ -23,7 +23,11 @@ for w in "$@"; do
     *) args="$args $w" ;;
     esac
 done
-case $vars in *P2P=0*) log=$dir/suite_$s.fake.nop2p.log ;; *) log=$dir/suite_$s.fake.log ;; esac
+log=$dir/suite_$s.fake
+case $vars in *P2P=0*) log=$log.nop2p ;; esac
+set -- $args
+[ $# -gt 0 ] && log=$log.$1        # runs of one suite over different sections: a log each
+log=$log.log
 name="${tag}fake_$s$vars$args"
 case $vars in *FAULTSHIM_REAL=*)  # through the fault shim (Makefile's run/faults_shim): its own log, a short name
     log=${log%.log}.shim.log name="${tag}fake_$s through the fault shim:$args" ;;
