@@ -11794,7 +11794,7 @@ static void mgpu__pipe_error(mgpu__pipeline_obj *p, int stage, uint64_t batch, m
         const mgpu__stage *st = &p->stage[stage];
         const char *detail = mgpu_last_error();
         p->error = r;
-        snprintf(p->message, sizeof p->message, "stage %d (\"%s\", device %d), batch %llu: %.40s%s%.900s", stage, st->name,
+        snprintf(p->message, sizeof p->message, "stage %d (\"%s\", device %d), batch %llu: %.40s%s%.840s", stage, st->name,
                  st->desc.device, (unsigned long long)batch, what, *detail ? ": " : "",
                  *detail ? detail : mgpu_result_string(r));
     }
