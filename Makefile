@@ -211,7 +211,7 @@ $(BUILD)/reduce_section.cu: mgpu_kernels.cu | $(BUILD)
 EMU_DEPS = tests/fake_cuda/emu.h tests/fake_cuda/emu_blur.h bench/blur_variants.cu $(BUILD)/blur_section.cu mgpu.h
 EMU_FLAGS = -std=c++17 -g -ffp-contract=off -Wall -Wextra -Wno-unknown-pragmas -I. -I$(BUILD)
 $(BUILD)/blur_kernel_emu: tests/fake_cuda/blur_kernel_emu.cpp $(EMU_DEPS)
-	$(CXX) $(EMU_FLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
+	$(CXX) $(EMU_FLAGS) -O0 -fsanitize=address,undefined -fno-sanitize-recover=all -o $@ $< -ldl -lpthread
 test-blur-emu: run/blur_emu_all run/blur_emu_pipe run/blur_emu_any run/blur_emu_ring run/blur_emu_wide run/blur_emu_mma \
                run/blur_emu_tile
 run/blur_emu_all: $(BUILD)/blur_kernel_emu FORCE
@@ -530,6 +530,14 @@ $(BUILD)/bench_bn_field: bench/bn_field.cu bench/bn_field_fp64.h $(BUILD)/msm_se
 	$(NVCC) -O3 -std=c++17 -arch=$(PEER_ARCH) -I$(BUILD) -o $@ $<
 ifneq ($(HAVE_NVCC),)
 bench: $(BUILD)/bench_bn_field
+endif
+
+# bench_curve_affine: the other MSM groups' mixed additions against affine sums with a batched
+# inversion (the MSM section's code) in small kernels on the CUDA runtime, for ARCH; needs nvcc.
+$(BUILD)/bench_curve_affine: bench/curve_affine.cu $(BUILD)/msm_section.cu | $(BUILD)
+	$(NVCC) -O3 -std=c++17 -arch=$(PEER_ARCH) -I$(BUILD) -o $@ $<
+ifneq ($(HAVE_NVCC),)
+bench: $(BUILD)/bench_curve_affine
 endif
 
 # bench_imma_rate: the rate and latency of the int8 tensor-core product of the 8-bit blur

@@ -40,6 +40,9 @@
 
    make build/bench_bn_field [ARCH=sm_90]; ./build/bench_bn_field [ITERS=2048] [DEVICE=0]
    Exit: 0, 1 on a CUDA error or a wrong result, 77 without the GPU. */
+/* The MSM section's F_p2 lane exchange names the kernel emulator's emu_pair_swap where
+   __CUDA_ARCH__ is not defined: nvcc's host pass parses that branch and never calls it. */
+void emu_pair_swap(unsigned *out, const unsigned *v, int m);
 #include "msm_section.cu"
 #include "bn_field_fp64.h"
 #include <cuda_runtime.h>

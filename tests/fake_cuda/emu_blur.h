@@ -62,9 +62,9 @@ struct emu_blur_img_kernel { const char *name; emu_blur_img_fn fn; int esize, c;
 static const emu_blur_img_kernel emu_blur_img_kernels[] = {
     { "mgpu_blur_img_f32c4", mgpu_blur_img_f32c4, 4, 4 },
 };
-static const emu_blur_img_kernel *emu_blur_img_find(const char *name) { return emu_named(emu_blur_img_kernels, name); }
-static void emu_blur_img_launch(emu_blur_img_fn fn, unsigned grid, unsigned block, size_t shared_bytes, const mgpu__blur_args &a,
-                                const mgpu__blur_img &g)
+static inline const emu_blur_img_kernel *emu_blur_img_find(const char *name) { return emu_named(emu_blur_img_kernels, name); }
+static inline void emu_blur_img_launch(emu_blur_img_fn fn, unsigned grid, unsigned block, size_t shared_bytes, const mgpu__blur_args &a,
+                                       const mgpu__blur_img &g)
 {
     mgpu_blr::args args;
     mgpu_blr::img im;
@@ -106,9 +106,9 @@ static const emu_blur_imgp_kernel emu_blur_imgp_kernels[] = {
     { "mgpu_blur_imgp_u8c1", mgpu_blur_imgp_u8c1, 1 }, { "mgpu_blur_imgp_u8c2", mgpu_blur_imgp_u8c2, 2 },
     { "mgpu_blur_imgp_u8c4", mgpu_blur_imgp_u8c4, 4 }, { "mgpu_img_frame", mgpu_img_frame, 0 },
 };
-static const emu_blur_imgp_kernel *emu_blur_imgp_find(const char *name) { return emu_named(emu_blur_imgp_kernels, name); }
-static void emu_blur_imgp_launch(emu_blur_imgp_fn fn, bool together, unsigned grid, unsigned block, const mgpu__blur_args &a,
-                                 const mgpu__blur_imgp &g)
+static inline const emu_blur_imgp_kernel *emu_blur_imgp_find(const char *name) { return emu_named(emu_blur_imgp_kernels, name); }
+static inline void emu_blur_imgp_launch(emu_blur_imgp_fn fn, bool together, unsigned grid, unsigned block, const mgpu__blur_args &a,
+                                        const mgpu__blur_imgp &g)
 {
     mgpu_blr::args args;
     mgpu_blr::imgp im;
