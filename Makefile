@@ -526,7 +526,7 @@ $(BUILD)/bench_blur: bench/blur.c bench/bench_util.h bench/peers/peers.h $(BUILD
 
 # bench_bn_field: mgpu's BN254 field multiply, square and mixed addition (the MSM section's
 # code, build/msm_section.cu) in small kernels on the CUDA runtime, for ARCH; needs nvcc.
-$(BUILD)/bench_bn_field: bench/bn_field.cu bench/bn_field_fp64.h $(BUILD)/msm_section.cu $(BUILD)/peers/bn_field.cfg | $(BUILD)
+$(BUILD)/bench_bn_field: bench/bn_field.cu bench/bn_field_fp64.h bench/msm_bench.cuh $(BUILD)/msm_section.cu $(BUILD)/peers/bn_field.cfg | $(BUILD)
 	$(NVCC) -O3 -std=c++17 -arch=$(PEER_ARCH) -I$(BUILD) -o $@ $<
 ifneq ($(HAVE_NVCC),)
 bench: $(BUILD)/bench_bn_field
@@ -534,7 +534,7 @@ endif
 
 # bench_curve_affine: the other MSM groups' mixed additions against affine sums with a batched
 # inversion (the MSM section's code) in small kernels on the CUDA runtime, for ARCH; needs nvcc.
-$(BUILD)/bench_curve_affine: bench/curve_affine.cu $(BUILD)/msm_section.cu | $(BUILD)
+$(BUILD)/bench_curve_affine: bench/curve_affine.cu bench/msm_bench.cuh $(BUILD)/msm_section.cu | $(BUILD)
 	$(NVCC) -O3 -std=c++17 -arch=$(PEER_ARCH) -I$(BUILD) -o $@ $<
 ifneq ($(HAVE_NVCC),)
 bench: $(BUILD)/bench_curve_affine

@@ -40,24 +40,11 @@
 
    make build/bench_bn_field [ARCH=sm_90]; ./build/bench_bn_field [ITERS=2048] [DEVICE=0]
    Exit: 0, 1 on a CUDA error or a wrong result, 77 without the GPU. */
-/* The MSM section's F_p2 lane exchange names the kernel emulator's emu_pair_swap where
-   __CUDA_ARCH__ is not defined: nvcc's host pass parses that branch and never calls it. */
-void emu_pair_swap(unsigned *out, const unsigned *v, int m);
-#include "msm_section.cu"
+#define BENCH_NAME "bench_bn_field"
+enum { NPTS_LOG = 24 };
+#include "msm_bench.cuh"
 #include "bn_field_fp64.h"
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#define CU(call)                                                                                  \
-    do {                                                                                          \
-        cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                  \
-            fprintf(stderr, "bench_bn_field: %s: %s\n", #call, cudaGetErrorString(e_));           \
-            exit(1);                                                                              \
-        }                                                                                         \
-    } while (0)
 
 enum { CHAINS = 8, THREADS = 256, CHECK = 512 };
 enum { OP_MUL, OP_SQR, OP_MUL_COMPACT, OP_SQR_COMPACT, OP_MADD, OP_ADD_FULL };
@@ -187,21 +174,7 @@ static int device_id;
 static cudaDeviceProp prop;
 
 /* ---- gathered additions */
-enum { NPTS_LOG = 24, BUCKET = 32, GATHER_ENTRIES = 1024, GATHER_THREADS = 256 };
-#define NPTS_MASK ((1u << NPTS_LOG) - 1)
-__device__ __forceinline__ u32 mix32(u32 h)
-{
-    h ^= h >> 15; h *= 0x2c1b3c6du; h ^= h >> 12; h *= 0x297a2d39u; h ^= h >> 15;
-    return h;
-}
-/* The j-th point of thread t: at random, or (SEQ) in order across the threads; j odd never
-   the same point as j - 1, so that no pair needs a doubling. */
-template <bool SEQ> __device__ __forceinline__ u32 point_at(u32 t, u32 j, u32 threads)
-{
-    if (SEQ) return (j * threads + t) & NPTS_MASK;
-    const u32 first = mix32(t * 0x9e3779b1u + (j & ~1u) * 0x85ebca6bu + 1);
-    return (first + (j & 1) * (1 + mix32(first) % NPTS_MASK)) & NPTS_MASK;
-}
+enum { BUCKET = 32, GATHER_ENTRIES = 1024, GATHER_THREADS = 256 };
 __global__ void fill_points(u32 *pts)
 {
     const u32 i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -308,28 +281,6 @@ template <bool SEQ> __global__ void check_affine(const u32 *pts, const u32 *out,
         mul<FP>(l, y, acc.zzz); reduce_once<FP>(l, l); reduce_once<FP>(r, acc.y);
         if (!(ok && equal(l, r))) atomicAdd(bad, 1u);
     }
-}
-/* 5 timed launches after a warm-up, in ms: the rank-th fastest (0 the best, 2 the median). */
-template <typename L> static float launches_ms(L launch, int rank)
-{
-    float v[5];
-    cudaEvent_t e0, e1;
-    CU(cudaEventCreate(&e0));
-    CU(cudaEventCreate(&e1));
-    launch();
-    for (int r = 0; r < 5; r++) {
-        CU(cudaEventRecord(e0));
-        launch();
-        CU(cudaEventRecord(e1));
-        CU(cudaEventSynchronize(e1));
-        CU(cudaGetLastError());
-        CU(cudaEventElapsedTime(&v[r], e0, e1));
-    }
-    CU(cudaEventDestroy(e0));
-    CU(cudaEventDestroy(e1));
-    for (int i = 1; i < 5; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { float x = v[j]; v[j] = v[j - 1]; v[j - 1] = x; }
-    return v[rank];
 }
 /* affine_batch<SEQ> timed (median) and checked: its rate in G sums/s; *bad += the wrong sums. */
 template <bool SEQ> static double affine_rate(const u32 *pts, u32 *prefix, u32 *out, u32 threads, u32 pairs, u32 *bad_dev,

@@ -22,38 +22,10 @@
 
    make build/bench_curve_affine [ARCH=sm_90]; ./build/bench_curve_affine [DEVICE=0]
    Exit: 0, 1 on a CUDA error or a wrong sum, 77 without a GPU. */
-/* The MSM section's F_p2 lane exchange names the kernel emulator's emu_pair_swap where
-   __CUDA_ARCH__ is not defined: nvcc's host pass parses that branch and never calls it. */
-void emu_pair_swap(unsigned *out, const unsigned *v, int m);
-#include "msm_section.cu"
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
+#define BENCH_NAME "bench_curve_affine"
+enum { THREADS = 256, BUCKET = 32, BUCKETS = 16, NPTS_LOG = 22 };
+#include "msm_bench.cuh"
 
-#define CU(call)                                                                                  \
-    do {                                                                                          \
-        cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                  \
-            fprintf(stderr, "bench_curve_affine: %s: %s\n", #call, cudaGetErrorString(e_));       \
-            exit(1);                                                                              \
-        }                                                                                         \
-    } while (0)
-
-enum { THREADS = 256, BUCKET = 32, BUCKETS = 16, NPTS_LOG = 22, NPTS_MASK = (1 << NPTS_LOG) - 1 };
-
-__device__ __forceinline__ u32 mix32(u32 h)
-{
-    h ^= h >> 15; h *= 0x2c1b3c6du; h ^= h >> 12; h *= 0x297a2d39u; h ^= h >> 15;
-    return h;
-}
-/* The j-th point of thread t: at random, or (SEQ) in order across the threads; j odd never
-   the same point as j - 1, so that no pair needs a doubling. */
-template <bool SEQ> __device__ __forceinline__ u32 point_at(u32 t, u32 j, u32 threads)
-{
-    if (SEQ) return (j * threads + t) & NPTS_MASK;
-    const u32 first = mix32(t * 0x9e3779b1u + (j & ~1u) * 0x85ebca6bu + 1);
-    return (first + (j & 1) * (1 + mix32(first) % NPTS_MASK)) & NPTS_MASK;
-}
 /* Random elements below p: the top word below the modulus's. */
 template <class F, int D> __global__ void fill_points(u32 *pts)
 {
@@ -193,28 +165,6 @@ template <class F, int D, bool SEQ> __global__ void check_affine(const u32 *pts,
     }
 }
 
-/* 5 timed launches after a warm-up, in ms: the median. */
-template <typename L> static float median_ms(L launch)
-{
-    float v[5];
-    cudaEvent_t e0, e1;
-    CU(cudaEventCreate(&e0));
-    CU(cudaEventCreate(&e1));
-    launch();
-    for (int r = 0; r < 5; r++) {
-        CU(cudaEventRecord(e0));
-        launch();
-        CU(cudaEventRecord(e1));
-        CU(cudaEventSynchronize(e1));
-        CU(cudaGetLastError());
-        CU(cudaEventElapsedTime(&v[r], e0, e1));
-    }
-    CU(cudaEventDestroy(e0));
-    CU(cudaEventDestroy(e1));
-    for (int i = 1; i < 5; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { float x = v[j]; v[j] = v[j - 1]; v[j - 1] = x; }
-    return v[2];
-}
 static int sms;
 /* One wave of kernel k's blocks, in threads. */
 template <typename K> static u32 wave(K k)
@@ -233,7 +183,7 @@ template <class F, int D, bool SEQ> static double affine_rate(const char *group,
                                                               u32 pairs, u32 *bad_dev, u32 *nbad)
 {
     const u32 threads = wave(affine_batch<F, D, SEQ>), blocks = threads / THREADS;
-    const float ms = median_ms([&] { affine_batch<F, D, SEQ><<<blocks, THREADS>>>(pts, prefix, out, threads, pairs); });
+    const float ms = launches_ms([&] { affine_batch<F, D, SEQ><<<blocks, THREADS>>>(pts, prefix, out, threads, pairs); }, 2);
     u32 b;
     CU(cudaMemset(bad_dev, 0, 4));
     check_affine<F, D, SEQ><<<blocks, THREADS>>>(pts, out, threads, pairs, bad_dev);
@@ -258,7 +208,7 @@ template <class G, class F, int D> static int group_run(const char *name, double
     fill_points<F, D><<<(1u << NPTS_LOG) / 256, 256>>>(pts);
     CU(cudaGetLastError());
     const u32 mthreads = wave(madd_gather<G>) / G::LANES, mblocks = mthreads * G::LANES / THREADS;
-    const float ms = median_ms([&] { madd_gather<G><<<mblocks, THREADS>>>(pts, out, mthreads); });
+    const float ms = launches_ms([&] { madd_gather<G><<<mblocks, THREADS>>>(pts, out, mthreads); }, 2);
     rates[0] = (double)mthreads * BUCKETS * (BUCKET - 1) / (ms * 1e-3) / 1e9;
     printf("curve_affine group=%s op=madd_gather G_per_s=%.3f (buckets of %d gathered points, %u points at once, %d lanes a point, %d registers, %.3f ms)\n",
            name, rates[0], BUCKET, mthreads, G::LANES, regs((const void *)madd_gather<G>), ms);
