@@ -1859,6 +1859,27 @@ static void test_curve_edges(int g, const mgpu_device *td, int nt, const char *l
             expect_curve(&c, "an infinity input", g, td, nt, ab, pp, 3, MGPU_MSM_CHECK_POINTS, 0, want);
         }
     }
+    /* One bucket a window holding runs of P, Q, infinity, -P and P: a bucket's sum meets
+       its own point (a doubling), its negation and infinity many times; against the CPU device */
+    {
+        enum { RUN = 20, N = 5 * RUN };
+        uint64_t *pts = malloc(N * E);
+        mgpu_bn254_scalar *ks = malloc(N * sizeof *ks);
+        size_t i;
+        if (!pts || !ks) chk_fail(&c, "out of memory");
+        else {
+            ks[0] = sc_rand_mod();
+            for (i = 0; i < N; i++) {
+                const uint64_t *src = i / RUN == 0 || i / RUN == 4 ? P : i / RUN == 1 ? P + 2 * W : i / RUN == 3 ? neg : inf;
+                memcpy(pts + i * W, src, E);
+                ks[i] = ks[0];
+            }
+            if (curve_msm(g, cpus, 1, ks, pts, N, 0, 0, want) != MGPU_SUCCESS) chk_fail(&c, "%s", mgpu_last_error());
+            expect_curve(&c, "runs of P, Q, infinity, -P, P in one bucket", g, td, nt, ks, pts, N, 0, 0, want);
+        }
+        free(pts);
+        free(ks);
+    }
     /* MGPU_MSM_CHECK_POINTS: off the curve, a coordinate >= p, outside the subgroup */
     {
         uint64_t bad[24];
@@ -1881,7 +1902,7 @@ static void test_curve_edges(int g, const mgpu_device *td, int nt, const char *l
         }
     }
     report(c.good, "[%s] [curves] %s: edge cases (n = 0, scalars 0, r - 1, r, r + 1, 2^256 - 1, P and -P, P and P, infinity "
-           "inputs; MGPU_MSM_CHECK_POINTS off the curve, >= p%s)%s%s", label, group_names[g], g ? ", outside the subgroup" : "", SEP(c));
+           "inputs, one bucket of runs of P, Q, infinity, -P; MGPU_MSM_CHECK_POINTS off the curve, >= p%s)%s%s", label, group_names[g], g ? ", outside the subgroup" : "", SEP(c));
 }
 
 /* Every GPU against the CPU device: random MSMs of odd sizes (scalars of 256 bits), in
