@@ -263,7 +263,8 @@ run/bn_field: $(BUILD)/bn_field_check FORCE
 # in the plain build): each must end cleanly, leave mgpu usable and the fake holding nothing.
 # suite_pointers (under ASan/UBSan): memory from the driver's own cuMemAlloc used through mgpu.
 # suite_msm's fake GPU cases run as two runs at once: its curves section (which runs its pair
-# and encodings sections too) and every other section (a new section joins that list).
+# and encodings sections too; the pairs over several devices run with multi) and every other
+# section (a new section joins that list).
 FAKE_RUNS = msm,TEST_MSM_QUICK=1,curves msm,TEST_MSM_QUICK=1,helpers,bad,vectors,edges,forms,precompute,batch,memory,multi,random \
             reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
             collectives,ran:mgpu_allreduce_=18,ran:mgpu_reduce_=18 \
@@ -374,10 +375,11 @@ $(WIN)/suite_pipeline.exe: $(WIN)/fake_nvtx.dll
 # The fake libcuda as a DLL (tests/fake_cuda: the emulator's coroutines are Windows fibers
 # there; -Wno-array-bounds: mingw's own inline __readgsqword in GetCurrentFiber), linked
 # statically with mingw's posix-thread libstdc++ (std::mutex). Four of the fake GPU runs
-# (FAKE_RUNS above) run again on it: every reduction kernel, the collectives without peer
+# (FAKE_RUNS above) run again on it: every reduction kernel (the accuracy case at 2^22
+# elements, TEST_REDUCE_QUICK), the collectives without peer
 # access (the staging copies and the chunked all-reduce), the MSM split over the GPUs, and
 # suite_processes (device selection; GPU pool memory refused for IPC on Windows).
-WIN_FAKE_RUNS = reduce,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
+WIN_FAKE_RUNS = reduce,TEST_REDUCE_QUICK=1,ran:mgpu_reduce_=18,ran:mgpu_combine_=18 \
                 collectives,FAKE_CUDA_P2P=0,ran:mgpu_allreduce_=0,ran:mgpu_combine_=18 \
                 msm,TEST_MSM_QUICK=1,multi processes
 WIN_FAKE_IDS  = $(shell seq 1 $(words $(WIN_FAKE_RUNS)))

@@ -9,11 +9,12 @@
    it (`together`: every blur kernel, the reduce kernels, the MSM kernels with barriers or
    warp operations), every CUDA thread is a coroutine with its own stack, and the scheduler
    runs the threads round robin (in ascending or descending order, picked at random per
-   block), each until it waits or ends. Other kernels run thread after thread.
+   block), each until it waits or ends; a thread that waits switches straight to the next
+   one. Other kernels run thread after thread.
    - __syncthreads waits for all of the block's threads. Warp-wide operations (__shfl_sync,
      __shfl_up_sync, __shfl_down_sync of any type of up to 8 bytes, __match_any_sync)
-     exchange values through a per-warp buffer between two warp barriers, so every lane of
-     a warp must reach them, as the kernels are written to; __shfl_sync from a lane outside
+     exchange values through per-warp buffers at a warp barrier, so every lane of a warp
+     must reach it, as the kernels are written to; __shfl_sync from a lane outside
      the warp is an error. A block whose threads all wait at barriers that others never
      reach is reported (deadlock) and aborts.
    - __shared__ variables are thread_local: all coroutines of a launch run on the launching
@@ -214,45 +215,70 @@ static inline unsigned atomicMin(unsigned *p, unsigned v) { const unsigned o = *
 static inline unsigned long long atomicMin(unsigned long long *p, unsigned long long v)
 { const unsigned long long o = *p; if (v < o) *p = v; return o; }
 
-/* ---- coroutines: one per CUDA thread of a `together` block */
-enum { EMU_MAX_THREADS = 1024, EMU_STACK = 256 << 10 };
+/* ---- coroutines: one per CUDA thread of a `together` block. A thread that waits switches
+   straight to the next thread that may run (emu_next: the block's round-robin order), as
+   does one that ends; control goes back to emu_launch only when no thread may run (the
+   block is done, or deadlocked). A context is a thread index or EMU_MAIN, emu_launch's. */
+enum { EMU_MAX_THREADS = 1024, EMU_STACK = 256 << 10, EMU_MAIN = EMU_MAX_THREADS };
 static unsigned emu_cur;                       /* the running thread's index in its block */
-static unsigned long emu_events;               /* barrier releases and thread ends: progress */
-static bool emu_ended;                         /* the coroutine just switched out has returned */
+static unsigned emu_self = EMU_MAIN, emu_prev; /* the running context, and the one it came from */
 static const std::function<void()> *emu_body;
 #ifndef _WIN32
 static char *emu_stacks;                       /* EMU_MAX_THREADS stacks, reserved once */
 #endif
 static void emu_thread_begin(unsigned t);
 static void emu_thread_end(unsigned t);
+static unsigned emu_next();
+static void emu_go_ended(unsigned to);
+static bool emu_done[EMU_MAX_THREADS];
+static unsigned emu_left;
+/* Runs thread emu_cur's body, then passes control on. */
 static void emu_entry()
 {
     emu_thread_begin(emu_cur);
     (*emu_body)();
     emu_thread_end(emu_cur);
-    emu_ended = true;
-    emu_events++;
+    emu_done[emu_cur] = true;
+    emu_left--;
+    emu_go_ended(emu_next());
+}
+/* Before a switch to `to`: it becomes the running context. */
+static unsigned emu_pass(unsigned to)
+{
+    const unsigned self = emu_self;
+    emu_prev = self;
+    emu_self = to;
+    if (to != EMU_MAIN) { emu_cur = to; threadIdx = emu_dim{ to, 0, 0 }; }
+    return self;
 }
 
 #ifdef EMU_UCONTEXT
-static ucontext_t emu_main, emu_ctx[EMU_MAX_THREADS];
+static ucontext_t emu_ctx[EMU_MAX_THREADS + 1];
 static void emu_make(unsigned t)
 {
     getcontext(&emu_ctx[t]);
     emu_ctx[t].uc_stack.ss_sp = emu_stacks + (size_t)t * EMU_STACK;
     emu_ctx[t].uc_stack.ss_size = EMU_STACK;
-    emu_ctx[t].uc_link = &emu_main;
+    emu_ctx[t].uc_link = nullptr;
     makecontext(&emu_ctx[t], emu_entry, 0);
 }
-static void emu_resume(unsigned t) { swapcontext(&emu_main, &emu_ctx[t]); }
-static void emu_yield() { swapcontext(&emu_ctx[emu_cur], &emu_main); }
+static void emu_go(unsigned to)
+{
+    const unsigned self = emu_pass(to);
+    swapcontext(&emu_ctx[self], &emu_ctx[to]);
+}
+static void emu_go_ended(unsigned to)
+{
+    emu_pass(to);
+    setcontext(&emu_ctx[to]);
+}
 #elif defined(_WIN32)
 /* Windows: a fiber per thread index, made once, runs emu_entry each time it is resumed
    after the previous run ended (every thread of a block runs to its end, or emu aborts). */
-static void *emu_main_fiber, *emu_fiber[EMU_MAX_THREADS];
+static void *emu_fiber[EMU_MAX_THREADS + 1];   /* the last: the launching thread as a fiber */
 static void CALLBACK emu_fiber_loop(void *)
 {
-    for (;;) { emu_entry(); SwitchToFiber(emu_main_fiber); }
+    for (;;) emu_entry();
 }
 static void emu_make(unsigned t)
 {
@@ -260,15 +286,16 @@ static void emu_make(unsigned t)
         fprintf(stderr, "emu: CreateFiberEx failed (error %lu)\n", (unsigned long)GetLastError());
         abort();
     }
-}
-static void emu_resume(unsigned t)
-{
-    static thread_local void *self;    /* the launching thread as a fiber */
+    static thread_local void *self;
     if (!self) self = IsThreadAFiber() ? GetCurrentFiber() : ConvertThreadToFiber(nullptr);
-    emu_main_fiber = self;
-    SwitchToFiber(emu_fiber[t]);
+    emu_fiber[EMU_MAIN] = self;
 }
-static void emu_yield() { SwitchToFiber(emu_main_fiber); }
+static void emu_go(unsigned to)
+{
+    emu_pass(to);
+    SwitchToFiber(emu_fiber[to]);
+}
+static void emu_go_ended(unsigned to) { emu_go(to); }
 #else
 /* emu_switch(save, to): pushes the callee-saved registers, stores the stack pointer in
    *save, loads `to` and pops that context's registers; `ret` resumes it. A new context's
@@ -286,23 +313,32 @@ asm(".text\n"
     "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
     "  ret\n"
     ".size emu_switch, .-emu_switch\n");
-static void *emu_main_sp, *emu_sp[EMU_MAX_THREADS];
+static void *emu_sp[EMU_MAX_THREADS + 1];
 #ifdef EMU_ASAN
-static const void *emu_main_bottom;            /* the launching thread's stack, for ASan */
+/* ASan is told of every switch through its fiber interface: the stack switched to, and on
+   arrival the one left (emu_launch's, learnt when a coroutine is entered from it). */
+static const void *emu_main_bottom;
 static size_t emu_main_size;
+static void emu_asan_leave(void **fake, unsigned to)
+{
+    if (to == EMU_MAIN) __sanitizer_start_switch_fiber(fake, emu_main_bottom, emu_main_size);
+    else __sanitizer_start_switch_fiber(fake, emu_stacks + (size_t)to * EMU_STACK, EMU_STACK);
+}
+static void emu_asan_arrive(void *fake)
+{
+    const void *bottom;
+    size_t size;
+    __sanitizer_finish_switch_fiber(fake, &bottom, &size);
+    if (emu_prev == EMU_MAIN) { emu_main_bottom = bottom; emu_main_size = size; }
+}
 #endif
 static void emu_start()
 {
 #ifdef EMU_ASAN
-    __sanitizer_finish_switch_fiber(nullptr, &emu_main_bottom, &emu_main_size);
+    emu_asan_arrive(nullptr);
 #endif
     emu_entry();
-#ifdef EMU_ASAN
-    __sanitizer_start_switch_fiber(nullptr, emu_main_bottom, emu_main_size);   /* this fiber ends */
-#endif
-    void *dead;
-    emu_switch(&dead, emu_main_sp);
-    abort();                                   /* never resumed */
+    abort();                                   /* emu_entry never returns */
 }
 static void emu_make(unsigned t)
 {
@@ -315,59 +351,77 @@ static void emu_make(unsigned t)
     sp[7] = nullptr;
     emu_sp[t] = sp;
 }
-static void emu_resume(unsigned t)
+static void emu_go(unsigned to)
 {
 #ifdef EMU_ASAN
     void *fake = nullptr;
-    __sanitizer_start_switch_fiber(&fake, emu_stacks + (size_t)t * EMU_STACK, EMU_STACK);
+    emu_asan_leave(&fake, to);
 #endif
-    emu_switch(&emu_main_sp, emu_sp[t]);
+    const unsigned self = emu_pass(to);
+    emu_switch(&emu_sp[self], emu_sp[to]);
 #ifdef EMU_ASAN
-    __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+    emu_asan_arrive(fake);
 #endif
 }
-static void emu_yield()
+static void emu_go_ended(unsigned to)
 {
+    void *dead;
 #ifdef EMU_ASAN
-    void *fake = nullptr;
-    __sanitizer_start_switch_fiber(&fake, emu_main_bottom, emu_main_size);
+    emu_asan_leave(nullptr, to);               /* this fiber ends */
 #endif
-    emu_switch(&emu_sp[emu_cur], emu_main_sp);
-#ifdef EMU_ASAN
-    __sanitizer_finish_switch_fiber(fake, &emu_main_bottom, &emu_main_size);
-#endif
+    emu_pass(to);
+    emu_switch(&dead, emu_sp[to]);
 }
 #endif
 
 /* ---- barriers and warp operations */
-static uint64_t emu_xchg[EMU_MAX_THREADS / 32][32];
 struct emu_barrier { unsigned need, count, gen; };
 static emu_barrier emu_block_bar, emu_warp_bar[EMU_MAX_THREADS / 32];
-/* The barrier a waiting thread waits at and its generation then: emu_launch resumes it only
-   once that generation has passed (resuming it before would only switch back). */
+/* The barrier a waiting thread waits at and its generation then: it may run again only
+   once that generation has passed. */
 static struct emu_waiting { const emu_barrier *bar; unsigned gen; } emu_waits[EMU_MAX_THREADS];
+/* The running block's threads in round-robin order, and where each one is in it (which
+   have ended, and how many have not: emu_done, emu_left). */
+static unsigned emu_order[EMU_MAX_THREADS], emu_place[EMU_MAX_THREADS], emu_threads;
+static bool emu_may_run(unsigned t)
+{
+    return !emu_done[t] && !(emu_waits[t].bar && emu_waits[t].bar->gen == emu_waits[t].gen);
+}
+/* The thread after emu_cur in the order (round robin; emu_cur itself last) that may run, or
+   EMU_MAIN when none may. */
+static unsigned emu_next()
+{
+    for (unsigned i = 1, p = emu_place[emu_cur]; i <= emu_threads; i++) {
+        const unsigned t = emu_order[(p + i) % emu_threads];
+        if (emu_may_run(t)) return t;
+    }
+    return EMU_MAIN;
+}
 static void emu_wait(emu_barrier &b)
 {
     const unsigned g = b.gen;
-    if (++b.count == b.need) { b.count = 0; b.gen++; emu_events++; return; }
+    if (++b.count == b.need) { b.count = 0; b.gen++; return; }
     emu_waits[emu_cur] = emu_waiting{ &b, g };
-    while (b.gen == g) emu_yield();
+    while (b.gen == g) emu_go(emu_next());
     emu_waits[emu_cur].bar = nullptr;
 }
 static inline void __syncthreads() { emu_wait(emu_block_bar); }
 static inline void __syncwarp() { emu_wait(emu_warp_bar[threadIdx.x >> 5]); }
 /* Every lane publishes v (any type of up to 8 bytes, as its bits); f(values, lane), which
-   gives the bits of the result, runs between the two barriers. */
+   gives the bits of the result, runs after the warp's barrier. The exchanges of a warp take
+   turns between two buffers, so one barrier each is enough: a lane writes a buffer again
+   only after the next exchange's barrier, which every lane reaches after reading it. */
+static uint64_t emu_xchg[2][EMU_MAX_THREADS / 32][32];
+static unsigned char emu_xchg_turn[EMU_MAX_THREADS];
 template <typename T, typename F> static T emu_warp(T v, F f)
 {
     static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value, "warp exchange of up to 8 bytes");
-    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, turn = emu_xchg_turn[threadIdx.x] ^= 1;
     uint64_t b = 0;
     memcpy(&b, &v, sizeof v);
-    emu_xchg[warp][lane] = b;
+    emu_xchg[turn][warp][lane] = b;
     emu_wait(emu_warp_bar[warp]);
-    const uint64_t r = f(emu_xchg[warp], lane);
-    emu_wait(emu_warp_bar[warp]);
+    const uint64_t r = f(emu_xchg[turn][warp], lane);
     T out;
     memcpy(&out, &r, sizeof out);
     return out;
@@ -394,18 +448,18 @@ template <class K, size_t N> static const K *emu_named(const K (&table)[N], cons
 }
 
 /* Lanes 2i and 2i + 1 swap m words (the MSM's lane2 elements; out may be v): a barrier of
-   the pair, so only the two lanes must reach it. */
+   the pair, so only the two lanes must reach it; two buffers in turn, as emu_warp's. */
 enum { EMU_PAIR_WORDS = 32 };
 static emu_barrier emu_pair_bar[EMU_MAX_THREADS / 2];
-static uint32_t emu_pair_val[EMU_MAX_THREADS][EMU_PAIR_WORDS];
+static uint32_t emu_pair_val[2][EMU_MAX_THREADS][EMU_PAIR_WORDS];
+static unsigned char emu_pair_turn[EMU_MAX_THREADS];
 static inline void emu_pair_swap(uint32_t *out, const uint32_t *v, int m)
 {
-    const unsigned t = threadIdx.x;
+    const unsigned t = threadIdx.x, turn = emu_pair_turn[t] ^= 1;
     if (m > EMU_PAIR_WORDS) { fprintf(stderr, "emu: a pair swap of %d words\n", m); abort(); }
-    memcpy(emu_pair_val[t], v, (size_t)m * sizeof *v);
+    memcpy(emu_pair_val[turn][t], v, (size_t)m * sizeof *v);
     emu_wait(emu_pair_bar[t >> 1]);
-    memcpy(out, emu_pair_val[t ^ 1u], (size_t)m * sizeof *v);
-    emu_wait(emu_pair_bar[t >> 1]);
+    memcpy(out, emu_pair_val[turn][t ^ 1u], (size_t)m * sizeof *v);
 }
 static inline unsigned __match_any_sync(unsigned, unsigned v)
 {
@@ -561,7 +615,7 @@ static void emu_launch(unsigned grid, unsigned block, bool together, const std::
     if (block == 0 || block > EMU_MAX_THREADS || block % 32) { fprintf(stderr, "emu: block of %u threads\n", block); abort(); }
     gridDim = emu_dim{ grid, 1, 1 };
     blockDim = emu_dim{ block, 1, 1 };
-    std::vector<unsigned> order(grid), run(block);
+    std::vector<unsigned> order(grid);
     for (unsigned i = 0; i < grid; i++) order[i] = i;
     std::shuffle(order.begin(), order.end(), emu_rng);
 #ifndef _WIN32
@@ -586,27 +640,23 @@ static void emu_launch(unsigned grid, unsigned block, bool together, const std::
             continue;
         }
         const bool down = emu_rng() & 1;
-        for (unsigned i = 0; i < block; i++) run[i] = down ? block - 1 - i : i;
-        std::vector<char> done(block, 0);
-        unsigned left = block;
+        emu_threads = emu_left = block;
+        for (unsigned i = 0; i < block; i++) {
+            const unsigned t = down ? block - 1 - i : i;
+            emu_order[i] = t;
+            emu_place[t] = i;
+            emu_done[t] = false;
+            emu_waits[t].bar = nullptr;
+            emu_xchg_turn[t] = emu_pair_turn[t] = 0;
+            emu_make(t);
+        }
         emu_block_bar = emu_barrier{ block, 0, 0 };
         for (unsigned w = 0; w < block / 32; w++) emu_warp_bar[w] = emu_barrier{ 32, 0, 0 };
         for (unsigned q = 0; q < block / 2; q++) emu_pair_bar[q] = emu_barrier{ 2, 0, 0 };
-        for (unsigned t = 0; t < block; t++) { emu_make(t); emu_waits[t].bar = nullptr; }
-        while (left) {
-            const unsigned long before = emu_events;
-            for (unsigned t : run) {
-                if (done[t] || (emu_waits[t].bar && emu_waits[t].bar->gen == emu_waits[t].gen)) continue;
-                emu_cur = t;
-                threadIdx = emu_dim{ t, 0, 0 };
-                emu_ended = false;
-                emu_resume(t);
-                if (emu_ended) { done[t] = 1; left--; }
-            }
-            if (left && emu_events == before) {
-                fprintf(stderr, "emu: block %u deadlocked: %u threads wait at barriers others never reach\n", b, left);
-                abort();
-            }
+        emu_go(emu_order[0]);                  /* back when no thread may run */
+        if (emu_left) {
+            fprintf(stderr, "emu: block %u deadlocked: %u threads wait at barriers others never reach\n", b, emu_left);
+            abort();
         }
     }
 }
