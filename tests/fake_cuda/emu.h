@@ -286,9 +286,11 @@ static void emu_make(unsigned t)
         fprintf(stderr, "emu: CreateFiberEx failed (error %lu)\n", (unsigned long)GetLastError());
         abort();
     }
-    static thread_local void *self;
-    if (!self) self = IsThreadAFiber() ? GetCurrentFiber() : ConvertThreadToFiber(nullptr);
-    emu_fiber[EMU_MAIN] = self;
+    if (t == 0) {                              /* once a block: the launching thread as a fiber */
+        static thread_local void *self;
+        if (!self) self = IsThreadAFiber() ? GetCurrentFiber() : ConvertThreadToFiber(nullptr);
+        emu_fiber[EMU_MAIN] = self;
+    }
 }
 static void emu_go(unsigned to)
 {
